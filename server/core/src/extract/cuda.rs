@@ -1,0 +1,425 @@
+//! CUDA items: `__global__` kernels (templates too), `__device__` helpers, `#define`s,
+//! file-level constants and `<<<…>>>` launch sites.
+
+use super::normalize::normalize;
+use super::{
+    node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft,
+};
+use crate::kernel::{HelperKind, LaunchSite};
+use crate::source::SourceText;
+use std::collections::{BTreeMap, HashSet};
+use tree_sitter::Node;
+
+pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
+    let mut facts = ItemFacts::default();
+    match item.kind() {
+        "function_definition" => function(item, item, &[], src, &mut facts),
+        "template_declaration" => {
+            let params = template_params(item, src);
+            let mut cursor = item.walk();
+            for child in item.named_children(&mut cursor) {
+                if child.kind() == "function_definition" {
+                    function(child, item, &params, src, &mut facts);
+                }
+            }
+        }
+        "preproc_def" | "preproc_function_def" => {
+            if let Some(name) = item.child_by_field_name("name") {
+                let value = item
+                    .child_by_field_name("value")
+                    .map(|v| node_text(v, src).trim().to_string());
+                let text = squash(&value.unwrap_or_default());
+                facts.helpers.push(HelperDraft {
+                    name: node_text(name, src).into_owned(),
+                    kind: HelperKind::Define,
+                    normalized: crate::hash::Hasher::new()
+                        .str(&squash(&node_text(item, src)))
+                        .finish(),
+                    uses: identifiers(item, src),
+                    text,
+                });
+            }
+        }
+        "declaration" => {
+            let text = node_text(item, src);
+            let norm = normalize(item, src, &HashSet::new(), |_| true);
+            for name in declared_names(item, src) {
+                facts.helpers.push(HelperDraft {
+                    name,
+                    kind: HelperKind::Constant,
+                    text: squash(&text),
+                    normalized: norm.hash,
+                    uses: norm.uses.clone(),
+                });
+            }
+        }
+        _ => launches(item, src, &mut facts),
+    }
+    facts
+}
+
+fn has_child_kind(node: Node, kind: &str) -> bool {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).any(|c| c.kind() == kind);
+    found
+}
+
+/// A function definition; `outer` is the template declaration around it, if any.
+fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts: &mut ItemFacts) {
+    let global = has_child_kind(def, "__global__");
+    let device = has_child_kind(def, "__device__");
+    let Some(declarator) = function_declarator(def) else {
+        launches(def, src, facts);
+        return;
+    };
+    let name_node = declarator.child_by_field_name("declarator");
+    let name = name_node
+        .map(|n| node_text(n, src).into_owned())
+        .unwrap_or_default();
+    if !global {
+        if device && !name.is_empty() {
+            let norm = normalize(outer, src, &local_names(def, template, src), renamable);
+            facts.helpers.push(HelperDraft {
+                name,
+                kind: HelperKind::DeviceFunction,
+                text: node_text(outer, src).into_owned(),
+                normalized: norm.hash,
+                uses: norm.uses,
+            });
+        }
+        launches(def, src, facts);
+        return;
+    }
+    let (Some(name_node), Some(params)) = (name_node, declarator.child_by_field_name("parameters"))
+    else {
+        return;
+    };
+    let norm = normalize(outer, src, &local_names(def, template, src), renamable);
+    let mut launch_bounds = Vec::new();
+    let mut cursor = def.walk();
+    for child in def.children(&mut cursor) {
+        if child.kind() == "launch_bounds" {
+            let mut inner = child.walk();
+            launch_bounds = child
+                .named_children(&mut inner)
+                .map(|n| squash(&node_text(n, src)))
+                .collect();
+        }
+    }
+    facts.kernels.push(KernelDraft {
+        name,
+        range: node_range(outer),
+        name_range: node_range(name_node),
+        signature_end: params.end_byte(),
+        normalized: norm.hash,
+        uses: norm.uses,
+        launch_bounds,
+        constexpr_params: template.to_vec(),
+        autotune: Vec::new(),
+        has_errors: outer.has_error(),
+    });
+}
+
+/// Identifiers that name variables (not fields, types or labels) are renamable.
+fn renamable(node: Node) -> bool {
+    node.kind() == "identifier"
+}
+
+fn function_declarator(def: Node) -> Option<Node> {
+    let mut node = def.child_by_field_name("declarator")?;
+    for _ in 0..8 {
+        if node.kind() == "function_declarator" {
+            return Some(node);
+        }
+        node = node.child_by_field_name("declarator")?;
+    }
+    None
+}
+
+fn template_params(decl: Node, src: &SourceText) -> Vec<String> {
+    let Some(list) = decl.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut cursor = list.walk();
+    for param in list.named_children(&mut cursor) {
+        let name = param
+            .child_by_field_name("declarator")
+            .or_else(|| param.child_by_field_name("name"))
+            .or_else(|| param.named_child(param.named_child_count().saturating_sub(1) as u32));
+        if let Some(name) = name {
+            out.push(node_text(declarator_name(name).unwrap_or(name), src).into_owned());
+        }
+    }
+    out
+}
+
+/// The identifier at the bottom of a declarator chain (`*p`, `a[4]`, `x = 1`, `&r`).
+fn declarator_name(mut node: Node) -> Option<Node> {
+    for _ in 0..16 {
+        match node.kind() {
+            "identifier" | "field_identifier" | "type_identifier" => return Some(node),
+            "init_declarator"
+            | "pointer_declarator"
+            | "array_declarator"
+            | "reference_declarator"
+            | "parenthesized_declarator"
+            | "attributed_declarator" => {
+                node = node
+                    .child_by_field_name("declarator")
+                    .or_else(|| node.named_child(0))?;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+fn declared_names(decl: Node, src: &SourceText) -> Vec<String> {
+    let mut cursor = decl.walk();
+    decl.children_by_field_name("declarator", &mut cursor)
+        .filter_map(declarator_name)
+        .map(|n| node_text(n, src).into_owned())
+        .collect()
+}
+
+/// Parameters and local variables of a function, plus its template parameters.
+fn local_names(def: Node, template: &[String], src: &SourceText) -> HashSet<String> {
+    let mut names: HashSet<String> = template.iter().cloned().collect();
+    walk::preorder(def, |n| {
+        if matches!(
+            n.kind(),
+            "parameter_declaration" | "declaration" | "optional_parameter_declaration"
+        ) {
+            names.extend(declared_names(n, src));
+        }
+        true
+    });
+    names
+}
+
+fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    walk::preorder(node, |n| {
+        if n.kind() == "identifier" {
+            out.insert(node_text(n, src).into_owned());
+        }
+        // A macro body is one preproc_arg token: split it into identifiers by hand.
+        if n.kind() == "preproc_arg" {
+            for word in node_text(n, src).split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                if word
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_alphabetic() || c == '_')
+                {
+                    out.insert(word.to_string());
+                }
+            }
+        }
+        true
+    });
+    out
+}
+
+/// `kernel<<<grid, block, shared, stream>>>(args)` sites under `node`.
+fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
+    let mut locals: Option<BTreeMap<String, String>> = None;
+    walk::preorder(node, |n| {
+        if n.kind() != "call_expression" {
+            return true;
+        }
+        let mut cursor = n.walk();
+        let Some(config) = n
+            .children(&mut cursor)
+            .find(|c| c.kind() == "kernel_call_syntax")
+        else {
+            return true;
+        };
+        let Some(function) = n.child_by_field_name("function") else {
+            return true;
+        };
+        let (callee, template_args) = match function.kind() {
+            "template_function" => {
+                let name = function
+                    .child_by_field_name("name")
+                    .map(|c| node_text(c, src).into_owned());
+                let args = function
+                    .child_by_field_name("arguments")
+                    .map(|list| {
+                        let mut c = list.walk();
+                        list.named_children(&mut c)
+                            .map(|a| squash(&node_text(a, src)))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (name.unwrap_or_default(), args)
+            }
+            _ => {
+                let text = node_text(function, src);
+                (
+                    text.rsplit("::")
+                        .next()
+                        .unwrap_or_default()
+                        .trim()
+                        .to_string(),
+                    Vec::new(),
+                )
+            }
+        };
+        let mut c = config.walk();
+        let operands: Vec<String> = config
+            .named_children(&mut c)
+            .map(|o| squash(&node_text(o, src)))
+            .collect();
+        let args = n
+            .child_by_field_name("arguments")
+            .map(|list| {
+                let mut c = list.walk();
+                list.named_children(&mut c)
+                    .map(|a| squash(&node_text(a, src)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
+        facts.launches.push(LaunchDraft {
+            callee,
+            template_args,
+            site: LaunchSite {
+                range: node_range(n),
+                grid: operands.first().cloned(),
+                block: operands.get(1).cloned(),
+                shared_mem: operands.get(2).cloned(),
+                stream: operands.get(3).cloned(),
+                meta: BTreeMap::new(),
+                args,
+                locals,
+            },
+        });
+        true
+    });
+}
+
+/// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch may refer to.
+fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    walk::preorder(node, |n| {
+        if n.kind() != "declaration" {
+            return true;
+        }
+        let ty = n
+            .child_by_field_name("type")
+            .map(|t| node_text(t, src).into_owned())
+            .unwrap_or_default();
+        let mut cursor = n.walk();
+        for decl in n.children_by_field_name("declarator", &mut cursor) {
+            if decl.kind() != "init_declarator" {
+                continue;
+            }
+            let (Some(name), Some(value)) = (
+                decl.child_by_field_name("declarator"),
+                decl.child_by_field_name("value"),
+            ) else {
+                continue;
+            };
+            let value_text = squash(&node_text(value, src));
+            let value_text = if value.kind() == "argument_list" {
+                format!("{ty}{value_text}")
+            } else {
+                value_text
+            };
+            out.insert(node_text(name, src).into_owned(), value_text);
+        }
+        false
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::kernel::{HelperKind, Language};
+
+    const SRC: &str = r#"
+#define TILE 32
+#define PAD 1
+__device__ __forceinline__ float sq(float x) { return x * x; }
+__device__ float unused(float x) { return x; }
+
+template <int BLOCK>
+__global__ void __launch_bounds__(256, 2) scale(const float* __restrict__ a, float* out, int n) {
+  __shared__ float tile[TILE][TILE + PAD];
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) out[i] = sq(a[i]);
+}
+
+extern "C" void launch(const float* a, float* o, int n, cudaStream_t s) {
+  const int threads = 256;
+  dim3 grid((n + threads - 1) / threads);
+  scale<256><<<grid, threads, 0, s>>>(a, o, n);
+}
+"#;
+
+    #[test]
+    fn finds_template_kernel_helpers_bounds_and_launch() {
+        let ex = extract_text(Language::Cuda, SRC);
+        assert_eq!(ex.kernels.len(), 1);
+        let k = &ex.kernels[0];
+        assert_eq!(k.name, "scale");
+        assert!(k.source.starts_with("template <int BLOCK>"));
+        assert_eq!(k.launch_bounds, vec!["256", "2"]);
+        assert_eq!(k.constexpr_params, vec!["BLOCK"]);
+        let names: Vec<_> = k
+            .helpers
+            .iter()
+            .map(|h| (h.name.as_str(), h.kind))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                ("PAD", HelperKind::Define),
+                ("TILE", HelperKind::Define),
+                ("sq", HelperKind::DeviceFunction)
+            ]
+        );
+        assert_eq!(k.launches.len(), 1);
+        let l = &k.launches[0];
+        assert_eq!(l.grid.as_deref(), Some("grid"));
+        assert_eq!(l.block.as_deref(), Some("threads"));
+        assert_eq!(l.meta.get("BLOCK").map(String::as_str), Some("256"));
+        assert_eq!(l.locals.get("threads").map(String::as_str), Some("256"));
+        assert_eq!(
+            l.locals.get("grid").map(String::as_str),
+            Some("dim3((n + threads - 1) / threads)")
+        );
+        assert_eq!(&SRC[k.name_range.start..k.name_range.end], "scale");
+        assert!(SRC[..k.signature_end].ends_with("int n)"));
+    }
+
+    #[test]
+    fn comments_whitespace_and_local_names_do_not_change_identity() {
+        let base = extract_text(Language::Cuda, SRC);
+        let edited = SRC
+            .replace("int i = blockIdx.x", "// index\n  int idx =   blockIdx.x")
+            .replace(
+                "if (i < n) out[i] = sq(a[i]);",
+                "if (idx < n) out[idx] = sq(a[idx]); /* done */",
+            );
+        let edited = extract_text(Language::Cuda, &edited);
+        assert_ne!(base.kernels[0].raw_hash, edited.kernels[0].raw_hash);
+        assert_eq!(base.kernels[0].identity(), edited.kernels[0].identity());
+        let changed = extract_text(
+            Language::Cuda,
+            &SRC.replace("#define PAD 1", "#define PAD 0"),
+        );
+        assert_ne!(base.kernels[0].identity(), changed.kernels[0].identity());
+    }
+
+    #[test]
+    fn half_typed_code_does_not_panic() {
+        for cut in (0..SRC.len()).step_by(7) {
+            if SRC.is_char_boundary(cut) {
+                let _ = extract_text(Language::Cuda, &SRC[..cut]);
+            }
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! Kernel extraction from a parsed file.
+//!
+//! A file is a list of top-level items (functions, templates, `#define`s, decorated
+//! definitions…). Each item is summarised once into [`ItemFacts`] (kernels and helpers
+//! it defines, launch sites it contains), cached by the hash of its text, so an edit
+//! inside one kernel of a large file re-reads only that kernel. The file-level pass then
+//! resolves helpers and attaches launch sites to kernels by name.
+
+mod cuda;
+mod normalize;
+mod triton;
+mod walk;
+
+pub(crate) use walk::preorder as walk_preorder;
+
+use crate::hash::{ContentHash, Hasher};
+use crate::kernel::{Helper, HelperKind, Kernel, Language, LaunchSite, TextRange};
+use crate::source::SourceText;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use tree_sitter::Node;
+
+pub use normalize::Normalized;
+
+/// The kernels of one file.
+#[derive(Clone, Debug, Default)]
+pub struct Extraction {
+    pub kernels: Vec<Kernel>,
+    /// Byte ranges of syntax errors (at most a few dozen).
+    pub syntax_errors: Vec<TextRange>,
+}
+
+impl Extraction {
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}
+
+/// A kernel as found inside one item; ranges are relative to the item's start.
+#[derive(Clone, Debug)]
+struct KernelDraft {
+    name: String,
+    range: TextRange,
+    name_range: TextRange,
+    signature_end: usize,
+    normalized: ContentHash,
+    uses: BTreeSet<String>,
+    launch_bounds: Vec<String>,
+    constexpr_params: Vec<String>,
+    autotune: Vec<BTreeMap<String, String>>,
+    has_errors: bool,
+}
+
+#[derive(Clone, Debug)]
+struct HelperDraft {
+    name: String,
+    kind: HelperKind,
+    text: String,
+    normalized: ContentHash,
+    uses: BTreeSet<String>,
+}
+
+#[derive(Clone, Debug)]
+struct LaunchDraft {
+    callee: String,
+    /// Template arguments of a CUDA launch, in order.
+    template_args: Vec<String>,
+    site: LaunchSite,
+}
+
+/// What one top-level item contributes.
+#[derive(Clone, Debug, Default)]
+struct ItemFacts {
+    kernels: Vec<KernelDraft>,
+    helpers: Vec<HelperDraft>,
+    launches: Vec<LaunchDraft>,
+}
+
+/// Reads one document; keeps a per-item cache between calls.
+pub struct Extractor {
+    language: Language,
+    cache: HashMap<ContentHash, ItemFacts>,
+}
+
+impl Extractor {
+    pub fn new(language: Language) -> Self {
+        Self {
+            language,
+            cache: HashMap::new(),
+        }
+    }
+
+    /// Extracts the kernels of `src` (whose tree must be up to date).
+    pub fn extract(&mut self, src: &SourceText) -> Extraction {
+        let Some(tree) = src.tree() else {
+            return Extraction::default();
+        };
+        let root = tree.root_node();
+        let mut items = Vec::new();
+        collect_items(self.language, root, &mut items);
+
+        let mut live = HashMap::with_capacity(items.len());
+        let mut placed: Vec<(usize, ItemFacts)> = Vec::with_capacity(items.len());
+        for item in items {
+            let text = src.slice(item.start_byte(), item.end_byte());
+            let key = Hasher::new().str(&text).finish();
+            let facts = match self.cache.get(&key) {
+                Some(facts) => facts.clone(),
+                None => {
+                    let facts = match self.language {
+                        Language::Cuda => cuda::item_facts(item, src),
+                        Language::Triton => triton::item_facts(item, src),
+                    };
+                    facts.relative_to(item.start_byte())
+                }
+            };
+            live.insert(key, facts.clone());
+            placed.push((item.start_byte(), facts));
+        }
+        // Keep only what the current text still has, so the cache cannot grow without bound.
+        self.cache = live;
+
+        let mut syntax_errors = Vec::new();
+        if root.has_error() {
+            walk::errors(root, &mut syntax_errors, 32);
+        }
+        Extraction {
+            kernels: assemble(self.language, src, placed),
+            syntax_errors,
+        }
+    }
+}
+
+/// Extracts without keeping a cache (CLI, tests).
+pub fn extract(src: &SourceText) -> Extraction {
+    Extractor::new(src.language()).extract(src)
+}
+
+/// Parses and extracts a text in one go.
+pub fn extract_text(language: Language, text: &str) -> Extraction {
+    extract(&SourceText::new(language, text))
+}
+
+fn collect_items<'t>(language: Language, node: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut cursor = node.walk();
+    for child in node.named_children(&mut cursor) {
+        let container = match language {
+            Language::Cuda => matches!(
+                child.kind(),
+                "linkage_specification"
+                    | "namespace_definition"
+                    | "declaration_list"
+                    | "preproc_if"
+                    | "preproc_ifdef"
+                    | "preproc_else"
+                    | "preproc_elif"
+            ),
+            Language::Triton => matches!(child.kind(), "if_statement" | "block" | "else_clause"),
+        };
+        if container {
+            collect_items(language, child, out);
+        } else if child.kind() != "comment" {
+            out.push(child);
+        }
+    }
+}
+
+impl ItemFacts {
+    fn relative_to(mut self, base: usize) -> Self {
+        let rel =
+            |r: TextRange| TextRange::new(r.start.saturating_sub(base), r.end.saturating_sub(base));
+        for k in &mut self.kernels {
+            k.range = rel(k.range);
+            k.name_range = rel(k.name_range);
+            k.signature_end = k.signature_end.saturating_sub(base);
+        }
+        for l in &mut self.launches {
+            l.site.range = rel(l.site.range);
+        }
+        self
+    }
+}
+
+fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)>) -> Vec<Kernel> {
+    let mut helpers: HashMap<&str, &HelperDraft> = HashMap::new();
+    let mut launches: HashMap<&str, Vec<(&LaunchDraft, usize)>> = HashMap::new();
+    let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();
+    for (base, facts) in &placed {
+        for h in &facts.helpers {
+            helpers.entry(h.name.as_str()).or_insert(h);
+        }
+        for l in &facts.launches {
+            launches
+                .entry(l.callee.as_str())
+                .or_default()
+                .push((l, *base));
+        }
+        if language == Language::Triton {
+            for k in &facts.kernels {
+                jit_kernels.entry(k.name.as_str()).or_insert(k);
+            }
+        }
+    }
+
+    let mut kernels: Vec<Kernel> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (base, facts) in &placed {
+        for draft in &facts.kernels {
+            let range = draft.range.shifted(*base as isize);
+            let source = src.slice(range.start, range.end).into_owned();
+            let mut used = Vec::new();
+            resolve_helpers(&draft.name, &draft.uses, &helpers, &jit_kernels, &mut used);
+            let sites = launches
+                .get(draft.name.as_str())
+                .map(|sites| {
+                    sites
+                        .iter()
+                        .map(|(l, b)| {
+                            let mut site = l.site.clone();
+                            site.range = site.range.shifted(*b as isize);
+                            for (i, arg) in l.template_args.iter().enumerate() {
+                                let key = draft
+                                    .constexpr_params
+                                    .get(i)
+                                    .cloned()
+                                    .unwrap_or(format!("T{i}"));
+                                site.meta.insert(key, arg.clone());
+                            }
+                            site
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let count = seen.entry(draft.name.clone()).or_insert(0);
+            *count += 1;
+            let name = if *count == 1 {
+                draft.name.clone()
+            } else {
+                format!("{}#{}", draft.name, count)
+            };
+            kernels.push(Kernel {
+                name,
+                language,
+                range,
+                name_range: draft.name_range.shifted(*base as isize),
+                signature_end: draft.signature_end + base,
+                raw_hash: ContentHash::of(source.as_bytes()),
+                source,
+                normalized_hash: draft.normalized,
+                helpers: used,
+                launch_bounds: draft.launch_bounds.clone(),
+                constexpr_params: draft.constexpr_params.clone(),
+                launches: sites,
+                autotune: draft.autotune.clone(),
+                has_errors: draft.has_errors,
+            });
+        }
+    }
+    kernels
+}
+
+fn resolve_helpers(
+    kernel: &str,
+    uses: &BTreeSet<String>,
+    helpers: &HashMap<&str, &HelperDraft>,
+    jit: &HashMap<&str, &KernelDraft>,
+    out: &mut Vec<Helper>,
+) {
+    let mut pending: Vec<&str> = uses.iter().map(String::as_str).collect();
+    let mut done: BTreeSet<&str> = BTreeSet::new();
+    done.insert(kernel);
+    while let Some(name) = pending.pop() {
+        if !done.insert(name) {
+            continue;
+        }
+        if let Some(h) = helpers.get(name) {
+            out.push(Helper {
+                name: h.name.clone(),
+                kind: h.kind,
+                text: h.text.clone(),
+                hash: h.normalized,
+            });
+            pending.extend(h.uses.iter().map(String::as_str));
+        } else if let Some(k) = jit.get(name) {
+            out.push(Helper {
+                name: k.name.clone(),
+                kind: HelperKind::JitFunction,
+                text: String::new(),
+                hash: k.normalized,
+            });
+            pending.extend(k.uses.iter().map(String::as_str));
+        }
+    }
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+}
+
+/// Collapses runs of whitespace so launch texts compare by meaning, not layout.
+pub(crate) fn squash(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut space = false;
+    for c in text.chars() {
+        if c.is_whitespace() {
+            space = !out.is_empty();
+        } else {
+            if space {
+                out.push(' ');
+                space = false;
+            }
+            out.push(c);
+        }
+    }
+    out
+}
+
+pub(crate) fn node_text<'a>(node: Node, src: &'a SourceText) -> std::borrow::Cow<'a, str> {
+    src.slice(node.start_byte(), node.end_byte())
+}
+
+pub(crate) fn node_range(node: Node) -> TextRange {
+    TextRange::new(node.start_byte(), node.end_byte())
+}

@@ -1,0 +1,400 @@
+//! Triton items: `@triton.jit` functions, their `@triton.autotune` configs, module
+//! constants, and `kernel[grid](…)` launch sites with their meta-parameters.
+
+use super::normalize::normalize;
+use super::{
+    node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft,
+};
+use crate::kernel::{HelperKind, LaunchSite};
+use crate::source::SourceText;
+use std::collections::{BTreeMap, HashSet};
+use tree_sitter::Node;
+
+pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
+    let mut facts = ItemFacts::default();
+    match item.kind() {
+        "decorated_definition" => decorated(item, src, &mut facts),
+        "expression_statement" => {
+            if let Some(assign) = item.named_child(0).filter(|n| n.kind() == "assignment") {
+                if let (Some(left), Some(right)) = (
+                    assign.child_by_field_name("left"),
+                    assign.child_by_field_name("right"),
+                ) {
+                    if left.kind() == "identifier" {
+                        let norm = normalize(item, src, &HashSet::new(), |_| true);
+                        facts.helpers.push(HelperDraft {
+                            name: node_text(left, src).into_owned(),
+                            kind: HelperKind::Constant,
+                            text: squash(&node_text(right, src)),
+                            normalized: norm.hash,
+                            uses: norm.uses,
+                        });
+                    }
+                }
+            }
+            launches(item, src, &mut facts);
+        }
+        _ => launches(item, src, &mut facts),
+    }
+    facts
+}
+
+fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
+    let Some(def) = item
+        .child_by_field_name("definition")
+        .filter(|d| d.kind() == "function_definition")
+    else {
+        launches(item, src, facts);
+        return;
+    };
+    let mut jit = false;
+    let mut autotune = Vec::new();
+    let mut cursor = item.walk();
+    for decorator in item
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() == "decorator")
+    {
+        let Some(expr) = decorator.named_child(0) else {
+            continue;
+        };
+        let (callee, call) = match expr.kind() {
+            "call" => (
+                expr.child_by_field_name("function").unwrap_or(expr),
+                Some(expr),
+            ),
+            _ => (expr, None),
+        };
+        let callee = node_text(callee, src);
+        let last = callee.rsplit('.').next().unwrap_or_default();
+        match last {
+            "jit" => jit = true,
+            "autotune" => {
+                if let Some(call) = call {
+                    autotune = autotune_configs(call, src);
+                }
+            }
+            _ => {}
+        }
+    }
+    if !jit {
+        launches(item, src, facts);
+        return;
+    }
+    let (Some(name), Some(params)) = (
+        def.child_by_field_name("name"),
+        def.child_by_field_name("parameters"),
+    ) else {
+        return;
+    };
+    let (locals, constexpr_params) = locals_and_constexprs(def, src);
+    // Normalise the definition itself: decorators are compared through `autotune`.
+    let norm = normalize(def, src, &locals, renamable);
+    facts.kernels.push(KernelDraft {
+        name: node_text(name, src).into_owned(),
+        range: node_range(item),
+        name_range: node_range(name),
+        signature_end: params.end_byte(),
+        normalized: norm.hash,
+        uses: norm.uses,
+        launch_bounds: Vec::new(),
+        constexpr_params,
+        autotune,
+        has_errors: item.has_error(),
+    });
+}
+
+/// An identifier is a variable reference unless it names an attribute or a keyword.
+fn renamable(node: Node) -> bool {
+    let Some(parent) = node.parent() else {
+        return true;
+    };
+    match parent.kind() {
+        "attribute" => parent.child_by_field_name("attribute") != Some(node),
+        "keyword_argument" => parent.child_by_field_name("name") != Some(node),
+        _ => true,
+    }
+}
+
+fn locals_and_constexprs(def: Node, src: &SourceText) -> (HashSet<String>, Vec<String>) {
+    let mut locals = HashSet::new();
+    let mut constexprs = Vec::new();
+    if let Some(params) = def.child_by_field_name("parameters") {
+        let mut cursor = params.walk();
+        for p in params.named_children(&mut cursor) {
+            let name = match p.kind() {
+                "identifier" => Some(p),
+                "typed_parameter" => p.named_child(0),
+                _ => p.child_by_field_name("name"),
+            };
+            let Some(name) = name.filter(|n| n.kind() == "identifier") else {
+                continue;
+            };
+            let name = node_text(name, src).into_owned();
+            let constexpr = p
+                .child_by_field_name("type")
+                .is_some_and(|t| node_text(t, src).contains("constexpr"));
+            if constexpr {
+                constexprs.push(name.clone());
+            }
+            locals.insert(name);
+        }
+    }
+    if let Some(body) = def.child_by_field_name("body") {
+        walk::preorder(body, |n| {
+            let target = match n.kind() {
+                "assignment" | "augmented_assignment" => n.child_by_field_name("left"),
+                "for_statement" => n.child_by_field_name("left"),
+                _ => None,
+            };
+            if let Some(target) = target {
+                walk::preorder(target, |t| {
+                    if t.kind() == "identifier" && renamable(t) {
+                        locals.insert(node_text(t, src).into_owned());
+                    }
+                    t.kind() != "attribute" && t.kind() != "subscript"
+                });
+            }
+            true
+        });
+    }
+    (locals, constexprs)
+}
+
+/// `configs=[triton.Config({'BLOCK_M': 128, …}, num_warps=8, num_stages=3), …]`.
+fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String>> {
+    let mut out = Vec::new();
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return out;
+    };
+    let mut cursor = args.walk();
+    let list = args.named_children(&mut cursor).find_map(|a| {
+        if a.kind() == "keyword_argument"
+            && a.child_by_field_name("name")
+                .is_some_and(|n| node_text(n, src) == "configs")
+        {
+            a.child_by_field_name("value")
+        } else if a.kind() == "list" {
+            Some(a)
+        } else {
+            None
+        }
+    });
+    let Some(list) = list.filter(|l| l.kind() == "list") else {
+        return out;
+    };
+    let mut cursor = list.walk();
+    for config in list
+        .named_children(&mut cursor)
+        .filter(|c| c.kind() == "call")
+    {
+        let mut entry = BTreeMap::new();
+        let Some(config_args) = config.child_by_field_name("arguments") else {
+            continue;
+        };
+        let mut c = config_args.walk();
+        for arg in config_args.named_children(&mut c) {
+            match arg.kind() {
+                "dictionary" => {
+                    let mut pc = arg.walk();
+                    for pair in arg.named_children(&mut pc).filter(|p| p.kind() == "pair") {
+                        if let (Some(k), Some(v)) = (
+                            pair.child_by_field_name("key"),
+                            pair.child_by_field_name("value"),
+                        ) {
+                            let key = node_text(k, src)
+                                .trim_matches(|c| c == '"' || c == '\'')
+                                .to_string();
+                            entry.insert(key, squash(&node_text(v, src)));
+                        }
+                    }
+                }
+                "keyword_argument" => {
+                    if let (Some(k), Some(v)) = (
+                        arg.child_by_field_name("name"),
+                        arg.child_by_field_name("value"),
+                    ) {
+                        entry.insert(node_text(k, src).into_owned(), squash(&node_text(v, src)));
+                    }
+                }
+                _ => {}
+            }
+        }
+        out.push(entry);
+    }
+    out
+}
+
+/// `kernel[grid](args…, BLOCK_SIZE=…, num_warps=…)` sites under `node`.
+fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
+    let mut locals: Option<BTreeMap<String, String>> = None;
+    walk::preorder(node, |n| {
+        if n.kind() != "call" {
+            return true;
+        }
+        let Some(function) = n
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "subscript")
+        else {
+            return true;
+        };
+        let Some(value) = function.child_by_field_name("value") else {
+            return true;
+        };
+        let callee = node_text(value, src)
+            .rsplit('.')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let mut cursor = function.walk();
+        let grid: Vec<String> = function
+            .children_by_field_name("subscript", &mut cursor)
+            .map(|s| squash(&node_text(s, src)))
+            .collect();
+        let mut args = Vec::new();
+        let mut meta = BTreeMap::new();
+        if let Some(list) = n.child_by_field_name("arguments") {
+            let mut c = list.walk();
+            for arg in list.named_children(&mut c) {
+                if arg.kind() == "keyword_argument" {
+                    if let (Some(k), Some(v)) = (
+                        arg.child_by_field_name("name"),
+                        arg.child_by_field_name("value"),
+                    ) {
+                        meta.insert(node_text(k, src).into_owned(), squash(&node_text(v, src)));
+                    }
+                } else if arg.kind() != "comment" {
+                    args.push(squash(&node_text(arg, src)));
+                }
+            }
+        }
+        let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
+        facts.launches.push(LaunchDraft {
+            callee,
+            template_args: Vec::new(),
+            site: LaunchSite {
+                range: node_range(n),
+                grid: Some(grid.join(", ")),
+                block: None,
+                shared_mem: None,
+                stream: None,
+                meta,
+                args,
+                locals,
+            },
+        });
+        true
+    });
+}
+
+fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    walk::preorder(node, |n| {
+        if n.kind() == "assignment" {
+            if let (Some(l), Some(r)) = (
+                n.child_by_field_name("left"),
+                n.child_by_field_name("right"),
+            ) {
+                if l.kind() == "identifier" {
+                    out.insert(node_text(l, src).into_owned(), squash(&node_text(r, src)));
+                }
+            }
+        }
+        true
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::kernel::Language;
+
+    const SRC: &str = r#"
+import triton
+import triton.language as tl
+
+@triton.jit
+def _square(x):
+    return x * x
+
+@triton.autotune(
+    configs=[
+        triton.Config({'BLOCK_SIZE': 1024}, num_warps=4, num_stages=2),
+        triton.Config({'BLOCK_SIZE': 2048}, num_warps=8),
+    ],
+    key=['n_elements'],
+)
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    """Adds two vectors."""
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, _square(x) + y, mask=mask)
+
+def add(x, y):
+    out = torch.empty_like(x)
+    n = out.numel()
+    grid = lambda meta: (triton.cdiv(n, meta['BLOCK_SIZE']),)
+    add_kernel[grid](x, y, out, n, num_warps=4)
+    return out
+"#;
+
+    #[test]
+    fn finds_jit_kernels_autotune_and_launch() {
+        let ex = extract_text(Language::Triton, SRC);
+        let names: Vec<_> = ex.kernels.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, vec!["_square", "add_kernel"]);
+        let k = ex.kernel("add_kernel").expect("kernel");
+        assert!(k.source.starts_with("@triton.autotune"));
+        assert_eq!(k.constexpr_params, vec!["BLOCK_SIZE"]);
+        assert_eq!(k.autotune.len(), 2);
+        assert_eq!(
+            k.autotune[0].get("BLOCK_SIZE").map(String::as_str),
+            Some("1024")
+        );
+        assert_eq!(
+            k.autotune[0].get("num_stages").map(String::as_str),
+            Some("2")
+        );
+        assert_eq!(
+            k.helpers
+                .iter()
+                .map(|h| h.name.as_str())
+                .collect::<Vec<_>>(),
+            vec!["_square"]
+        );
+        let l = &k.launches[0];
+        assert_eq!(l.grid.as_deref(), Some("grid"));
+        assert_eq!(l.meta.get("num_warps").map(String::as_str), Some("4"));
+        assert_eq!(l.args, vec!["x", "y", "out", "n"]);
+        assert!(l.locals.get("grid").is_some_and(|g| g.contains("cdiv")));
+    }
+
+    #[test]
+    fn docstrings_comments_and_renames_are_not_changes() {
+        let base = extract_text(Language::Triton, SRC);
+        let edited = SRC
+            .replace("    \"\"\"Adds two vectors.\"\"\"\n", "    # adds\n")
+            .replace("mask = offsets", "m = offsets")
+            .replace("mask=mask", "mask=m");
+        let edited = extract_text(Language::Triton, &edited);
+        let (a, b) = (
+            base.kernel("add_kernel").expect("a"),
+            edited.kernel("add_kernel").expect("b"),
+        );
+        assert_ne!(a.raw_hash, b.raw_hash);
+        assert_eq!(a.identity(), b.identity());
+        let tuned = extract_text(
+            Language::Triton,
+            &SRC.replace("num_warps=8", "num_warps=16"),
+        );
+        assert_ne!(
+            a.identity(),
+            tuned.kernel("add_kernel").expect("c").identity()
+        );
+    }
+}

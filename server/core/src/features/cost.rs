@@ -1,0 +1,104 @@
+//! Device rates and the roofline-style combination of cost terms.
+
+use serde::{Deserialize, Serialize};
+
+/// Costs of operations in byte-equivalents (time to move one byte of DRAM traffic).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rates {
+    pub name: &'static str,
+    /// One fp32 arithmetic operation.
+    pub scalar_op: f64,
+    /// One tensor-core flop.
+    pub tensor_flop: f64,
+    /// One 4-byte shared-memory access.
+    pub shared_access: f64,
+    /// One `__syncthreads` per thread.
+    pub sync: f64,
+    /// One atomic on distinct addresses.
+    pub atomic: f64,
+    /// One atomic when all threads target the same address (serialised at L2).
+    pub contended_atomic: f64,
+    /// One warp shuffle per thread.
+    pub shuffle: f64,
+    /// Scheduling a block / program.
+    pub block_overhead: f64,
+    /// Bytes in flight per SM needed to saturate memory bandwidth (Little's law).
+    pub bytes_in_flight: f64,
+    /// Resident threads per SM at most.
+    pub max_threads_per_sm: f64,
+    /// Resident blocks per SM at most.
+    pub max_blocks_per_sm: f64,
+    /// Shared memory per SM, bytes.
+    pub shared_per_sm: f64,
+}
+
+impl Rates {
+    /// NVIDIA H100 SXM: ~3.0 TB/s DRAM, ~67 TFLOP/s fp32, ~800 TFLOP/s dense fp16/bf16
+    /// on tensor cores, 132 SMs of 2048 threads and 228 KB shared memory.
+    pub const H100: Rates = Rates {
+        name: "NVIDIA H100",
+        scalar_op: 3.0e12 / 67e12,
+        tensor_flop: 3.0e12 / 800e12,
+        shared_access: 0.25,
+        sync: 4.0,
+        atomic: 8.0,
+        contended_atomic: 64.0,
+        shuffle: 0.25,
+        block_overhead: 384.0,
+        bytes_in_flight: 16384.0,
+        max_threads_per_sm: 2048.0,
+        max_blocks_per_sm: 32.0,
+        shared_per_sm: 228.0 * 1024.0,
+    };
+}
+
+/// Modelled cost of one launch, in byte-equivalents.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Cost {
+    /// Global memory traffic divided by the latency-hiding efficiency.
+    pub memory: f64,
+    pub shared: f64,
+    pub sync: f64,
+    pub atomics: f64,
+    pub compute: f64,
+    pub overhead: f64,
+    /// Fraction of peak bandwidth the launch shape can sustain (0..1].
+    pub efficiency: f64,
+    pub total: f64,
+}
+
+impl Cost {
+    /// Combines the terms: memory-side work and compute overlap (the larger dominates,
+    /// a quarter of the smaller still shows), the rest adds up.
+    pub fn combine(mut self) -> Self {
+        let mem_side = self.memory + self.shared + self.atomics;
+        let (hi, lo) = if mem_side >= self.compute {
+            (mem_side, self.compute)
+        } else {
+            (self.compute, mem_side)
+        };
+        self.total = (hi + 0.25 * lo + self.sync + self.overhead).max(1.0);
+        self
+    }
+
+    /// The named terms, for explanations.
+    pub fn terms(&self) -> [(&'static str, f64); 6] {
+        [
+            ("global memory traffic", self.memory),
+            ("shared-memory work", self.shared),
+            ("atomics", self.atomics),
+            ("arithmetic", self.compute),
+            ("synchronisation", self.sync),
+            ("block scheduling", self.overhead),
+        ]
+    }
+}
+
+/// Latency-hiding efficiency from resident work: `in_flight` bytes per SM against the
+/// bytes needed to cover memory latency.
+pub fn efficiency(in_flight: f64, rates: &Rates) -> f64 {
+    (in_flight / rates.bytes_in_flight)
+        .clamp(0.0, 1.0)
+        .sqrt()
+        .max(0.15)
+}

@@ -1,0 +1,441 @@
+//! A small evaluator for the integer expressions found in launch configurations,
+//! loop bounds and meta-parameters (C and Python syntax alike).
+//!
+//! Unknown names evaluate to [`Env::unknown`] and are counted as guesses, so the
+//! forecaster knows how much of a cost estimate rests on assumed sizes.
+
+use std::collections::{BTreeMap, HashMap};
+
+/// Values known while evaluating.
+#[derive(Clone, Debug)]
+pub struct Env {
+    pub values: HashMap<String, f64>,
+    /// Unevaluated definitions (`#define`s, launch-site locals), evaluated on demand.
+    pub texts: BTreeMap<String, String>,
+    /// Value assumed for a name nothing defines (a problem size).
+    pub unknown: f64,
+}
+
+/// Size assumed for a problem dimension nothing in the file pins down.
+pub const ASSUMED_SIZE: f64 = 4096.0;
+
+impl Default for Env {
+    fn default() -> Self {
+        Self {
+            values: HashMap::new(),
+            texts: BTreeMap::new(),
+            unknown: ASSUMED_SIZE,
+        }
+    }
+}
+
+/// Result of evaluating: a value and how many names were guessed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Eval {
+    pub value: f64,
+    pub guesses: u32,
+}
+
+impl Env {
+    pub fn set(&mut self, name: &str, value: f64) {
+        self.values.insert(name.to_string(), value);
+    }
+
+    pub fn define(&mut self, name: &str, text: &str) {
+        self.texts.insert(name.to_string(), text.to_string());
+    }
+
+    /// Evaluates `text`; `None` if it is not an arithmetic expression.
+    pub fn eval(&self, text: &str) -> Option<Eval> {
+        self.eval_depth(text, 0)
+    }
+
+    /// Evaluates, falling back to `default` (counted as a guess) on failure.
+    pub fn eval_or(&self, text: Option<&str>, default: f64) -> Eval {
+        text.and_then(|t| self.eval(t)).unwrap_or(Eval {
+            value: default,
+            guesses: 1,
+        })
+    }
+
+    fn eval_depth(&self, text: &str, depth: usize) -> Option<Eval> {
+        if depth > 8 {
+            return None;
+        }
+        let body = strip_lambda(text);
+        let tokens = tokenize(body)?;
+        let mut p = ExprParser {
+            tokens: &tokens,
+            pos: 0,
+            env: self,
+            guesses: 0,
+            depth,
+        };
+        let value = p.expr()?;
+        if p.pos != tokens.len() || !value.is_finite() {
+            return None;
+        }
+        Some(Eval {
+            value,
+            guesses: p.guesses,
+        })
+    }
+
+    fn lookup(&self, name: &str, depth: usize) -> Eval {
+        if let Some(v) = self.values.get(name) {
+            return Eval {
+                value: *v,
+                guesses: 0,
+            };
+        }
+        if let Some(text) = self.texts.get(name) {
+            if let Some(e) = self.eval_depth(text, depth + 1) {
+                return e;
+            }
+        }
+        Eval {
+            value: self.unknown,
+            guesses: 1,
+        }
+    }
+}
+
+/// `lambda meta: (…)` → `(…)`.
+fn strip_lambda(text: &str) -> &str {
+    let t = text.trim();
+    if let Some(rest) = t.strip_prefix("lambda") {
+        if let Some(colon) = rest.find(':') {
+            return rest[colon + 1..].trim();
+        }
+    }
+    t
+}
+
+/// Splits a `dim3(a, b, c)` or `(a, b)` text into its components, if it is one.
+pub fn components(text: &str) -> Option<Vec<String>> {
+    let t = strip_lambda(text).trim();
+    let inner = t.strip_prefix("dim3").unwrap_or(t).trim();
+    let inner = inner.strip_prefix('(')?.strip_suffix(')')?;
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut current = String::new();
+    for c in inner.chars() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    parts.push(current);
+    let parts: Vec<String> = parts
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect();
+    if parts.is_empty()
+        || (parts.len() == 1 && !t.starts_with("dim3") && !inner.trim_end().ends_with(','))
+    {
+        return None;
+    }
+    Some(parts)
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Num(f64),
+    Name(String),
+    Op(&'static str),
+}
+
+fn tokenize(text: &str) -> Option<Vec<Tok>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    const OPS: [&str; 21] = [
+        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "(", ")", ",",
+        "?", ":", "<", ">", "[",
+    ];
+    while i < bytes.len() {
+        let c = bytes[i] as char;
+        if c.is_ascii_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit()
+            || (c == '.' && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit()))
+        {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_')
+            {
+                i += 1;
+            }
+            let lit = text[start..i]
+                .trim_end_matches(|c: char| matches!(c, 'u' | 'U' | 'l' | 'L' | 'f' | 'F'));
+            let lit = lit.replace('_', "");
+            let value = if let Some(hex) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X"))
+            {
+                u64::from_str_radix(hex, 16).ok()? as f64
+            } else {
+                lit.parse::<f64>().ok()?
+            };
+            out.push(Tok::Num(value));
+        } else if c.is_ascii_alphabetic() || c == '_' {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.')
+            {
+                i += 1;
+            }
+            // `meta['BLOCK']` names the meta-parameter BLOCK.
+            let mut name = text[start..i].trim_end_matches('.').to_string();
+            if bytes.get(i) == Some(&b'[') {
+                let rest = &text[i + 1..];
+                let quoted = rest.trim_start().starts_with(['\'', '"']);
+                if let (true, Some(end)) = (quoted, rest.find(']')) {
+                    name = rest[..end]
+                        .trim()
+                        .trim_matches(|c| c == '\'' || c == '"')
+                        .to_string();
+                    i += end + 2;
+                }
+            }
+            out.push(Tok::Name(name));
+        } else {
+            let rest = &text[i..];
+            let op = OPS.iter().find(|op| rest.starts_with(**op))?;
+            out.push(Tok::Op(op));
+            i += op.len();
+        }
+    }
+    Some(out)
+}
+
+struct ExprParser<'a> {
+    tokens: &'a [Tok],
+    pos: usize,
+    env: &'a Env,
+    guesses: u32,
+    depth: usize,
+}
+
+impl ExprParser<'_> {
+    fn peek_op(&self) -> Option<&'static str> {
+        match self.tokens.get(self.pos) {
+            Some(Tok::Op(op)) => Some(op),
+            _ => None,
+        }
+    }
+
+    fn eat(&mut self, op: &str) -> bool {
+        if self.peek_op() == Some(op) {
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn expr(&mut self) -> Option<f64> {
+        let cond = self.comparison()?;
+        if self.eat("?") {
+            let a = self.expr()?;
+            if !self.eat(":") {
+                return None;
+            }
+            let b = self.expr()?;
+            return Some(if cond != 0.0 { a } else { b });
+        }
+        Some(cond)
+    }
+
+    fn comparison(&mut self) -> Option<f64> {
+        let mut v = self.shift()?;
+        while let Some(op @ ("<" | ">" | "<=" | ">=" | "==" | "!=")) = self.peek_op() {
+            self.pos += 1;
+            let r = self.shift()?;
+            let t = match op {
+                "<" => v < r,
+                ">" => v > r,
+                "<=" => v <= r,
+                ">=" => v >= r,
+                "==" => v == r,
+                _ => v != r,
+            };
+            v = if t { 1.0 } else { 0.0 };
+        }
+        Some(v)
+    }
+
+    fn shift(&mut self) -> Option<f64> {
+        let mut v = self.sum()?;
+        while let Some(op @ ("<<" | ">>")) = self.peek_op() {
+            self.pos += 1;
+            let r = self.sum()?.clamp(0.0, 62.0);
+            v = if op == "<<" {
+                v * 2f64.powf(r)
+            } else {
+                (v / 2f64.powf(r)).floor()
+            };
+        }
+        Some(v)
+    }
+
+    fn sum(&mut self) -> Option<f64> {
+        let mut v = self.product()?;
+        while let Some(op @ ("+" | "-")) = self.peek_op() {
+            self.pos += 1;
+            let r = self.product()?;
+            v = if op == "+" { v + r } else { v - r };
+        }
+        Some(v)
+    }
+
+    fn product(&mut self) -> Option<f64> {
+        let mut v = self.unary()?;
+        while let Some(op @ ("*" | "/" | "//" | "%")) = self.peek_op() {
+            self.pos += 1;
+            let r = self.unary()?;
+            v = match op {
+                "*" => v * r,
+                // C integer division and Python floor division agree for the sizes seen here.
+                "/" | "//" if r != 0.0 => (v / r).floor(),
+                "%" if r != 0.0 => v % r,
+                _ => return None,
+            };
+        }
+        Some(v)
+    }
+
+    fn unary(&mut self) -> Option<f64> {
+        if self.eat("-") {
+            return Some(-self.unary()?);
+        }
+        if self.eat("+") {
+            return self.unary();
+        }
+        let base = self.atom()?;
+        if self.eat("**") {
+            let e = self.unary()?;
+            return Some(base.powf(e));
+        }
+        Some(base)
+    }
+
+    fn atom(&mut self) -> Option<f64> {
+        match self.tokens.get(self.pos)?.clone() {
+            Tok::Num(v) => {
+                self.pos += 1;
+                Some(v)
+            }
+            Tok::Op("(") => {
+                self.pos += 1;
+                // A tuple `(a, b)` is a grid: its size is the product.
+                let mut v = self.expr()?;
+                while self.eat(",") {
+                    if self.peek_op() == Some(")") {
+                        break;
+                    }
+                    v *= self.expr()?;
+                }
+                if !self.eat(")") {
+                    return None;
+                }
+                Some(v)
+            }
+            Tok::Name(name) => {
+                self.pos += 1;
+                if self.eat("(") {
+                    let mut args = Vec::new();
+                    if !self.eat(")") {
+                        loop {
+                            args.push(self.expr()?);
+                            if self.eat(")") {
+                                break;
+                            }
+                            if !self.eat(",") {
+                                return None;
+                            }
+                        }
+                    }
+                    return call(&name, &args);
+                }
+                let e = self.env.lookup(&name, self.depth);
+                self.guesses += e.guesses;
+                Some(e.value)
+            }
+            Tok::Op(_) => None,
+        }
+    }
+}
+
+fn call(name: &str, args: &[f64]) -> Option<f64> {
+    let short = name.rsplit('.').next().unwrap_or(name);
+    match (short, args) {
+        ("cdiv" | "ceil_div" | "div_up" | "DIV_UP" | "CEIL_DIV", [a, b]) if *b != 0.0 => {
+            Some((a / b).ceil())
+        }
+        ("min" | "fmin" | "std::min", [a, b]) => Some(a.min(*b)),
+        ("max" | "fmax", [a, b]) => Some(a.max(*b)),
+        ("next_power_of_2", [a]) => Some(2f64.powf(a.max(1.0).log2().ceil())),
+        ("dim3", args) if !args.is_empty() => Some(args.iter().product()),
+        ("int" | "static_cast<int>" | "float" | "ceil" | "floor" | "abs", [a]) => Some(*a),
+        ("sqrt" | "sqrtf", [a]) => Some(a.sqrt()),
+        _ => None,
+    }
+}
+
+/// Convenience for maps of texts.
+pub fn env_with(texts: &BTreeMap<String, String>) -> Env {
+    let mut env = Env::default();
+    for (k, v) in texts {
+        env.define(k, v);
+    }
+    env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn evaluates_launch_arithmetic() {
+        let mut env = Env::default();
+        env.define("threads", "256");
+        env.set("n", 1_000_000.0);
+        assert_eq!(
+            env.eval("(n + threads - 1) / threads").map(|e| e.value),
+            Some(3907.0)
+        );
+        assert_eq!(
+            env.eval("triton.cdiv(n, meta['BLOCK'])").map(|e| e.guesses),
+            Some(1)
+        );
+        assert_eq!(env.eval("1 << 10").map(|e| e.value), Some(1024.0));
+        assert_eq!(
+            env.eval("lambda meta: (triton.cdiv(n, 1024),)")
+                .map(|e| e.value),
+            Some(977.0)
+        );
+        assert_eq!(env.eval("256u").map(|e| e.value), Some(256.0));
+        assert!(env.eval("a +* b").is_none());
+        assert!(env.eval("x[").is_none());
+    }
+
+    #[test]
+    fn splits_components() {
+        assert_eq!(
+            components("dim3(32, 8)"),
+            Some(vec!["32".to_string(), "8".to_string()])
+        );
+        assert_eq!(
+            components("(triton.cdiv(n, B), M)").map(|c| c.len()),
+            Some(2)
+        );
+        assert_eq!(components("(n,)"), Some(vec!["n".to_string()]));
+        assert_eq!(components("(n + 1)"), None);
+    }
+}

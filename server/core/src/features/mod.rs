@@ -1,0 +1,88 @@
+//! From one kernel version to a [`Profile`]: named features and a modelled cost.
+//!
+//! The cost is in *byte-equivalents*: the time the H100 needs to move that many bytes
+//! through device memory at its sustained bandwidth. Arithmetic, shared memory,
+//! synchronisation and atomics are converted with the rates in [`Rates`]. Only the
+//! ratio of two costs is ever used, so sizes that nothing in the file pins down are
+//! assumed ([`expr::ASSUMED_SIZE`]) equally for both versions.
+
+pub mod cost;
+mod cuda;
+pub mod expr;
+mod triton;
+
+use crate::kernel::{Kernel, Language};
+use serde::{Deserialize, Serialize};
+
+pub use cost::{Cost, Rates};
+
+macro_rules! features {
+    ($($name:ident: $doc:literal,)*) => {
+        /// Named features of one kernel version (totals per launch unless noted).
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        pub struct Features {
+            $(#[doc = $doc] pub $name: f64,)*
+        }
+
+        impl Features {
+            /// Feature names, in the order of [`Features::values`].
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            pub fn values(&self) -> Vec<f64> {
+                vec![$(self.$name),*]
+            }
+        }
+    };
+}
+
+features! {
+    load_bytes: "Modelled bytes loaded from global memory.",
+    store_bytes: "Modelled bytes stored to global memory.",
+    uncoalesced_bytes: "Bytes moved by strided (uncoalesced) accesses.",
+    broadcast_accesses: "Warp-uniform global accesses (per thread).",
+    vector_width: "Widest vector access, in 4-byte words.",
+    global_passes: "Loops that stream over global memory.",
+    shared_arrays: "`__shared__` arrays.",
+    shared_padded: "`__shared__` arrays padded against bank conflicts.",
+    shared_accesses: "Shared-memory accesses (per thread, loop-weighted).",
+    bank_conflicts: "Shared accesses likely to conflict (per thread).",
+    syncs: "Barriers executed (per thread).",
+    atomics: "Atomic operations (per thread).",
+    contended_atomics: "Atomics that all threads aim at one address (per thread).",
+    shuffles: "Warp shuffles (per thread).",
+    tensor_flops: "Tensor-core (MMA / tl.dot) flops per launch.",
+    scalar_ops: "Arithmetic operations per launch.",
+    unrolled_loops: "Loops with `#pragma unroll` or static ranges.",
+    loops: "Loops in the kernel.",
+    block_threads: "Threads per block (CUDA) or per program (Triton: 32 × num_warps).",
+    blocks: "Blocks (programs) launched.",
+    launch_bounds: "Has `__launch_bounds__`.",
+    occupancy: "Modelled fraction of an SM's threads that are resident.",
+    tile_elems: "Elements of the largest tile a program loads (Triton).",
+    num_stages: "Software-pipelining stages (Triton).",
+    autotune_configs: "Configurations offered to the autotuner.",
+    group_swizzle: "Program-id swizzle for L2 reuse (GROUP_SIZE_M).",
+}
+
+/// What the forecaster knows about one kernel version.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub language: Language,
+    pub features: Features,
+    pub cost: Cost,
+    /// Quantities that had to be assumed (unknown launch shape, meta-parameters).
+    pub guesses: u32,
+}
+
+/// Profiles a kernel with the H100 rates.
+pub fn profile(kernel: &Kernel) -> Profile {
+    profile_with(kernel, &Rates::H100)
+}
+
+/// Profiles a kernel with the given device rates.
+pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
+    match kernel.language {
+        Language::Cuda => cuda::profile(kernel, rates),
+        Language::Triton => triton::profile(kernel, rates),
+    }
+}

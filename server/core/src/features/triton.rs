@@ -1,0 +1,558 @@
+//! Profiles a Triton kernel: tile shapes from `tl.arange`/`tl.zeros` flowing into
+//! `tl.load`/`tl.store`/`tl.dot`, loop trip counts, passes over memory, programs
+//! launched, `num_warps`, `num_stages`, group swizzling and autotune configurations
+//! (the autotuner keeps the best, so the cheapest configuration counts).
+
+use super::cost::{self, Cost, Rates};
+use super::expr::{Env, ASSUMED_SIZE};
+use super::{Features, Profile};
+use crate::kernel::{HelperKind, Kernel, Language};
+use crate::source::parser_for;
+use std::collections::{BTreeSet, HashMap};
+use tree_sitter::Node;
+
+type Shape = BTreeSet<String>;
+
+#[derive(Default, Clone)]
+struct Acc {
+    load: f64,
+    store: f64,
+    loop_loads: f64,
+    passes: f64,
+    tensor_flops: f64,
+    dot_tile_flops: f64,
+    scalar_ops: f64,
+    atomics: f64,
+    loops: f64,
+    static_loops: f64,
+    iter_load: f64,
+    tile: f64,
+    guesses: u32,
+}
+
+struct Walker<'a> {
+    src: &'a str,
+    env: Env,
+    shapes: HashMap<String, Shape>,
+    params: BTreeSet<String>,
+    streamed: HashMap<String, usize>,
+    pass: usize,
+    elem: f64,
+    acc: Acc,
+    loop_load: Vec<f64>,
+}
+
+pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
+    let mut env = Env::default();
+    for h in &kernel.helpers {
+        if h.kind == HelperKind::Constant {
+            env.define(&h.name, &h.text);
+        }
+    }
+    if let Some(l) = kernel.launches.first() {
+        for (k, v) in l.locals.iter().chain(&l.meta) {
+            env.define(k, v);
+        }
+    }
+    let mut parser = parser_for(Language::Triton);
+    let tree = parser.parse(&kernel.source, None);
+    let def = tree.as_ref().and_then(|t| find_def(t.root_node()));
+    if let Some(def) = def {
+        constexpr_defaults(def, &kernel.source, &mut env);
+    }
+    let configs: Vec<Env> = if kernel.autotune.is_empty() {
+        vec![env.clone()]
+    } else {
+        kernel
+            .autotune
+            .iter()
+            .map(|config| {
+                let mut e = env.clone();
+                for (k, v) in config {
+                    e.define(k, v);
+                }
+                e
+            })
+            .collect()
+    };
+    let mut best: Option<Profile> = None;
+    for config_env in configs {
+        let p = profile_config(kernel, def, config_env, rates);
+        if best.as_ref().is_none_or(|b| p.cost.total < b.cost.total) {
+            best = Some(p);
+        }
+    }
+    let mut profile = best.unwrap_or_else(|| profile_config(kernel, def, env, rates));
+    profile.features.autotune_configs = kernel.autotune.len() as f64;
+    profile
+}
+
+fn find_def(root: Node) -> Option<Node> {
+    let mut found = None;
+    crate::extract::walk_preorder(root, |n| {
+        if found.is_some() {
+            return false;
+        }
+        if n.kind() == "function_definition" {
+            found = Some(n);
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// `BLOCK: tl.constexpr = 128` gives BLOCK a default.
+fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
+    let Some(params) = def.child_by_field_name("parameters") else {
+        return;
+    };
+    let mut cursor = params.walk();
+    for p in params.named_children(&mut cursor) {
+        if p.kind() == "typed_default_parameter" || p.kind() == "default_parameter" {
+            if let (Some(name), Some(value)) = (
+                p.child_by_field_name("name"),
+                p.child_by_field_name("value"),
+            ) {
+                let name = &src[name.byte_range()];
+                if !env.texts.contains_key(name) {
+                    env.define(name, &src[value.byte_range()]);
+                }
+            }
+        }
+    }
+}
+
+fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -> Profile {
+    let elem = if ["float16", "bfloat16", "fp16", "bf16"]
+        .iter()
+        .any(|t| kernel.source.contains(t))
+    {
+        2.0
+    } else {
+        4.0
+    };
+    let mut guesses = 0;
+    let mut num = |name: &str, default: f64| {
+        let e = env.eval_or(env.texts.get(name).map(String::as_str), default);
+        if env.texts.contains_key(name) {
+            guesses += e.guesses.min(1);
+        }
+        e.value
+    };
+    let num_warps = num("num_warps", 4.0).clamp(1.0, 32.0);
+    let num_stages = num("num_stages", 3.0).clamp(1.0, 8.0);
+    let mut walker = Walker {
+        src: &kernel.source,
+        env,
+        shapes: HashMap::new(),
+        params: BTreeSet::new(),
+        streamed: HashMap::new(),
+        pass: 0,
+        elem,
+        acc: Acc::default(),
+        loop_load: vec![0.0],
+    };
+    let mut swizzle = false;
+    if let Some(def) = def {
+        walker.collect_params(def);
+        swizzle = walker.params.iter().any(|p| p.contains("GROUP"));
+        if let Some(body) = def.child_by_field_name("body") {
+            walker.block(body, 1.0, 0);
+        }
+    }
+    let programs = match kernel.launches.first().and_then(|l| l.grid.as_deref()) {
+        Some(grid) => {
+            let mut text = grid.to_string();
+            for _ in 0..4 {
+                match walker.env.texts.get(text.trim()) {
+                    Some(t) => text = t.clone(),
+                    None => break,
+                }
+            }
+            let e = walker.env.eval_or(Some(&text), ASSUMED_SIZE);
+            guesses += e.guesses.min(1);
+            e.value.max(1.0)
+        }
+        None => {
+            guesses += 1;
+            (ASSUMED_SIZE * ASSUMED_SIZE / walker.acc.tile.max(1.0)).max(1.0)
+        }
+    };
+    let acc = walker.acc.clone();
+    guesses += acc.guesses.min(4);
+
+    let threads = 32.0 * num_warps;
+    let smem = if acc.tensor_flops > 0.0 {
+        acc.iter_load * num_stages.max(1.0)
+    } else {
+        0.0
+    };
+    let by_smem = if smem > 0.0 {
+        (rates.shared_per_sm / smem).floor().max(1.0)
+    } else {
+        f64::INFINITY
+    };
+    let per_sm = rates
+        .max_blocks_per_sm
+        .min((rates.max_threads_per_sm / threads).floor())
+        .min(by_smem);
+    let pipelined = if acc.loops > 0.0 {
+        (num_stages - 1.0).max(1.0)
+    } else {
+        1.0
+    };
+    let in_flight = per_sm * acc.iter_load.max(acc.load.min(65536.0)) * pipelined;
+    let efficiency = cost::efficiency(in_flight, rates);
+    // Tiles too small for the tensor cores' wide instructions waste them.
+    let tile_eff = if acc.dot_tile_flops > 0.0 {
+        (acc.dot_tile_flops / 2f64.powi(21))
+            .clamp(1.0 / 16.0, 1.0)
+            .powf(0.35)
+    } else {
+        1.0
+    };
+    // Tile loads in a matmul loop are re-read by neighbouring programs: swizzling keeps
+    // them in L2.
+    let reuse = if acc.tensor_flops > 0.0 && swizzle {
+        0.7
+    } else {
+        1.0
+    };
+    let memory_bytes = (acc.load - acc.loop_loads * (1.0 - reuse) + acc.store) * programs;
+
+    let features = Features {
+        load_bytes: acc.load * programs,
+        store_bytes: acc.store * programs,
+        vector_width: 1.0,
+        global_passes: acc.passes,
+        atomics: acc.atomics,
+        tensor_flops: acc.tensor_flops * programs,
+        scalar_ops: acc.scalar_ops * programs,
+        unrolled_loops: acc.static_loops,
+        loops: acc.loops,
+        block_threads: threads,
+        blocks: programs,
+        occupancy: per_sm * threads / rates.max_threads_per_sm,
+        tile_elems: acc.tile,
+        num_stages,
+        group_swizzle: if swizzle { 1.0 } else { 0.0 },
+        ..Features::default()
+    };
+    let cost = Cost {
+        memory: memory_bytes / efficiency,
+        atomics: acc.atomics * programs * rates.atomic,
+        compute: programs
+            * (acc.tensor_flops * rates.tensor_flop / tile_eff
+                + acc.scalar_ops * rates.scalar_op / 32.0),
+        overhead: programs * rates.block_overhead,
+        efficiency,
+        ..Cost::default()
+    }
+    .combine();
+    Profile {
+        language: Language::Triton,
+        features,
+        cost,
+        guesses,
+    }
+}
+
+impl Walker<'_> {
+    fn text(&self, node: Node) -> &str {
+        self.src
+            .get(node.start_byte()..node.end_byte())
+            .unwrap_or("")
+    }
+
+    fn collect_params(&mut self, def: Node) {
+        let Some(params) = def.child_by_field_name("parameters") else {
+            return;
+        };
+        let mut cursor = params.walk();
+        for p in params.named_children(&mut cursor) {
+            let name = match p.kind() {
+                "identifier" => Some(p),
+                "typed_parameter" => p.named_child(0),
+                _ => p.child_by_field_name("name"),
+            };
+            if let Some(n) = name {
+                self.params.insert(self.text(n).to_string());
+            }
+        }
+    }
+
+    fn size(&self, shape: &Shape) -> f64 {
+        shape
+            .iter()
+            .map(|s| {
+                self.env
+                    .eval(s)
+                    .map(|e| e.value)
+                    .unwrap_or(ASSUMED_SIZE / 32.0)
+                    .max(1.0)
+            })
+            .product()
+    }
+
+    /// Dimensions an expression's value spans: `tl.arange(0, B)` sizes, `tl.zeros((M, N))`,
+    /// and the shapes of the variables it reads.
+    fn shape_of(&self, node: Node) -> Shape {
+        let mut shape = Shape::new();
+        crate::extract::walk_preorder(node, |n| match n.kind() {
+            "call" => {
+                let func = n
+                    .child_by_field_name("function")
+                    .map(|f| self.text(f))
+                    .unwrap_or("");
+                let short = func.rsplit('.').next().unwrap_or(func);
+                let args = n.child_by_field_name("arguments");
+                match short {
+                    "arange" => {
+                        if let Some(a) = args.and_then(|a| a.named_child(1)) {
+                            shape.insert(self.text(a).to_string());
+                        }
+                        false
+                    }
+                    "zeros" | "full" | "empty" => {
+                        if let Some(t) = args.and_then(|a| a.named_child(0)) {
+                            let mut c = t.walk();
+                            for dim in t.named_children(&mut c) {
+                                shape.insert(self.text(dim).to_string());
+                            }
+                        }
+                        false
+                    }
+                    // Reductions drop a dimension: approximate as the row they reduce.
+                    "sum" | "max" | "min" | "argmax" | "argmin" | "reduce" => false,
+                    _ => true,
+                }
+            }
+            "identifier" => {
+                if let Some(s) = self.shapes.get(self.text(n)) {
+                    shape.extend(s.iter().cloned());
+                }
+                false
+            }
+            "keyword_argument" => false,
+            _ => true,
+        });
+        shape
+    }
+
+    fn block(&mut self, block: Node, mult: f64, depth: usize) {
+        let mut cursor = block.walk();
+        let children: Vec<Node> = block.named_children(&mut cursor).collect();
+        for child in children {
+            self.statement(child, mult, depth);
+        }
+    }
+
+    fn statement(&mut self, node: Node, mult: f64, depth: usize) {
+        if depth > 48 {
+            return;
+        }
+        match node.kind() {
+            "expression_statement" => {
+                if let Some(assign) = node.named_child(0).filter(|n| n.kind() == "assignment") {
+                    if let (Some(left), Some(right)) = (
+                        assign.child_by_field_name("left"),
+                        assign.child_by_field_name("right"),
+                    ) {
+                        self.expr(right, mult, depth);
+                        let shape = self.shape_of(right);
+                        let targets: Vec<String> = if left.kind() == "identifier" {
+                            vec![self.text(left).to_string()]
+                        } else {
+                            let mut c = left.walk();
+                            left.named_children(&mut c)
+                                .map(|t| self.text(t).to_string())
+                                .collect()
+                        };
+                        let right_text = self.text(right).to_string();
+                        for t in targets {
+                            if left.kind() == "identifier" {
+                                self.env.define(&t, &right_text);
+                            }
+                            self.shapes.insert(t, shape.clone());
+                        }
+                        return;
+                    }
+                }
+                self.expr(node, mult, depth);
+            }
+            "for_statement" => {
+                self.acc.loops += 1.0;
+                let trip = node
+                    .child_by_field_name("right")
+                    .map(|r| self.trip(r))
+                    .unwrap_or(8.0);
+                let top = depth == 0;
+                if top {
+                    self.pass += 1;
+                }
+                let before = self.acc.load;
+                self.loop_load.push(0.0);
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.block(body, mult * trip, depth + 1);
+                }
+                let per_iter = self.loop_load.pop().unwrap_or(0.0);
+                self.acc.iter_load = self.acc.iter_load.max(per_iter);
+                self.acc.loop_loads += self.acc.load - before;
+                if top && self.acc.load > before {
+                    self.acc.passes += 1.0;
+                }
+            }
+            "while_statement" => {
+                self.acc.loops += 1.0;
+                self.acc.guesses += 1;
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.block(body, mult * 8.0, depth + 1);
+                }
+            }
+            "if_statement" | "else_clause" | "elif_clause" | "with_statement" | "block" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c, mult, depth + 1);
+                }
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    if matches!(child.kind(), "block" | "else_clause" | "elif_clause") {
+                        self.statement(child, mult, depth + 1);
+                    }
+                }
+                if node.kind() == "block" {
+                    self.block(node, mult, depth + 1);
+                }
+            }
+            "comment" => {}
+            _ => self.expr(node, mult, depth),
+        }
+    }
+
+    /// Trip count of `range(a, b, step)`, `tl.range(…)`, `tl.static_range(…)`.
+    fn trip(&mut self, iter: Node) -> f64 {
+        let func = iter
+            .child_by_field_name("function")
+            .map(|f| self.text(f).to_string())
+            .unwrap_or_default();
+        if func.ends_with("static_range") {
+            self.acc.static_loops += 1.0;
+        }
+        let mut cursor = iter.walk();
+        let args: Vec<String> = iter
+            .child_by_field_name("arguments")
+            .map(|a| {
+                a.named_children(&mut cursor)
+                    .filter(|c| c.kind() != "keyword_argument")
+                    .map(|c| self.text(c).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let eval = |w: &Self, t: &str| w.env.eval(t).map(|e| e.value);
+        let (a, b, s) = match args.as_slice() {
+            [b] => (Some(0.0), eval(self, b), Some(1.0)),
+            [a, b] => (eval(self, a), eval(self, b), Some(1.0)),
+            [a, b, s, ..] => (eval(self, a), eval(self, b), eval(self, s)),
+            [] => (None, None, None),
+        };
+        match (a, b, s) {
+            (Some(a), Some(b), Some(s)) if s.abs() >= 1.0 => ((b - a) / s).abs().clamp(0.0, 1e7),
+            _ => {
+                self.acc.guesses += 1;
+                8.0
+            }
+        }
+    }
+
+    fn expr(&mut self, node: Node, mult: f64, depth: usize) {
+        let mut calls = Vec::new();
+        crate::extract::walk_preorder(node, |n| {
+            if n.kind() == "call" {
+                calls.push(n);
+            }
+            n.kind() != "lambda"
+        });
+        for call in calls {
+            self.call(call, mult, depth);
+        }
+    }
+
+    fn call(&mut self, node: Node, mult: f64, _depth: usize) {
+        let func = node
+            .child_by_field_name("function")
+            .map(|f| self.text(f).to_string())
+            .unwrap_or_default();
+        let short = func.rsplit('.').next().unwrap_or(&func).to_string();
+        let args = node.child_by_field_name("arguments");
+        let arg = |i: u32| args.and_then(|a| a.named_child(i));
+        match short.as_str() {
+            "load" | "store" => {
+                let Some(ptr) = arg(0) else { return };
+                let shape = self.shape_of(ptr);
+                let elems = self.size(&shape);
+                self.acc.tile = self.acc.tile.max(elems);
+                let bytes = elems * self.elem;
+                if short == "store" {
+                    self.acc.store += bytes * mult;
+                    return;
+                }
+                let base = self.base_param(ptr).unwrap_or_default();
+                let discount = match self.streamed.get(&base) {
+                    Some(p) if *p < self.pass => 0.5,
+                    _ => 1.0,
+                };
+                self.streamed.entry(base).or_insert(self.pass);
+                self.acc.load += bytes * mult * discount;
+                if let Some(top) = self.loop_load.last_mut() {
+                    *top += bytes;
+                }
+            }
+            "dot" => {
+                let (Some(a), Some(b)) = (arg(0), arg(1)) else {
+                    return;
+                };
+                let mut shape = self.shape_of(a);
+                shape.extend(self.shape_of(b));
+                let flops = 2.0 * self.size(&shape);
+                self.acc.dot_tile_flops = self.acc.dot_tile_flops.max(flops);
+                self.acc.tensor_flops += flops * mult;
+            }
+            s if s.starts_with("atomic_") => {
+                let elems = arg(0).map(|p| self.size(&self.shape_of(p))).unwrap_or(1.0);
+                self.acc.atomics += elems * mult;
+            }
+            "exp" | "exp2" | "log" | "log2" | "sqrt" | "rsqrt" | "sigmoid" | "sum" | "max"
+            | "min" | "maximum" | "minimum" | "where" | "fma" | "softmax" | "cumsum" => {
+                let elems = arg(0).map(|p| self.size(&self.shape_of(p))).unwrap_or(1.0);
+                self.acc.scalar_ops += elems * mult;
+            }
+            _ => {}
+        }
+    }
+
+    /// The kernel parameter a pointer expression is based on (`x_ptr + offs` → `x_ptr`).
+    fn base_param(&self, node: Node) -> Option<String> {
+        let mut found = None;
+        crate::extract::walk_preorder(node, |n| {
+            if found.is_some() {
+                return false;
+            }
+            if n.kind() == "identifier" {
+                let t = self.text(n);
+                if self.params.contains(t) {
+                    found = Some(t.to_string());
+                } else if let Some(def) = self.env.texts.get(t) {
+                    // A local pointer: follow its definition textually.
+                    let hit = self.params.iter().find(|p| {
+                        def.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .any(|w| w == p.as_str())
+                    });
+                    found = hit.cloned();
+                }
+            }
+            true
+        });
+        found
+    }
+}

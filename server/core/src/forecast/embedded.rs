@@ -1,0 +1,118 @@
+//! The embedded forecaster: a pairwise roofline model, no network, no GPU.
+//!
+//! Each version is profiled ([`crate::features`]) into a modelled cost; the forecast is
+//! a normal distribution over log2 S centred on the (damped) log-ratio of the costs,
+//! whose spread grows with the size of the claimed change, with what had to be
+//! assumed, and when the code changed in ways the model does not see.
+
+use super::{explain, Forecast, Forecaster};
+use crate::features::{self, Profile, Rates};
+use crate::hash::ContentHash;
+use crate::kernel::Kernel;
+use lru::LruCache;
+use std::num::NonZeroUsize;
+use std::sync::{Arc, Mutex};
+
+/// Name and version of this model.
+pub const ID: &str = "embedded-roofline/1";
+
+/// Models overstate differences (caches and the memory system smooth them out).
+const DAMPING: f64 = 0.85;
+/// Spread for measurement noise and effects outside the model, in log2 units.
+const BASE_SIGMA: f64 = 0.15;
+/// Spread that grows with the size of the forecast change.
+const RELATIVE_SIGMA: f64 = 0.3;
+/// Extra spread per assumed quantity.
+const GUESS_SIGMA: f64 = 0.05;
+/// Extra spread when the code changed but the profile barely did.
+const UNSEEN_SIGMA: f64 = 0.25;
+
+pub struct EmbeddedForecaster {
+    rates: Rates,
+    profiles: Mutex<LruCache<ContentHash, Arc<Profile>>>,
+}
+
+impl Default for EmbeddedForecaster {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl EmbeddedForecaster {
+    pub fn new() -> Self {
+        Self::with_rates(Rates::H100)
+    }
+
+    pub fn with_rates(rates: Rates) -> Self {
+        let capacity = NonZeroUsize::new(4096).unwrap_or(NonZeroUsize::MIN);
+        Self {
+            rates,
+            profiles: Mutex::new(LruCache::new(capacity)),
+        }
+    }
+
+    /// Profile of a kernel version, cached by its identity.
+    pub fn profile(&self, kernel: &Kernel) -> Arc<Profile> {
+        let key = kernel.identity();
+        if let Ok(mut cache) = self.profiles.lock() {
+            if let Some(p) = cache.get(&key) {
+                return p.clone();
+            }
+        }
+        let profile = Arc::new(features::profile_with(kernel, &self.rates));
+        if let Ok(mut cache) = self.profiles.lock() {
+            cache.put(key, profile.clone());
+        }
+        profile
+    }
+
+    /// The pairwise model on two profiles.
+    pub fn forecast_profiles(&self, base: &Profile, candidate: &Profile) -> Forecast {
+        let ratio = base.cost.total / candidate.cost.total.max(1e-9);
+        let mu = DAMPING * ratio.log2();
+        let guesses = f64::from((base.guesses + candidate.guesses).min(8));
+        let unseen = if feature_distance(base, candidate) < 0.02 {
+            UNSEEN_SIGMA
+        } else {
+            0.0
+        };
+        let sigma = (BASE_SIGMA.powi(2)
+            + (RELATIVE_SIGMA * mu).powi(2)
+            + (GUESS_SIGMA * guesses).powi(2)
+            + unseen * unseen)
+            .sqrt();
+        Forecast::from_log2_normal(mu, sigma, ID, explain::reasons(base, candidate))
+    }
+}
+
+/// Relative change of the feature vector (0: identical profiles).
+fn feature_distance(a: &Profile, b: &Profile) -> f64 {
+    let (va, vb) = (a.features.values(), b.features.values());
+    let mut total = 0.0;
+    for (x, y) in va.iter().zip(vb.iter()) {
+        let scale = x.abs().max(y.abs());
+        if scale > 0.0 {
+            total += ((x - y).abs() / scale).min(1.0);
+        }
+    }
+    total / va.len().max(1) as f64
+        + (a.cost.total - b.cost.total).abs() / a.cost.total.max(b.cost.total).max(1e-9)
+}
+
+impl Forecaster for EmbeddedForecaster {
+    fn id(&self) -> &str {
+        ID
+    }
+
+    fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
+        if base.identity() == candidate.identity() {
+            let mut f = Forecast::from_log2_normal(0.0, 0.03, ID, Vec::new());
+            f.identical = true;
+            f.reasons =
+                vec!["same kernel: only comments, whitespace or local names changed".to_string()];
+            return f;
+        }
+        let (b, c) = (self.profile(base), self.profile(candidate));
+        self.forecast_profiles(&b, &c)
+    }
+}

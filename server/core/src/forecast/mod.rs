@@ -1,0 +1,114 @@
+//! Forecasts of the speedup S = t_base / t_new of a kernel edit.
+
+mod embedded;
+mod explain;
+
+use crate::bins::BinProbs;
+use crate::kernel::Kernel;
+use serde::{Deserialize, Serialize};
+
+pub use embedded::EmbeddedForecaster;
+
+/// What a forecast claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Claim {
+    Faster,
+    Slower,
+    /// No meaningful change (|log2 S| < 0.2, about ±15%).
+    Same,
+}
+
+/// A probabilistic forecast for one (base, candidate) pair.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Forecast {
+    /// Point forecast of S = t_base / t_new (> 1: the new version is faster).
+    pub speedup: f64,
+    /// P(S > 1).
+    pub p_faster: f64,
+    /// Probability over the 8 half-octave bins, slowest first.
+    pub bins: BinProbs,
+    /// Probability that [`Forecast::claim`] holds.
+    pub confidence: f64,
+    pub claim: Claim,
+    /// The two versions are the same kernel once comments, layout and local names go.
+    pub identical: bool,
+    /// Which forecaster produced it (name/version).
+    pub forecaster: String,
+    /// Why, most important first.
+    pub reasons: Vec<String>,
+}
+
+/// |log2 S| under which a change counts as no change.
+pub const SAME_BAND: f64 = 0.2;
+
+impl Forecast {
+    /// Builds a forecast from a normal distribution over log2 S.
+    pub fn from_log2_normal(mu: f64, sigma: f64, forecaster: &str, reasons: Vec<String>) -> Self {
+        let bins = BinProbs::from_log2_normal(mu, sigma);
+        let p_faster = crate::bins::normal_cdf(mu / sigma.max(1e-6));
+        let claim = if mu >= 0.1 {
+            Claim::Faster
+        } else if mu <= -0.1 {
+            Claim::Slower
+        } else {
+            Claim::Same
+        };
+        let confidence = match claim {
+            Claim::Faster => p_faster,
+            Claim::Slower => 1.0 - p_faster,
+            Claim::Same => {
+                let s = sigma.max(1e-6);
+                crate::bins::normal_cdf((SAME_BAND - mu) / s)
+                    - crate::bins::normal_cdf((-SAME_BAND - mu) / s)
+            }
+        };
+        Self {
+            speedup: mu.exp2(),
+            p_faster,
+            bins,
+            confidence: confidence.clamp(0.0, 0.995),
+            claim,
+            identical: false,
+            forecaster: forecaster.to_string(),
+            reasons,
+        }
+    }
+
+    /// Whether the forecast should be deferred to a GPU measurement.
+    pub fn defer(&self, threshold: f64) -> bool {
+        self.confidence < threshold
+    }
+
+    /// A confident forecast of a slowdown.
+    pub fn is_regression(&self, threshold: f64) -> bool {
+        self.claim == Claim::Slower && self.confidence >= threshold
+    }
+
+    /// Short label: `≈1.8× faster`, `≈1.3× slower`, `≈1.00×`.
+    pub fn headline(&self) -> String {
+        match self.claim {
+            Claim::Faster => format!("≈{}× faster", fmt_ratio(self.speedup)),
+            Claim::Slower => format!("≈{}× slower", fmt_ratio(1.0 / self.speedup.max(1e-9))),
+            Claim::Same if self.identical => "≈1.00× (same kernel)".to_string(),
+            Claim::Same => format!("≈{:.2}×", self.speedup),
+        }
+    }
+}
+
+fn fmt_ratio(r: f64) -> String {
+    if r >= 10.0 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// A forecaster of relative kernel speed.
+pub trait Forecaster: Send + Sync {
+    /// Name and version; part of every cache key.
+    fn id(&self) -> &str;
+
+    /// Forecasts S = t_base / t_candidate for two versions of one kernel.
+    fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast;
+}

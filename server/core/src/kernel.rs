@@ -1,0 +1,171 @@
+//! Domain types for kernels found in a source file.
+
+use crate::hash::ContentHash;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Source language of a kernel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// CUDA C++ (`.cu`, `.cuh`).
+    Cuda,
+    /// Triton (`@triton.jit` functions in `.py`).
+    Triton,
+}
+
+impl Language {
+    /// Language of a path by its extension, if kforecast handles it.
+    pub fn from_path(path: &Path) -> Option<Self> {
+        match path.extension()?.to_str()? {
+            "cu" | "cuh" => Some(Self::Cuda),
+            "py" => Some(Self::Triton),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Cuda => "CUDA",
+            Self::Triton => "Triton",
+        }
+    }
+}
+
+/// A byte range in a document.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TextRange {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl TextRange {
+    pub fn new(start: usize, end: usize) -> Self {
+        Self {
+            start,
+            end: end.max(start),
+        }
+    }
+
+    pub fn contains(&self, offset: usize) -> bool {
+        self.start <= offset && offset <= self.end
+    }
+
+    pub fn shifted(self, delta: isize) -> Self {
+        let shift = |x: usize| (x as isize + delta).max(0) as usize;
+        Self::new(shift(self.start), shift(self.end))
+    }
+
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A place where a kernel is launched.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LaunchSite {
+    /// The whole launch expression.
+    pub range: TextRange,
+    /// CUDA `<<<grid, block, shared, stream>>>` operands or Triton's `[grid]`.
+    pub grid: Option<String>,
+    pub block: Option<String>,
+    pub shared_mem: Option<String>,
+    pub stream: Option<String>,
+    /// Template arguments (CUDA) or keyword arguments (Triton: `BLOCK_SIZE`, `num_warps`, …).
+    pub meta: BTreeMap<String, String>,
+    /// Positional argument texts.
+    pub args: Vec<String>,
+    /// Local constants of the launching function (`int threads = 256;`, `BLOCK = 1024`),
+    /// so that `block` or `grid` written through a variable can still be evaluated.
+    pub locals: BTreeMap<String, String>,
+}
+
+/// A helper a kernel uses from the same file: a `__device__` function, a `#define`,
+/// a file-level constant, or a Triton `@triton.jit` helper it calls.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Helper {
+    pub name: String,
+    pub kind: HelperKind,
+    /// Text of the definition (for a `#define`, its value).
+    pub text: String,
+    /// Hash of its normalised tokens.
+    pub hash: ContentHash,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HelperKind {
+    DeviceFunction,
+    Define,
+    Constant,
+    JitFunction,
+}
+
+/// One kernel as found in one version of a file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Kernel {
+    pub name: String,
+    pub language: Language,
+    /// The whole definition, template header or decorators included.
+    pub range: TextRange,
+    /// The kernel's name in its definition.
+    pub name_range: TextRange,
+    /// Just after the closing parenthesis of the parameter list.
+    pub signature_end: usize,
+    /// Definition text.
+    pub source: String,
+    /// Hash of the raw definition text (any edit changes it).
+    pub raw_hash: ContentHash,
+    /// Hash of the normalised definition: comments, whitespace and local names removed.
+    pub normalized_hash: ContentHash,
+    /// Helpers it uses, sorted by name.
+    pub helpers: Vec<Helper>,
+    /// `__launch_bounds__(…)` arguments.
+    pub launch_bounds: Vec<String>,
+    /// Template parameter names (CUDA) or `tl.constexpr` parameters (Triton).
+    pub constexpr_params: Vec<String>,
+    /// Launch sites in the same file.
+    pub launches: Vec<LaunchSite>,
+    /// `@triton.autotune` configurations: meta-parameters plus `num_warps`/`num_stages`.
+    pub autotune: Vec<BTreeMap<String, String>>,
+    /// The definition contains a syntax error.
+    pub has_errors: bool,
+}
+
+impl Kernel {
+    /// Identity of this version for caching and comparison: the normalised kernel,
+    /// its helpers and its launch context. Two versions with equal identity are
+    /// the same kernel for the forecaster.
+    pub fn identity(&self) -> ContentHash {
+        let mut h = crate::hash::Hasher::new();
+        h.str(self.language.name()).hash(&self.normalized_hash);
+        for helper in &self.helpers {
+            h.str(&helper.name).hash(&helper.hash);
+        }
+        for bound in &self.launch_bounds {
+            h.str(bound);
+        }
+        for launch in &self.launches {
+            for part in [&launch.grid, &launch.block, &launch.shared_mem] {
+                h.str(part.as_deref().unwrap_or(""));
+            }
+            for (k, v) in &launch.meta {
+                h.str(k).str(v);
+            }
+            for (k, v) in &launch.locals {
+                h.str(k).str(v);
+            }
+        }
+        for config in &self.autotune {
+            for (k, v) in config {
+                h.str(k).str(v);
+            }
+        }
+        h.finish()
+    }
+}

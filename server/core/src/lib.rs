@@ -1,0 +1,23 @@
+//! kforecast-core: everything kforecast knows about kernels, with no LSP in it.
+//!
+//! - [`source`]: a document's text (a rope) and its incremental tree-sitter parse.
+//! - [`extract`]: finds CUDA and Triton kernels, their helpers and launch sites.
+//! - [`features`]: turns one kernel version into a cost profile the forecaster reads.
+//! - [`forecast`]: the [`forecast::Forecaster`] trait, speedup bins and the embedded model.
+//! - [`analysis`]: compares a file's kernels with their baseline versions.
+//! - [`baseline`]: where a kernel's previous version comes from (git HEAD).
+//! - [`cache`] and [`store`]: content-hash caching in memory and on disk.
+
+pub mod analysis;
+pub mod baseline;
+pub mod bins;
+pub mod cache;
+pub mod extract;
+pub mod features;
+pub mod forecast;
+pub mod hash;
+pub mod kernel;
+pub mod source;
+pub mod store;
+
+pub use kernel::{Kernel, Language};

@@ -1,0 +1,177 @@
+//! A document's text as a rope, with an incrementally maintained tree-sitter parse.
+
+use crate::kernel::Language;
+use ropey::Rope;
+use std::borrow::Cow;
+use tree_sitter::{InputEdit, Parser, Point, Tree};
+
+/// Text plus its syntax tree. Edits are applied in bytes; the tree is re-parsed
+/// incrementally on [`SourceText::reparse`].
+pub struct SourceText {
+    language: Language,
+    rope: Rope,
+    tree: Option<Tree>,
+    parser: Parser,
+    dirty: bool,
+}
+
+/// Creates a parser for a language.
+pub fn parser_for(language: Language) -> Parser {
+    let mut parser = Parser::new();
+    let grammar: tree_sitter::Language = match language {
+        Language::Cuda => tree_sitter_cuda::LANGUAGE.into(),
+        Language::Triton => tree_sitter_python::LANGUAGE.into(),
+    };
+    // The grammars are compiled into this crate with a matching ABI; failure here is a
+    // build defect, reported by every parse returning no tree.
+    if let Err(err) = parser.set_language(&grammar) {
+        tracing::error!(
+            "tree-sitter grammar for {} rejected: {err}",
+            language.name()
+        );
+    }
+    parser
+}
+
+impl SourceText {
+    pub fn new(language: Language, text: &str) -> Self {
+        let mut this = Self {
+            language,
+            rope: Rope::from_str(text),
+            tree: None,
+            parser: parser_for(language),
+            dirty: true,
+        };
+        this.reparse();
+        this
+    }
+
+    pub fn language(&self) -> Language {
+        self.language
+    }
+
+    pub fn rope(&self) -> &Rope {
+        &self.rope
+    }
+
+    pub fn tree(&self) -> Option<&Tree> {
+        self.tree.as_ref()
+    }
+
+    pub fn len_bytes(&self) -> usize {
+        self.rope.len_bytes()
+    }
+
+    /// The text of a byte range (clamped to the document, snapped to char boundaries).
+    pub fn slice(&self, start: usize, end: usize) -> Cow<'_, str> {
+        let len = self.rope.len_bytes();
+        let start = self.snap(start.min(len));
+        let end = self.snap(end.min(len)).max(start);
+        self.rope.byte_slice(start..end).into()
+    }
+
+    /// Largest char boundary at or before `byte`.
+    pub fn snap(&self, byte: usize) -> usize {
+        let byte = byte.min(self.rope.len_bytes());
+        self.rope.char_to_byte(self.rope.byte_to_char(byte))
+    }
+
+    fn point(&self, byte: usize) -> Point {
+        let row = self.rope.byte_to_line(byte);
+        Point {
+            row,
+            column: byte - self.rope.line_to_byte(row),
+        }
+    }
+
+    /// Replaces bytes `start..end` with `text`. Offsets are clamped to the document and
+    /// snapped to character boundaries, so a bad range can never corrupt the text.
+    pub fn edit(&mut self, start: usize, end: usize, text: &str) {
+        let start = self.snap(start);
+        let end = self.snap(end).max(start);
+        let start_position = self.point(start);
+        let old_end_position = self.point(end);
+        let start_char = self.rope.byte_to_char(start);
+        let end_char = self.rope.byte_to_char(end);
+        self.rope.remove(start_char..end_char);
+        self.rope.insert(start_char, text);
+        let new_end = start + text.len();
+        let new_end_position = self.point(new_end);
+        if let Some(tree) = &mut self.tree {
+            tree.edit(&InputEdit {
+                start_byte: start,
+                old_end_byte: end,
+                new_end_byte: new_end,
+                start_position,
+                old_end_position,
+                new_end_position,
+            });
+        }
+        self.dirty = true;
+    }
+
+    /// Replaces the whole text.
+    pub fn replace_all(&mut self, text: &str) {
+        self.rope = Rope::from_str(text);
+        self.tree = None;
+        self.dirty = true;
+    }
+
+    /// Brings the tree up to date with the text (incrementally when possible).
+    pub fn reparse(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        let rope = &self.rope;
+        let mut read = |byte: usize, _: Point| -> &[u8] {
+            if byte >= rope.len_bytes() {
+                return &[];
+            }
+            let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
+            &chunk.as_bytes()[byte - chunk_start..]
+        };
+        let tree = self
+            .parser
+            .parse_with_options(&mut read, self.tree.as_ref(), None);
+        self.tree = tree;
+        self.dirty = false;
+    }
+
+    /// Whole text as a string.
+    pub fn text(&self) -> String {
+        self.rope.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_edits_keep_text_and_tree_in_step() {
+        let mut src = SourceText::new(
+            Language::Cuda,
+            "__global__ void k(float* a) { a[0] = 1; }\n",
+        );
+        src.edit(32, 33, "threadIdx.x");
+        src.reparse();
+        assert_eq!(
+            src.text(),
+            "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
+        );
+        let tree = src.tree().expect("tree");
+        assert!(!tree.root_node().has_error());
+    }
+
+    #[test]
+    fn out_of_range_edits_are_clamped() {
+        let mut src = SourceText::new(Language::Triton, "x = 1\n");
+        src.edit(100, 200, "y = 2\n");
+        src.reparse();
+        assert_eq!(src.text(), "x = 1\ny = 2\n");
+        let mut src = SourceText::new(Language::Triton, "é\n");
+        // Byte 1 is inside 'é': snapped back to its start.
+        src.edit(1, 1, "a");
+        assert_eq!(src.text(), "aé\n");
+    }
+}

@@ -1,0 +1,5 @@
+from .matmul import matmul
+from .softmax import softmax
+from .vector_add import add
+
+__all__ = ["add", "matmul", "softmax"]
