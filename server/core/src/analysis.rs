@@ -47,16 +47,8 @@ pub struct Analyzer {
 }
 
 impl Analyzer {
-    pub fn new(
-        forecaster: Arc<dyn Forecaster>,
-        cache: Arc<ForecastCache>,
-        device: impl Into<String>,
-    ) -> Self {
-        Self {
-            forecaster,
-            cache,
-            device: device.into(),
-        }
+    pub fn new(forecaster: Arc<dyn Forecaster>, cache: Arc<ForecastCache>, device: impl Into<String>) -> Self {
+        Self { forecaster, cache, device: device.into() }
     }
 
     pub fn forecaster(&self) -> &dyn Forecaster {
@@ -77,23 +69,18 @@ impl Analyzer {
 
     /// Forecast of one pair.
     pub fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
-        self.cache
-            .forecast(self.forecaster.as_ref(), &self.device, base, candidate)
+        self.cache.forecast(self.forecaster.as_ref(), &self.device, base, candidate)
     }
 
     /// Compares each current kernel with the baseline kernel of the same name.
     pub fn compare(&self, current: &[(Kernel, bool)], baseline: &[Kernel]) -> Vec<KernelReport> {
-        let by_name: HashMap<&str, &Kernel> =
-            baseline.iter().map(|k| (k.name.as_str(), k)).collect();
+        let by_name: HashMap<&str, &Kernel> = baseline.iter().map(|k| (k.name.as_str(), k)).collect();
         current
             .iter()
             .map(|(kernel, stale)| {
                 let status = match by_name.get(kernel.name.as_str()) {
                     None => Status::New,
-                    Some(base)
-                        if base.raw_hash == kernel.raw_hash
-                            && base.identity() == kernel.identity() =>
-                    {
+                    Some(base) if base.raw_hash == kernel.raw_hash && base.identity() == kernel.identity() => {
                         Status::Unchanged
                     }
                     Some(base) => Status::Changed(self.forecast(base, kernel)),
@@ -140,8 +127,7 @@ impl LastGood {
         }
         if extraction.syntax_errors.is_empty() {
             // The file parses: forget kernels that are gone.
-            self.kernels
-                .retain(|name, _| extraction.kernel(name).is_some());
+            self.kernels.retain(|name, _| extraction.kernel(name).is_some());
         }
         out
     }

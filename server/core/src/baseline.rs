@@ -22,14 +22,8 @@ const GIT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The file's content at `rev` (e.g. `HEAD`) of the git repository that holds it.
 /// Invalid UTF-8 is replaced, never rejected.
 pub fn git_show(path: &Path, rev: &str) -> Result<String, BaselineError> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let output = run_git(dir, &["show", &format!("{rev}:./{name}")])?;
     if output.0 {
         return Ok(String::from_utf8_lossy(&output.1).into_owned());
@@ -42,10 +36,7 @@ pub fn git_show(path: &Path, rev: &str) -> Result<String, BaselineError> {
         || stderr.contains("invalid object name")
         || stderr.contains("unknown revision")
     {
-        Err(BaselineError::NotInRevision {
-            path: path.display().to_string(),
-            rev: rev.to_string(),
-        })
+        Err(BaselineError::NotInRevision { path: path.display().to_string(), rev: rev.to_string() })
     } else {
         Err(BaselineError::Git(stderr.trim().to_string()))
     }

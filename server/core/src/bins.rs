@@ -6,15 +6,7 @@ use serde::{Deserialize, Serialize};
 pub const NUM_BINS: usize = 8;
 
 /// Upper edges of bins 1..7 in S (bin 8 is open-ended).
-pub const EDGES: [f64; 7] = [
-    0.25,
-    0.5,
-    std::f64::consts::FRAC_1_SQRT_2,
-    1.0,
-    std::f64::consts::SQRT_2,
-    2.0,
-    4.0,
-];
+pub const EDGES: [f64; 7] = [0.25, 0.5, std::f64::consts::FRAC_1_SQRT_2, 1.0, std::f64::consts::SQRT_2, 2.0, 4.0];
 
 /// The same edges in log2 S.
 pub const LOG2_EDGES: [f64; 7] = [-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0];
@@ -32,26 +24,15 @@ pub const NAMES: [&str; NUM_BINS] = [
 ];
 
 /// Short labels of the bins' ranges, slowest first.
-pub const RANGES: [&str; NUM_BINS] = [
-    "≤0.25×",
-    "0.25–0.5×",
-    "0.5–0.71×",
-    "0.71–1×",
-    "1–1.41×",
-    "1.41–2×",
-    "2–4×",
-    ">4×",
-];
+pub const RANGES: [&str; NUM_BINS] =
+    ["≤0.25×", "0.25–0.5×", "0.5–0.71×", "0.71–1×", "1–1.41×", "1.41–2×", "2–4×", ">4×"];
 
 /// Index (0-based, 0 = slowest) of the bin that holds speedup `s`.
 pub fn bin_of(s: f64) -> usize {
     if !s.is_finite() || s <= 0.0 {
         return if s.is_infinite() { NUM_BINS - 1 } else { 0 };
     }
-    EDGES
-        .iter()
-        .position(|&edge| s <= edge)
-        .unwrap_or(NUM_BINS - 1)
+    EDGES.iter().position(|&edge| s <= edge).unwrap_or(NUM_BINS - 1)
 }
 
 /// A probability distribution over the 8 bins, slowest bin first.
@@ -81,11 +62,7 @@ impl BinProbs {
         }
         let mut out = [0.0; NUM_BINS];
         for (o, p) in out.iter_mut().zip(self.0) {
-            *o = if p.is_finite() {
-                p.max(0.0) / total
-            } else {
-                0.0
-            };
+            *o = if p.is_finite() { p.max(0.0) / total } else { 0.0 };
         }
         Self(out)
     }
@@ -114,10 +91,8 @@ pub fn normal_cdf(x: f64) -> f64 {
     }
     let z = x.abs() / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.327_591_1 * z);
-    let poly = t
-        * (0.254_829_592
-            + t * (-0.284_496_736
-                + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let poly =
+        t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
     let erf = 1.0 - poly * (-z * z).exp();
     if x >= 0.0 {
         0.5 * (1.0 + erf)

@@ -16,12 +16,7 @@ use std::time::Duration;
 
 /// Key of a forecast: both versions' identities (normalised source, helpers, launch and
 /// size context), the device, and the forecaster's name and version.
-pub fn forecast_key(
-    base: &Kernel,
-    candidate: &Kernel,
-    device: &str,
-    forecaster: &str,
-) -> ContentHash {
+pub fn forecast_key(base: &Kernel, candidate: &Kernel, device: &str, forecaster: &str) -> ContentHash {
     Hasher::new()
         .str("forecast")
         .hash(&base.identity())
@@ -65,12 +60,7 @@ impl ForecastCache {
                 .map(|h| (tx, h))
         });
         let capacity = NonZeroUsize::new(capacity.max(1)).unwrap_or(NonZeroUsize::MIN);
-        Self {
-            memory: Mutex::new(LruCache::new(capacity)),
-            store,
-            writer,
-            stats: Mutex::new(CacheStats::default()),
-        }
+        Self { memory: Mutex::new(LruCache::new(capacity)), store, writer, stats: Mutex::new(CacheStats::default()) }
     }
 
     pub fn store(&self) -> Option<&Store> {
@@ -88,12 +78,7 @@ impl ForecastCache {
     }
 
     pub fn get(&self, key: &ContentHash) -> Option<Forecast> {
-        if let Some(f) = self
-            .memory
-            .lock()
-            .ok()
-            .and_then(|mut m| m.get(key).cloned())
-        {
+        if let Some(f) = self.memory.lock().ok().and_then(|mut m| m.get(key).cloned()) {
             self.count(|s| s.memory_hits += 1);
             return Some(f);
         }
@@ -127,13 +112,7 @@ impl ForecastCache {
     }
 
     /// Forecast of a pair, from the cache or computed and stored.
-    pub fn forecast(
-        &self,
-        forecaster: &dyn Forecaster,
-        device: &str,
-        base: &Kernel,
-        candidate: &Kernel,
-    ) -> Forecast {
+    pub fn forecast(&self, forecaster: &dyn Forecaster, device: &str, base: &Kernel, candidate: &Kernel) -> Forecast {
         let key = forecast_key(base, candidate, device, forecaster.id());
         if let Some(f) = self.get(&key) {
             return f;
@@ -191,19 +170,13 @@ fn write_loop(store: &Store, rx: Receiver<Write>) {
 
 fn commit(store: &Store, batch: &mut Vec<(Table, ContentHash, Vec<u8>)>) {
     for table in [Table::Forecasts, Table::Measurements] {
-        let entries: Vec<(ContentHash, Vec<u8>)> = batch
-            .iter()
-            .filter(|(t, _, _)| *t == table)
-            .map(|(_, k, v)| (*k, v.clone()))
-            .collect();
+        let entries: Vec<(ContentHash, Vec<u8>)> =
+            batch.iter().filter(|(t, _, _)| *t == table).map(|(_, k, v)| (*k, v.clone())).collect();
         if entries.is_empty() {
             continue;
         }
         if let Err(e) = store.put_many(table, &entries) {
-            tracing::warn!(
-                "could not write {} records to the store: {e}",
-                entries.len()
-            );
+            tracing::warn!("could not write {} records to the store: {e}", entries.len());
         }
     }
     batch.clear();

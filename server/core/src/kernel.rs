@@ -42,10 +42,7 @@ pub struct TextRange {
 
 impl TextRange {
     pub fn new(start: usize, end: usize) -> Self {
-        Self {
-            start,
-            end: end.max(start),
-        }
+        Self { start, end: end.max(start) }
     }
 
     pub fn contains(&self, offset: usize) -> bool {

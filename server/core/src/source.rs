@@ -25,23 +25,15 @@ pub fn parser_for(language: Language) -> Parser {
     // The grammars are compiled into this crate with a matching ABI; failure here is a
     // build defect, reported by every parse returning no tree.
     if let Err(err) = parser.set_language(&grammar) {
-        tracing::error!(
-            "tree-sitter grammar for {} rejected: {err}",
-            language.name()
-        );
+        tracing::error!("tree-sitter grammar for {} rejected: {err}", language.name());
     }
     parser
 }
 
 impl SourceText {
     pub fn new(language: Language, text: &str) -> Self {
-        let mut this = Self {
-            language,
-            rope: Rope::from_str(text),
-            tree: None,
-            parser: parser_for(language),
-            dirty: true,
-        };
+        let mut this =
+            Self { language, rope: Rope::from_str(text), tree: None, parser: parser_for(language), dirty: true };
         this.reparse();
         this
     }
@@ -78,10 +70,7 @@ impl SourceText {
 
     fn point(&self, byte: usize) -> Point {
         let row = self.rope.byte_to_line(byte);
-        Point {
-            row,
-            column: byte - self.rope.line_to_byte(row),
-        }
+        Point { row, column: byte - self.rope.line_to_byte(row) }
     }
 
     /// Replaces bytes `start..end` with `text`. Offsets are clamped to the document and
@@ -130,9 +119,7 @@ impl SourceText {
             let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
             &chunk.as_bytes()[byte - chunk_start..]
         };
-        let tree = self
-            .parser
-            .parse_with_options(&mut read, self.tree.as_ref(), None);
+        let tree = self.parser.parse_with_options(&mut read, self.tree.as_ref(), None);
         self.tree = tree;
         self.dirty = false;
     }
@@ -149,16 +136,10 @@ mod tests {
 
     #[test]
     fn incremental_edits_keep_text_and_tree_in_step() {
-        let mut src = SourceText::new(
-            Language::Cuda,
-            "__global__ void k(float* a) { a[0] = 1; }\n",
-        );
+        let mut src = SourceText::new(Language::Cuda, "__global__ void k(float* a) { a[0] = 1; }\n");
         src.edit(32, 33, "threadIdx.x");
         src.reparse();
-        assert_eq!(
-            src.text(),
-            "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n"
-        );
+        assert_eq!(src.text(), "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n");
         let tree = src.tree().expect("tree");
         assert!(!tree.root_node().has_error());
     }

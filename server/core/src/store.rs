@@ -34,10 +34,7 @@ impl Table {
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     #[error("cannot create the cache directory {path}: {source}")]
-    Dir {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Dir { path: PathBuf, source: std::io::Error },
     #[error("cannot open the store {path}: {message}")]
     Open { path: PathBuf, message: String },
     #[error("store operation failed: {0}")]
@@ -66,18 +63,12 @@ impl Store {
     /// Opens (or creates) `dir/store.redb`. Returns the store and, if the old file had to
     /// be set aside, a warning that says so.
     pub fn open_in(dir: &Path) -> Result<(Store, Option<String>), StoreError> {
-        std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir {
-            path: dir.to_path_buf(),
-            source,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|source| StoreError::Dir { path: dir.to_path_buf(), source })?;
         let path = dir.join("store.redb");
         match Self::open_file(&path) {
             Ok(store) => Ok((store, None)),
             Err(first) => {
-                let stamp = SystemTime::now()
-                    .duration_since(UNIX_EPOCH)
-                    .map(|d| d.as_secs())
-                    .unwrap_or(0);
+                let stamp = SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
                 let aside = dir.join(format!("store.redb.corrupt-{stamp}"));
                 std::fs::rename(&path, &aside).map_err(|e| StoreError::Open {
                     path: path.clone(),
@@ -104,50 +95,29 @@ impl Store {
         // A damaged file must never take the process down: treat a panic as corruption.
         let db = match std::panic::catch_unwind(open) {
             Ok(Ok(db)) => db,
-            Ok(Err(e)) => {
-                return Err(StoreError::Open {
-                    path: path.to_path_buf(),
-                    message: e.to_string(),
-                })
-            }
-            Err(_) => {
-                return Err(StoreError::Open {
-                    path: path.to_path_buf(),
-                    message: "corrupt file".to_string(),
-                })
-            }
+            Ok(Err(e)) => return Err(StoreError::Open { path: path.to_path_buf(), message: e.to_string() }),
+            Err(_) => return Err(StoreError::Open { path: path.to_path_buf(), message: "corrupt file".to_string() }),
         };
-        let store = Store {
-            db,
-            path: path.to_path_buf(),
-        };
+        let store = Store { db, path: path.to_path_buf() };
         store.check_schema()?;
         Ok(store)
     }
 
     fn check_schema(&self) -> Result<(), StoreError> {
-        let bad = |m: String| StoreError::Open {
-            path: self.path.clone(),
-            message: m,
-        };
+        let bad = |m: String| StoreError::Open { path: self.path.clone(), message: m };
         let txn = self.db.begin_write().map_err(|e| bad(e.to_string()))?;
         {
             let mut meta = txn.open_table(META).map_err(|e| bad(e.to_string()))?;
-            let existing = meta
-                .get("schema")
-                .map_err(|e| bad(e.to_string()))?
-                .map(|v| v.value().to_string());
+            let existing = meta.get("schema").map_err(|e| bad(e.to_string()))?.map(|v| v.value().to_string());
             match existing {
                 Some(s) if s != SCHEMA => return Err(bad(format!("unknown schema {s:?}"))),
                 Some(_) => {}
                 None => {
-                    meta.insert("schema", SCHEMA)
-                        .map_err(|e| bad(e.to_string()))?;
+                    meta.insert("schema", SCHEMA).map_err(|e| bad(e.to_string()))?;
                 }
             }
             txn.open_table(FORECASTS).map_err(|e| bad(e.to_string()))?;
-            txn.open_table(MEASUREMENTS)
-                .map_err(|e| bad(e.to_string()))?;
+            txn.open_table(MEASUREMENTS).map_err(|e| bad(e.to_string()))?;
         }
         txn.commit().map_err(|e| bad(e.to_string()))
     }
@@ -164,11 +134,7 @@ impl Store {
     }
 
     /// Writes a batch in one transaction.
-    pub fn put_many(
-        &self,
-        table: Table,
-        entries: &[(ContentHash, Vec<u8>)],
-    ) -> Result<(), StoreError> {
+    pub fn put_many(&self, table: Table, entries: &[(ContentHash, Vec<u8>)]) -> Result<(), StoreError> {
         let txn = self.db.begin_write().map_err(op)?;
         {
             let mut t = txn.open_table(table.def()).map_err(op)?;
@@ -207,15 +173,10 @@ mod tests {
         {
             let (store, warning) = Store::open_in(dir.path()).expect("open");
             assert!(warning.is_none());
-            store
-                .put_many(Table::Forecasts, &[(key, b"v".to_vec())])
-                .expect("put");
+            store.put_many(Table::Forecasts, &[(key, b"v".to_vec())]).expect("put");
         }
         let (store, _) = Store::open_in(dir.path()).expect("reopen");
-        assert_eq!(
-            store.get(Table::Forecasts, &key).expect("get"),
-            Some(b"v".to_vec())
-        );
+        assert_eq!(store.get(Table::Forecasts, &key).expect("get"), Some(b"v".to_vec()));
     }
 
     #[test]
@@ -223,9 +184,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         {
             let (store, _) = Store::open_in(dir.path()).expect("open");
-            store
-                .put_many(Table::Forecasts, &[(ContentHash::of(b"k"), vec![7; 4000])])
-                .expect("put");
+            store.put_many(Table::Forecasts, &[(ContentHash::of(b"k"), vec![7; 4000])]).expect("put");
         }
         let path = dir.path().join("store.redb");
         let mut bytes = std::fs::read(&path).expect("read");
@@ -235,28 +194,15 @@ mod tests {
         std::fs::write(&path, &bytes).expect("write");
         let (store, warning) = Store::open_in(dir.path()).expect("rebuilt");
         assert!(warning.expect("warning").contains("moved to"));
-        assert_eq!(
-            store
-                .get(Table::Forecasts, &ContentHash::of(b"k"))
-                .expect("get"),
-            None
-        );
-        let aside = std::fs::read_dir(dir.path())
-            .expect("dir")
-            .filter_map(Result::ok);
-        assert!(aside
-            .into_iter()
-            .any(|e| e.file_name().to_string_lossy().contains("corrupt")));
+        assert_eq!(store.get(Table::Forecasts, &ContentHash::of(b"k")).expect("get"), None);
+        let aside = std::fs::read_dir(dir.path()).expect("dir").filter_map(Result::ok);
+        assert!(aside.into_iter().any(|e| e.file_name().to_string_lossy().contains("corrupt")));
     }
 
     #[test]
     fn garbage_file_is_set_aside() {
         let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::write(
-            dir.path().join("store.redb"),
-            b"this is not a database at all, just text",
-        )
-        .expect("write");
+        std::fs::write(dir.path().join("store.redb"), b"this is not a database at all, just text").expect("write");
         let (_, warning) = Store::open_in(dir.path()).expect("rebuilt");
         assert!(warning.is_some());
     }

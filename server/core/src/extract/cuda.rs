@@ -2,9 +2,7 @@
 //! file-level constants and `<<<…>>>` launch sites.
 
 use super::normalize::normalize;
-use super::{
-    node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft,
-};
+use super::{node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::kernel::{HelperKind, LaunchSite};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, HashSet};
@@ -25,16 +23,12 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
         }
         "preproc_def" | "preproc_function_def" => {
             if let Some(name) = item.child_by_field_name("name") {
-                let value = item
-                    .child_by_field_name("value")
-                    .map(|v| node_text(v, src).trim().to_string());
+                let value = item.child_by_field_name("value").map(|v| strip_comments(&node_text(v, src)));
                 let text = squash(&value.unwrap_or_default());
                 facts.helpers.push(HelperDraft {
                     name: node_text(name, src).into_owned(),
                     kind: HelperKind::Define,
-                    normalized: crate::hash::Hasher::new()
-                        .str(&squash(&node_text(item, src)))
-                        .finish(),
+                    normalized: crate::hash::Hasher::new().str(&squash(&node_text(item, src))).finish(),
                     uses: identifiers(item, src),
                     text,
                 });
@@ -58,6 +52,27 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
     facts
 }
 
+/// A macro body without its trailing `// …` or `/* … */` comments.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('/') {
+        let tail = &rest[i..];
+        if tail.starts_with("//") {
+            out.push_str(&rest[..i]);
+            rest = tail.find('\n').map(|j| &tail[j..]).unwrap_or("");
+        } else if tail.starts_with("/*") {
+            out.push_str(&rest[..i]);
+            rest = tail.find("*/").map(|j| &tail[j + 2..]).unwrap_or("");
+        } else {
+            out.push_str(&rest[..=i]);
+            rest = &rest[i + 1..];
+        }
+    }
+    out.push_str(rest);
+    out.trim().to_string()
+}
+
 fn has_child_kind(node: Node, kind: &str) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| c.kind() == kind);
@@ -73,9 +88,7 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
         return;
     };
     let name_node = declarator.child_by_field_name("declarator");
-    let name = name_node
-        .map(|n| node_text(n, src).into_owned())
-        .unwrap_or_default();
+    let name = name_node.map(|n| node_text(n, src).into_owned()).unwrap_or_default();
     if !global {
         if device && !name.is_empty() {
             let norm = normalize(outer, src, &local_names(def, template, src), renamable);
@@ -90,8 +103,7 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
         launches(def, src, facts);
         return;
     }
-    let (Some(name_node), Some(params)) = (name_node, declarator.child_by_field_name("parameters"))
-    else {
+    let (Some(name_node), Some(params)) = (name_node, declarator.child_by_field_name("parameters")) else {
         return;
     };
     let norm = normalize(outer, src, &local_names(def, template, src), renamable);
@@ -100,10 +112,7 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
     for child in def.children(&mut cursor) {
         if child.kind() == "launch_bounds" {
             let mut inner = child.walk();
-            launch_bounds = child
-                .named_children(&mut inner)
-                .map(|n| squash(&node_text(n, src)))
-                .collect();
+            launch_bounds = child.named_children(&mut inner).map(|n| squash(&node_text(n, src))).collect();
         }
     }
     facts.kernels.push(KernelDraft {
@@ -165,9 +174,7 @@ fn declarator_name(mut node: Node) -> Option<Node> {
             | "reference_declarator"
             | "parenthesized_declarator"
             | "attributed_declarator" => {
-                node = node
-                    .child_by_field_name("declarator")
-                    .or_else(|| node.named_child(0))?;
+                node = node.child_by_field_name("declarator").or_else(|| node.named_child(0))?;
             }
             _ => return None,
         }
@@ -187,10 +194,7 @@ fn declared_names(decl: Node, src: &SourceText) -> Vec<String> {
 fn local_names(def: Node, template: &[String], src: &SourceText) -> HashSet<String> {
     let mut names: HashSet<String> = template.iter().cloned().collect();
     walk::preorder(def, |n| {
-        if matches!(
-            n.kind(),
-            "parameter_declaration" | "declaration" | "optional_parameter_declaration"
-        ) {
+        if matches!(n.kind(), "parameter_declaration" | "declaration" | "optional_parameter_declaration") {
             names.extend(declared_names(n, src));
         }
         true
@@ -207,11 +211,7 @@ fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<Strin
         // A macro body is one preproc_arg token: split it into identifiers by hand.
         if n.kind() == "preproc_arg" {
             for word in node_text(n, src).split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-                if word
-                    .chars()
-                    .next()
-                    .is_some_and(|c| c.is_alphabetic() || c == '_')
-                {
+                if word.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
                     out.insert(word.to_string());
                 }
             }
@@ -229,10 +229,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             return true;
         }
         let mut cursor = n.walk();
-        let Some(config) = n
-            .children(&mut cursor)
-            .find(|c| c.kind() == "kernel_call_syntax")
-        else {
+        let Some(config) = n.children(&mut cursor).find(|c| c.kind() == "kernel_call_syntax") else {
             return true;
         };
         let Some(function) = n.child_by_field_name("function") else {
@@ -240,44 +237,28 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         };
         let (callee, template_args) = match function.kind() {
             "template_function" => {
-                let name = function
-                    .child_by_field_name("name")
-                    .map(|c| node_text(c, src).into_owned());
+                let name = function.child_by_field_name("name").map(|c| node_text(c, src).into_owned());
                 let args = function
                     .child_by_field_name("arguments")
                     .map(|list| {
                         let mut c = list.walk();
-                        list.named_children(&mut c)
-                            .map(|a| squash(&node_text(a, src)))
-                            .collect()
+                        list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect()
                     })
                     .unwrap_or_default();
                 (name.unwrap_or_default(), args)
             }
             _ => {
                 let text = node_text(function, src);
-                (
-                    text.rsplit("::")
-                        .next()
-                        .unwrap_or_default()
-                        .trim()
-                        .to_string(),
-                    Vec::new(),
-                )
+                (text.rsplit("::").next().unwrap_or_default().trim().to_string(), Vec::new())
             }
         };
         let mut c = config.walk();
-        let operands: Vec<String> = config
-            .named_children(&mut c)
-            .map(|o| squash(&node_text(o, src)))
-            .collect();
+        let operands: Vec<String> = config.named_children(&mut c).map(|o| squash(&node_text(o, src))).collect();
         let args = n
             .child_by_field_name("arguments")
             .map(|list| {
                 let mut c = list.walk();
-                list.named_children(&mut c)
-                    .map(|a| squash(&node_text(a, src)))
-                    .collect()
+                list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect()
             })
             .unwrap_or_default();
         let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
@@ -306,23 +287,20 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
         if n.kind() != "declaration" {
             return true;
         }
-        let ty = n
-            .child_by_field_name("type")
-            .map(|t| node_text(t, src).into_owned())
-            .unwrap_or_default();
+        let ty = n.child_by_field_name("type").map(|t| node_text(t, src).into_owned()).unwrap_or_default();
         let mut cursor = n.walk();
         for decl in n.children_by_field_name("declarator", &mut cursor) {
-            if decl.kind() != "init_declarator" {
-                continue;
-            }
-            let (Some(name), Some(value)) = (
-                decl.child_by_field_name("declarator"),
-                decl.child_by_field_name("value"),
-            ) else {
-                continue;
+            // `dim3 block(32, 8);` parses as a function declarator (C++'s vexing parse).
+            let (name, value) = match decl.kind() {
+                "init_declarator" => (decl.child_by_field_name("declarator"), decl.child_by_field_name("value")),
+                "function_declarator" => {
+                    (decl.child_by_field_name("declarator"), decl.child_by_field_name("parameters"))
+                }
+                _ => continue,
             };
+            let (Some(name), Some(value)) = (name, value) else { continue };
             let value_text = squash(&node_text(value, src));
-            let value_text = if value.kind() == "argument_list" {
+            let value_text = if matches!(value.kind(), "argument_list" | "parameter_list") {
                 format!("{ty}{value_text}")
             } else {
                 value_text
@@ -368,18 +346,10 @@ extern "C" void launch(const float* a, float* o, int n, cudaStream_t s) {
         assert!(k.source.starts_with("template <int BLOCK>"));
         assert_eq!(k.launch_bounds, vec!["256", "2"]);
         assert_eq!(k.constexpr_params, vec!["BLOCK"]);
-        let names: Vec<_> = k
-            .helpers
-            .iter()
-            .map(|h| (h.name.as_str(), h.kind))
-            .collect();
+        let names: Vec<_> = k.helpers.iter().map(|h| (h.name.as_str(), h.kind)).collect();
         assert_eq!(
             names,
-            vec![
-                ("PAD", HelperKind::Define),
-                ("TILE", HelperKind::Define),
-                ("sq", HelperKind::DeviceFunction)
-            ]
+            vec![("PAD", HelperKind::Define), ("TILE", HelperKind::Define), ("sq", HelperKind::DeviceFunction)]
         );
         assert_eq!(k.launches.len(), 1);
         let l = &k.launches[0];
@@ -387,10 +357,7 @@ extern "C" void launch(const float* a, float* o, int n, cudaStream_t s) {
         assert_eq!(l.block.as_deref(), Some("threads"));
         assert_eq!(l.meta.get("BLOCK").map(String::as_str), Some("256"));
         assert_eq!(l.locals.get("threads").map(String::as_str), Some("256"));
-        assert_eq!(
-            l.locals.get("grid").map(String::as_str),
-            Some("dim3((n + threads - 1) / threads)")
-        );
+        assert_eq!(l.locals.get("grid").map(String::as_str), Some("dim3((n + threads - 1) / threads)"));
         assert_eq!(&SRC[k.name_range.start..k.name_range.end], "scale");
         assert!(SRC[..k.signature_end].ends_with("int n)"));
     }
@@ -400,17 +367,11 @@ extern "C" void launch(const float* a, float* o, int n, cudaStream_t s) {
         let base = extract_text(Language::Cuda, SRC);
         let edited = SRC
             .replace("int i = blockIdx.x", "// index\n  int idx =   blockIdx.x")
-            .replace(
-                "if (i < n) out[i] = sq(a[i]);",
-                "if (idx < n) out[idx] = sq(a[idx]); /* done */",
-            );
+            .replace("if (i < n) out[i] = sq(a[i]);", "if (idx < n) out[idx] = sq(a[idx]); /* done */");
         let edited = extract_text(Language::Cuda, &edited);
         assert_ne!(base.kernels[0].raw_hash, edited.kernels[0].raw_hash);
         assert_eq!(base.kernels[0].identity(), edited.kernels[0].identity());
-        let changed = extract_text(
-            Language::Cuda,
-            &SRC.replace("#define PAD 1", "#define PAD 0"),
-        );
+        let changed = extract_text(Language::Cuda, &SRC.replace("#define PAD 1", "#define PAD 0"));
         assert_ne!(base.kernels[0].identity(), changed.kernels[0].identity());
     }
 

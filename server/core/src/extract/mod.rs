@@ -83,10 +83,7 @@ pub struct Extractor {
 
 impl Extractor {
     pub fn new(language: Language) -> Self {
-        Self {
-            language,
-            cache: HashMap::new(),
-        }
+        Self { language, cache: HashMap::new() }
     }
 
     /// Extracts the kernels of `src` (whose tree must be up to date).
@@ -123,10 +120,7 @@ impl Extractor {
         if root.has_error() {
             walk::errors(root, &mut syntax_errors, 32);
         }
-        Extraction {
-            kernels: assemble(self.language, src, placed),
-            syntax_errors,
-        }
+        Extraction { kernels: assemble(self.language, src, placed), syntax_errors }
     }
 }
 
@@ -166,8 +160,7 @@ fn collect_items<'t>(language: Language, node: Node<'t>, out: &mut Vec<Node<'t>>
 
 impl ItemFacts {
     fn relative_to(mut self, base: usize) -> Self {
-        let rel =
-            |r: TextRange| TextRange::new(r.start.saturating_sub(base), r.end.saturating_sub(base));
+        let rel = |r: TextRange| TextRange::new(r.start.saturating_sub(base), r.end.saturating_sub(base));
         for k in &mut self.kernels {
             k.range = rel(k.range);
             k.name_range = rel(k.name_range);
@@ -189,10 +182,7 @@ fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)
             helpers.entry(h.name.as_str()).or_insert(h);
         }
         for l in &facts.launches {
-            launches
-                .entry(l.callee.as_str())
-                .or_default()
-                .push((l, *base));
+            launches.entry(l.callee.as_str()).or_default().push((l, *base));
         }
         if language == Language::Triton {
             for k in &facts.kernels {
@@ -217,12 +207,9 @@ fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)
                         .map(|(l, b)| {
                             let mut site = l.site.clone();
                             site.range = site.range.shifted(*b as isize);
+                            add_file_constants(&mut site, &helpers);
                             for (i, arg) in l.template_args.iter().enumerate() {
-                                let key = draft
-                                    .constexpr_params
-                                    .get(i)
-                                    .cloned()
-                                    .unwrap_or(format!("T{i}"));
+                                let key = draft.constexpr_params.get(i).cloned().unwrap_or(format!("T{i}"));
                                 site.meta.insert(key, arg.clone());
                             }
                             site
@@ -232,11 +219,7 @@ fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)
                 .unwrap_or_default();
             let count = seen.entry(draft.name.clone()).or_insert(0);
             *count += 1;
-            let name = if *count == 1 {
-                draft.name.clone()
-            } else {
-                format!("{}#{}", draft.name, count)
-            };
+            let name = if *count == 1 { draft.name.clone() } else { format!("{}#{}", draft.name, count) };
             kernels.push(Kernel {
                 name,
                 language,
@@ -258,6 +241,47 @@ fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)
     kernels
 }
 
+/// Adds the file-level `#define`s and constants a launch's texts mention to its locals,
+/// so `grid`/`block` written with host-side constants can be evaluated.
+fn add_file_constants(site: &mut LaunchSite, helpers: &HashMap<&str, &HelperDraft>) {
+    for _ in 0..3 {
+        let mut texts: Vec<&str> = site.locals.values().map(String::as_str).collect();
+        texts.extend(site.grid.as_deref());
+        texts.extend(site.block.as_deref());
+        texts.extend(site.shared_mem.as_deref());
+        texts.extend(site.meta.values().map(String::as_str));
+        let mut found = Vec::new();
+        for text in texts {
+            for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                if let Some(h) = helpers.get(word) {
+                    if matches!(h.kind, HelperKind::Define | HelperKind::Constant) && !site.locals.contains_key(word) {
+                        found.push((word.to_string(), h.text.clone()));
+                    }
+                }
+            }
+        }
+        if found.is_empty() {
+            break;
+        }
+        for (k, v) in found {
+            let v = match h_value(&v) {
+                Some(value) => value,
+                None => v,
+            };
+            site.locals.insert(k, v);
+        }
+    }
+}
+
+/// `constexpr int X = 4;` → `4`; a `#define` value passes through.
+fn h_value(text: &str) -> Option<String> {
+    let (head, value) = text.split_once('=')?;
+    if head.contains('(') {
+        return None;
+    }
+    Some(value.trim().trim_end_matches(';').trim().to_string())
+}
+
 fn resolve_helpers(
     kernel: &str,
     uses: &BTreeSet<String>,
@@ -273,12 +297,7 @@ fn resolve_helpers(
             continue;
         }
         if let Some(h) = helpers.get(name) {
-            out.push(Helper {
-                name: h.name.clone(),
-                kind: h.kind,
-                text: h.text.clone(),
-                hash: h.normalized,
-            });
+            out.push(Helper { name: h.name.clone(), kind: h.kind, text: h.text.clone(), hash: h.normalized });
             pending.extend(h.uses.iter().map(String::as_str));
         } else if let Some(k) = jit.get(name) {
             out.push(Helper {

@@ -51,10 +51,7 @@ pub fn normalize(
         hasher.str(&text);
         false
     });
-    Normalized {
-        hash: hasher.finish(),
-        uses,
-    }
+    Normalized { hash: hasher.finish(), uses }
 }
 
 /// A Python string used as a statement (a docstring).

@@ -2,9 +2,7 @@
 //! constants, and `kernel[grid](…)` launch sites with their meta-parameters.
 
 use super::normalize::normalize;
-use super::{
-    node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft,
-};
+use super::{node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::kernel::{HelperKind, LaunchSite};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, HashSet};
@@ -16,10 +14,9 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
         "decorated_definition" => decorated(item, src, &mut facts),
         "expression_statement" => {
             if let Some(assign) = item.named_child(0).filter(|n| n.kind() == "assignment") {
-                if let (Some(left), Some(right)) = (
-                    assign.child_by_field_name("left"),
-                    assign.child_by_field_name("right"),
-                ) {
+                if let (Some(left), Some(right)) =
+                    (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+                {
                     if left.kind() == "identifier" {
                         let norm = normalize(item, src, &HashSet::new(), |_| true);
                         facts.helpers.push(HelperDraft {
@@ -40,28 +37,19 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
 }
 
 fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
-    let Some(def) = item
-        .child_by_field_name("definition")
-        .filter(|d| d.kind() == "function_definition")
-    else {
+    let Some(def) = item.child_by_field_name("definition").filter(|d| d.kind() == "function_definition") else {
         launches(item, src, facts);
         return;
     };
     let mut jit = false;
     let mut autotune = Vec::new();
     let mut cursor = item.walk();
-    for decorator in item
-        .named_children(&mut cursor)
-        .filter(|c| c.kind() == "decorator")
-    {
+    for decorator in item.named_children(&mut cursor).filter(|c| c.kind() == "decorator") {
         let Some(expr) = decorator.named_child(0) else {
             continue;
         };
         let (callee, call) = match expr.kind() {
-            "call" => (
-                expr.child_by_field_name("function").unwrap_or(expr),
-                Some(expr),
-            ),
+            "call" => (expr.child_by_field_name("function").unwrap_or(expr), Some(expr)),
             _ => (expr, None),
         };
         let callee = node_text(callee, src);
@@ -80,10 +68,7 @@ fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
         launches(item, src, facts);
         return;
     }
-    let (Some(name), Some(params)) = (
-        def.child_by_field_name("name"),
-        def.child_by_field_name("parameters"),
-    ) else {
+    let (Some(name), Some(params)) = (def.child_by_field_name("name"), def.child_by_field_name("parameters")) else {
         return;
     };
     let (locals, constexpr_params) = locals_and_constexprs(def, src);
@@ -130,9 +115,7 @@ fn locals_and_constexprs(def: Node, src: &SourceText) -> (HashSet<String>, Vec<S
                 continue;
             };
             let name = node_text(name, src).into_owned();
-            let constexpr = p
-                .child_by_field_name("type")
-                .is_some_and(|t| node_text(t, src).contains("constexpr"));
+            let constexpr = p.child_by_field_name("type").is_some_and(|t| node_text(t, src).contains("constexpr"));
             if constexpr {
                 constexprs.push(name.clone());
             }
@@ -169,8 +152,7 @@ fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String
     let mut cursor = args.walk();
     let list = args.named_children(&mut cursor).find_map(|a| {
         if a.kind() == "keyword_argument"
-            && a.child_by_field_name("name")
-                .is_some_and(|n| node_text(n, src) == "configs")
+            && a.child_by_field_name("name").is_some_and(|n| node_text(n, src) == "configs")
         {
             a.child_by_field_name("value")
         } else if a.kind() == "list" {
@@ -183,10 +165,7 @@ fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String
         return out;
     };
     let mut cursor = list.walk();
-    for config in list
-        .named_children(&mut cursor)
-        .filter(|c| c.kind() == "call")
-    {
+    for config in list.named_children(&mut cursor).filter(|c| c.kind() == "call") {
         let mut entry = BTreeMap::new();
         let Some(config_args) = config.child_by_field_name("arguments") else {
             continue;
@@ -197,22 +176,15 @@ fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String
                 "dictionary" => {
                     let mut pc = arg.walk();
                     for pair in arg.named_children(&mut pc).filter(|p| p.kind() == "pair") {
-                        if let (Some(k), Some(v)) = (
-                            pair.child_by_field_name("key"),
-                            pair.child_by_field_name("value"),
-                        ) {
-                            let key = node_text(k, src)
-                                .trim_matches(|c| c == '"' || c == '\'')
-                                .to_string();
+                        if let (Some(k), Some(v)) = (pair.child_by_field_name("key"), pair.child_by_field_name("value"))
+                        {
+                            let key = node_text(k, src).trim_matches(|c| c == '"' || c == '\'').to_string();
                             entry.insert(key, squash(&node_text(v, src)));
                         }
                     }
                 }
                 "keyword_argument" => {
-                    if let (Some(k), Some(v)) = (
-                        arg.child_by_field_name("name"),
-                        arg.child_by_field_name("value"),
-                    ) {
+                    if let (Some(k), Some(v)) = (arg.child_by_field_name("name"), arg.child_by_field_name("value")) {
                         entry.insert(node_text(k, src).into_owned(), squash(&node_text(v, src)));
                     }
                 }
@@ -231,36 +203,23 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         if n.kind() != "call" {
             return true;
         }
-        let Some(function) = n
-            .child_by_field_name("function")
-            .filter(|f| f.kind() == "subscript")
-        else {
+        let Some(function) = n.child_by_field_name("function").filter(|f| f.kind() == "subscript") else {
             return true;
         };
         let Some(value) = function.child_by_field_name("value") else {
             return true;
         };
-        let callee = node_text(value, src)
-            .rsplit('.')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_string();
+        let callee = node_text(value, src).rsplit('.').next().unwrap_or_default().trim().to_string();
         let mut cursor = function.walk();
-        let grid: Vec<String> = function
-            .children_by_field_name("subscript", &mut cursor)
-            .map(|s| squash(&node_text(s, src)))
-            .collect();
+        let grid: Vec<String> =
+            function.children_by_field_name("subscript", &mut cursor).map(|s| squash(&node_text(s, src))).collect();
         let mut args = Vec::new();
         let mut meta = BTreeMap::new();
         if let Some(list) = n.child_by_field_name("arguments") {
             let mut c = list.walk();
             for arg in list.named_children(&mut c) {
                 if arg.kind() == "keyword_argument" {
-                    if let (Some(k), Some(v)) = (
-                        arg.child_by_field_name("name"),
-                        arg.child_by_field_name("value"),
-                    ) {
+                    if let (Some(k), Some(v)) = (arg.child_by_field_name("name"), arg.child_by_field_name("value")) {
                         meta.insert(node_text(k, src).into_owned(), squash(&node_text(v, src)));
                     }
                 } else if arg.kind() != "comment" {
@@ -291,12 +250,19 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     walk::preorder(node, |n| {
         if n.kind() == "assignment" {
-            if let (Some(l), Some(r)) = (
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) {
+            if let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) {
                 if l.kind() == "identifier" {
                     out.insert(node_text(l, src).into_owned(), squash(&node_text(r, src)));
+                } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")
+                    && matches!(r.kind(), "expression_list" | "tuple")
+                {
+                    // `BLOCK_M, BLOCK_N = 64, 128`
+                    let (mut lc, mut rc) = (l.walk(), r.walk());
+                    for (name, value) in l.named_children(&mut lc).zip(r.named_children(&mut rc)) {
+                        if name.kind() == "identifier" {
+                            out.insert(node_text(name, src).into_owned(), squash(&node_text(value, src)));
+                        }
+                    }
                 }
             }
         }
@@ -352,21 +318,9 @@ def add(x, y):
         assert!(k.source.starts_with("@triton.autotune"));
         assert_eq!(k.constexpr_params, vec!["BLOCK_SIZE"]);
         assert_eq!(k.autotune.len(), 2);
-        assert_eq!(
-            k.autotune[0].get("BLOCK_SIZE").map(String::as_str),
-            Some("1024")
-        );
-        assert_eq!(
-            k.autotune[0].get("num_stages").map(String::as_str),
-            Some("2")
-        );
-        assert_eq!(
-            k.helpers
-                .iter()
-                .map(|h| h.name.as_str())
-                .collect::<Vec<_>>(),
-            vec!["_square"]
-        );
+        assert_eq!(k.autotune[0].get("BLOCK_SIZE").map(String::as_str), Some("1024"));
+        assert_eq!(k.autotune[0].get("num_stages").map(String::as_str), Some("2"));
+        assert_eq!(k.helpers.iter().map(|h| h.name.as_str()).collect::<Vec<_>>(), vec!["_square"]);
         let l = &k.launches[0];
         assert_eq!(l.grid.as_deref(), Some("grid"));
         assert_eq!(l.meta.get("num_warps").map(String::as_str), Some("4"));
@@ -382,19 +336,10 @@ def add(x, y):
             .replace("mask = offsets", "m = offsets")
             .replace("mask=mask", "mask=m");
         let edited = extract_text(Language::Triton, &edited);
-        let (a, b) = (
-            base.kernel("add_kernel").expect("a"),
-            edited.kernel("add_kernel").expect("b"),
-        );
+        let (a, b) = (base.kernel("add_kernel").expect("a"), edited.kernel("add_kernel").expect("b"));
         assert_ne!(a.raw_hash, b.raw_hash);
         assert_eq!(a.identity(), b.identity());
-        let tuned = extract_text(
-            Language::Triton,
-            &SRC.replace("num_warps=8", "num_warps=16"),
-        );
-        assert_ne!(
-            a.identity(),
-            tuned.kernel("add_kernel").expect("c").identity()
-        );
+        let tuned = extract_text(Language::Triton, &SRC.replace("num_warps=8", "num_warps=16"));
+        assert_ne!(a.identity(), tuned.kernel("add_kernel").expect("c").identity());
     }
 }

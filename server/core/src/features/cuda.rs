@@ -74,6 +74,8 @@ struct Walker<'a> {
     streamed: HashMap<String, usize>,
     pass: usize,
     block_x: f64,
+    /// Threads along x in the whole grid: a linear index in x spans this many.
+    threads_x: f64,
     acc: Acc,
     loop_load: Vec<f64>,
 }
@@ -92,11 +94,7 @@ const VECTOR_TYPES: [(&str, f64); 10] = [
 ];
 
 fn vector_width(type_text: &str) -> f64 {
-    VECTOR_TYPES
-        .iter()
-        .find(|(t, _)| type_text.contains(t))
-        .map(|(_, w)| *w)
-        .unwrap_or(1.0)
+    VECTOR_TYPES.iter().find(|(t, _)| type_text.contains(t)).map(|(_, w)| *w).unwrap_or(1.0)
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
@@ -115,15 +113,14 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     let launch = kernel.launches.first();
     if let Some(l) = launch {
         for (k, v) in l.locals.iter().chain(&l.meta) {
-            env.define(k, v);
+            // `BLOCK=BLOCK` passes a local of the same name: keep the local's value.
+            if k != v {
+                env.define(k, v);
+            }
         }
     }
     let mut guesses = 0;
-    let bounds_threads = kernel
-        .launch_bounds
-        .first()
-        .and_then(|b| env.eval(b))
-        .map(|e| e.value);
+    let bounds_threads = kernel.launch_bounds.first().and_then(|b| env.eval(b)).map(|e| e.value);
     let block = match launch.and_then(|l| l.block.as_deref()) {
         Some(text) => dims(text, &env, &mut guesses),
         None => {
@@ -136,11 +133,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         Some(text) => dims(text, &env, &mut guesses),
         None => {
             guesses += 1;
-            [
-                (ASSUMED_SIZE * ASSUMED_SIZE / threads_per_block).ceil(),
-                1.0,
-                1.0,
-            ]
+            [(ASSUMED_SIZE * ASSUMED_SIZE / threads_per_block).ceil(), 1.0, 1.0]
         }
     };
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
@@ -152,10 +145,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         env.set(&format!("blockIdx.{axis}"), 0.0);
     }
     env.set("warpSize", 32.0);
-    let dynamic_smem = launch
-        .and_then(|l| l.shared_mem.as_deref())
-        .and_then(|s| env.eval(s))
-        .map(|e| e.value);
+    let dynamic_smem = launch.and_then(|l| l.shared_mem.as_deref()).and_then(|s| env.eval(s)).map(|e| e.value);
 
     let mut walker = Walker {
         src: &kernel.source,
@@ -166,6 +156,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         streamed: HashMap::new(),
         pass: 0,
         block_x: block[0],
+        threads_x: (grid[0] * block[0]).max(1.0),
         acc: Acc::default(),
         loop_load: vec![0.0],
     };
@@ -178,32 +169,29 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
             }
         }
     }
+    let top_level_loads = walker.loop_load.first().copied().unwrap_or(0.0);
+    walker.acc.iter_load = walker.acc.iter_load.max(top_level_loads);
     let acc = &walker.acc;
     guesses += acc.guesses.min(4);
 
     // Occupancy: resident blocks per SM under the thread, block and shared-memory limits.
     let smem = acc.smem_bytes + dynamic_smem.unwrap_or(0.0);
-    let by_smem = if smem > 0.0 {
-        (rates.shared_per_sm / smem).floor().max(1.0)
-    } else {
-        f64::INFINITY
-    };
-    let blocks_per_sm = rates
-        .max_blocks_per_sm
-        .min((rates.max_threads_per_sm / threads_per_block).floor())
-        .min(by_smem);
+    let by_smem = if smem > 0.0 { (rates.shared_per_sm / smem).floor().max(1.0) } else { f64::INFINITY };
+    let blocks_per_sm =
+        rates.max_blocks_per_sm.min((rates.max_threads_per_sm / threads_per_block).floor()).min(by_smem);
     let resident = blocks_per_sm * threads_per_block;
     let occupancy = resident / rates.max_threads_per_sm;
     let in_flight = resident * acc.iter_load.max(4.0);
     let efficiency = cost::efficiency(in_flight, rates);
 
+    let passes = if acc.passes == 0.0 && acc.load > 0.0 { 1.0 } else { acc.passes };
     let features = Features {
         load_bytes: acc.load * threads,
         store_bytes: acc.store * threads,
         uncoalesced_bytes: acc.uncoalesced * threads,
         broadcast_accesses: acc.broadcast,
         vector_width: acc.vector_width.max(1.0),
-        global_passes: acc.passes,
+        global_passes: passes,
         shared_arrays: walker.shared.len() as f64,
         shared_padded: walker.shared.values().filter(|s| s.padded).count() as f64,
         shared_accesses: acc.shared_accesses,
@@ -218,11 +206,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         loops: acc.loops,
         block_threads: threads_per_block,
         blocks,
-        launch_bounds: if kernel.launch_bounds.is_empty() {
-            0.0
-        } else {
-            1.0
-        },
+        launch_bounds: if kernel.launch_bounds.is_empty() { 0.0 } else { 1.0 },
         occupancy,
         ..Features::default()
     };
@@ -231,19 +215,13 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         shared: (acc.shared_accesses + 15.0 * acc.bank_conflicts) * threads * rates.shared_access,
         sync: acc.syncs * threads * rates.sync,
         atomics: (acc.atomics * rates.atomic + acc.contended * rates.contended_atomic) * threads,
-        compute: acc.scalar_ops * threads * rates.scalar_op
-            + acc.tensor_flops * threads * rates.tensor_flop,
+        compute: acc.scalar_ops * threads * rates.scalar_op + acc.tensor_flops * threads * rates.tensor_flop,
         overhead: blocks * rates.block_overhead,
         efficiency,
         total: 0.0,
     }
     .combine();
-    Profile {
-        language: Language::Cuda,
-        features,
-        cost,
-        guesses,
-    }
+    Profile { language: Language::Cuda, features, cost, guesses }
 }
 
 /// `constexpr int TILE = 32;` → `32`.
@@ -291,9 +269,7 @@ fn find_kernel<'t>(root: Node<'t>, _src: &[u8]) -> Option<Node<'t>> {
 
 impl Walker<'_> {
     fn text(&self, node: Node) -> &str {
-        self.src
-            .get(node.start_byte()..node.end_byte())
-            .unwrap_or("")
+        self.src.get(node.start_byte()..node.end_byte()).unwrap_or("")
     }
 
     fn params(&mut self, def: Node) {
@@ -385,10 +361,7 @@ impl Walker<'_> {
                 }
             }
             "expression_statement" => {
-                if let Some(assign) = node
-                    .named_child(0)
-                    .filter(|n| n.kind() == "assignment_expression")
-                {
+                if let Some(assign) = node.named_child(0).filter(|n| n.kind() == "assignment_expression") {
                     self.track_assignment(assign);
                 }
                 self.expr(node, mult, frac, depth + 1);
@@ -399,21 +372,15 @@ impl Walker<'_> {
     }
 
     fn preceded_by_unroll(&self, node: Node) -> bool {
-        node.prev_named_sibling()
-            .is_some_and(|p| p.kind() == "preproc_call" && self.text(p).contains("unroll"))
+        node.prev_named_sibling().is_some_and(|p| p.kind() == "preproc_call" && self.text(p).contains("unroll"))
     }
 
     fn declaration(&mut self, node: Node, mult: f64, frac: f64) {
         let decl_text = self.text(node).to_string();
         let is_shared = decl_text.contains("__shared__");
-        let type_text = node
-            .child_by_field_name("type")
-            .map(|t| self.text(t).to_string())
-            .unwrap_or_default();
+        let type_text = node.child_by_field_name("type").map(|t| self.text(t).to_string()).unwrap_or_default();
         let mut cursor = node.walk();
-        let declarators: Vec<Node> = node
-            .children_by_field_name("declarator", &mut cursor)
-            .collect();
+        let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
         for d in declarators {
             if is_shared {
                 let mut dims = 0;
@@ -435,16 +402,12 @@ impl Walker<'_> {
                     if dims > 0 {
                         self.acc.smem_bytes += elems * bytes_per;
                     }
-                    self.shared
-                        .insert(self.text(name).to_string(), Shared { dims, padded });
+                    self.shared.insert(self.text(name).to_string(), Shared { dims, padded });
                 }
                 continue;
             }
             let (name, value) = match d.kind() {
-                "init_declarator" => (
-                    d.child_by_field_name("declarator"),
-                    d.child_by_field_name("value"),
-                ),
+                "init_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("value")),
                 _ => (Some(d), None),
             };
             let Some(name_node) = name.and_then(bottom_identifier) else {
@@ -458,17 +421,11 @@ impl Walker<'_> {
                 self.env.define(&name, &value_text);
                 // Pointers derived from a global pointer are global too.
                 let pointer = name.as_str() != type_text.as_str()
-                    && (d
-                        .child_by_field_name("declarator")
-                        .is_some_and(|x| x.kind() == "pointer_declarator")
+                    && (d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "pointer_declarator")
                         || decl_text.contains('*'));
                 if pointer {
                     if let Some(width) = self.global_in(value) {
-                        let w = if vector_width(&decl_text) > 1.0 {
-                            vector_width(&decl_text)
-                        } else {
-                            width
-                        };
+                        let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };
                         self.global.insert(name.clone(), w);
                     }
                 }
@@ -480,19 +437,14 @@ impl Walker<'_> {
     }
 
     fn track_assignment(&mut self, assign: Node) {
-        let (Some(left), Some(right)) = (
-            assign.child_by_field_name("left"),
-            assign.child_by_field_name("right"),
-        ) else {
+        let (Some(left), Some(right)) = (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+        else {
             return;
         };
         if left.kind() == "identifier" {
             let coef = self.coef(right, 0);
             let name = self.text(left).to_string();
-            let op = assign
-                .child_by_field_name("operator")
-                .map(|o| self.text(o).to_string())
-                .unwrap_or_default();
+            let op = assign.child_by_field_name("operator").map(|o| self.text(o).to_string()).unwrap_or_default();
             let prev = self.vars.get(&name).copied().unwrap_or(Coef::Uniform);
             let next = if op == "=" { coef } else { prev.add(coef) };
             self.vars.insert(name, next);
@@ -520,17 +472,12 @@ impl Walker<'_> {
         if node.kind() != "for_statement" {
             return guess(self);
         }
-        let (Some(cond), Some(update)) = (
-            node.child_by_field_name("condition"),
-            node.child_by_field_name("update"),
-        ) else {
+        let (Some(cond), Some(update)) = (node.child_by_field_name("condition"), node.child_by_field_name("update"))
+        else {
             return guess(self);
         };
         let init = node.child_by_field_name("initializer");
-        let (Some(var), Some(bound)) = (
-            cond.child_by_field_name("left"),
-            cond.child_by_field_name("right"),
-        ) else {
+        let (Some(var), Some(bound)) = (cond.child_by_field_name("left"), cond.child_by_field_name("right")) else {
             return guess(self);
         };
         let var = self.text(var).to_string();
@@ -538,12 +485,8 @@ impl Walker<'_> {
             .and_then(|i| {
                 let mut found = None;
                 crate::extract::walk_preorder(i, |n| {
-                    if found.is_none()
-                        && matches!(n.kind(), "init_declarator" | "assignment_expression")
-                    {
-                        found = n
-                            .child_by_field_name("value")
-                            .or_else(|| n.child_by_field_name("right"));
+                    if found.is_none() && matches!(n.kind(), "init_declarator" | "assignment_expression") {
+                        found = n.child_by_field_name("value").or_else(|| n.child_by_field_name("right"));
                     }
                     found.is_none()
                 });
@@ -581,34 +524,47 @@ impl Walker<'_> {
         } else {
             return guess(self);
         };
-        trip.clamp(0.0, 1e7)
+        trip.clamp(0.0, 1e12)
     }
 
-    /// Fraction of threads that execute a branch: `if (lane == 0)` or `if (threadIdx.x == 0)`.
+    /// Fraction of threads that execute a branch: `if (lane == 0)`, `if (threadIdx.x == 0)`,
+    /// or a bounds check `if (i < n)` on a thread index (a tail touches few threads).
     fn guard_fraction(&mut self, cond: Node) -> f64 {
-        let text = self.text(cond).replace(' ', "");
-        if !text.contains("==0") && !text.contains("0==") {
-            return 1.0;
-        }
         let mut frac: f64 = 1.0;
         crate::extract::walk_preorder(cond, |n| {
-            if n.kind() == "binary_expression"
-                && n.child_by_field_name("operator")
-                    .is_some_and(|o| o.kind() == "==")
-            {
-                if let Some(left) = n.child_by_field_name("left") {
-                    let lt = self.text(left).replace(' ', "");
-                    if lt == "threadIdx.x"
-                        || self.vars.get(&lt) == Some(&Coef::Lin(1.0)) && lt.starts_with('t')
-                    {
+            if n.kind() != "binary_expression" {
+                return true;
+            }
+            let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+            let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
+                return true;
+            };
+            match op {
+                "<" | "<=" => {
+                    if let Coef::Lin(a) = self.coef(l, 0) {
+                        let lo = self.env.eval(self.text(l)).map(|e| e.value);
+                        let hi = self.env.eval(self.text(r)).map(|e| e.value);
+                        if let (Some(lo), Some(hi)) = (lo, hi) {
+                            let threads = self.threads_x;
+                            let f = ((hi - lo) / (threads * a.abs().max(1e-9))).clamp(1.0 / threads, 1.0);
+                            frac = frac.min(f);
+                        }
+                    }
+                    false
+                }
+                "==" => {
+                    let lt = self.text(l).replace(' ', "");
+                    let is_thread_x = lt == "threadIdx.x"
+                        || self.env.texts.get(&lt).is_some_and(|d| d.replace(' ', "") == "threadIdx.x");
+                    if is_thread_x {
                         frac = frac.min(1.0 / self.block_x.max(1.0));
-                    } else if self.coef(left, 0) != Coef::Uniform {
+                    } else if self.coef(l, 0) != Coef::Uniform {
                         frac = frac.min(1.0 / 32.0);
                     }
+                    false
                 }
-                return false;
+                _ => true,
             }
-            true
         });
         frac
     }
@@ -619,30 +575,17 @@ impl Walker<'_> {
         }
         match node.kind() {
             "number_literal" | "true" | "false" | "char_literal" => Coef::Uniform,
-            "identifier" => self
-                .vars
-                .get(self.text(node))
-                .copied()
-                .unwrap_or(Coef::Uniform),
+            "identifier" => self.vars.get(self.text(node)).copied().unwrap_or(Coef::Uniform),
             "field_expression" => match self.text(node).replace(' ', "").as_str() {
                 "threadIdx.x" => Coef::Lin(1.0),
-                "threadIdx.y" | "threadIdx.z" => {
-                    if self.block_x >= 32.0 {
-                        Coef::Uniform
-                    } else {
-                        Coef::Strided
-                    }
-                }
+                // A warp spans 32 / blockDim.x rows of y: nearly uniform (see `access`).
+                "threadIdx.y" | "threadIdx.z" => Coef::Uniform,
                 _ => Coef::Uniform,
             },
-            "parenthesized_expression" => node
-                .named_child(0)
-                .map(|c| self.coef(c, depth + 1))
-                .unwrap_or(Coef::Unknown),
-            "cast_expression" => node
-                .child_by_field_name("value")
-                .map(|c| self.coef(c, depth + 1))
-                .unwrap_or(Coef::Unknown),
+            "parenthesized_expression" => node.named_child(0).map(|c| self.coef(c, depth + 1)).unwrap_or(Coef::Unknown),
+            "cast_expression" => {
+                node.child_by_field_name("value").map(|c| self.coef(c, depth + 1)).unwrap_or(Coef::Unknown)
+            }
             "binary_expression" => {
                 let (Some(l), Some(r), Some(op)) = (
                     node.child_by_field_name("left"),
@@ -652,12 +595,7 @@ impl Walker<'_> {
                     return Coef::Unknown;
                 };
                 let (cl, cr) = (self.coef(l, depth + 1), self.coef(r, depth + 1));
-                let value = |n: Node| {
-                    self.env
-                        .eval(self.text(n))
-                        .filter(|e| e.guesses == 0)
-                        .map(|e| e.value)
-                };
+                let value = |n: Node| self.env.eval(self.text(n)).filter(|e| e.guesses == 0).map(|e| e.value);
                 match op.kind() {
                     "+" => cl.add(cr),
                     "-" => cl.add(match cr {
@@ -667,11 +605,9 @@ impl Walker<'_> {
                     "*" | "<<" => {
                         let scale = |c: Coef, other: Node| match (c, value(other)) {
                             (Coef::Uniform, _) => Coef::Uniform,
-                            (Coef::Lin(a), Some(v)) => Coef::Lin(if op.kind() == "<<" {
-                                a * 2f64.powf(v)
-                            } else {
-                                a * v
-                            }),
+                            (Coef::Lin(a), Some(v)) => {
+                                Coef::Lin(if op.kind() == "<<" { a * 2f64.powf(v) } else { a * v })
+                            }
                             (Coef::Lin(_), None) | (Coef::Strided, _) => Coef::Strided,
                             _ => Coef::Unknown,
                         };
@@ -707,23 +643,16 @@ impl Walker<'_> {
                 let mut cursor = node.walk();
                 let args: Vec<Coef> = node
                     .child_by_field_name("arguments")
-                    .map(|a| {
-                        a.named_children(&mut cursor)
-                            .map(|c| self.coef(c, depth + 1))
-                            .collect()
-                    })
+                    .map(|a| a.named_children(&mut cursor).map(|c| self.coef(c, depth + 1)).collect())
                     .unwrap_or_default();
-                args.into_iter()
-                    .fold(Coef::Uniform, |acc, c| match (acc, c) {
-                        (Coef::Uniform, x) => x,
-                        (x, Coef::Uniform) => x,
-                        _ => Coef::Unknown,
-                    })
+                args.into_iter().fold(Coef::Uniform, |acc, c| match (acc, c) {
+                    (Coef::Uniform, x) => x,
+                    (x, Coef::Uniform) => x,
+                    _ => Coef::Unknown,
+                })
             }
             "subscript_expression" => {
-                let index = node
-                    .child_by_field_name("indices")
-                    .and_then(|i| i.named_child(0));
+                let index = node.child_by_field_name("indices").and_then(|i| i.named_child(0));
                 match index.map(|i| self.coef(i, depth + 1)) {
                     Some(Coef::Uniform) => Coef::Uniform,
                     _ => Coef::Unknown,
@@ -796,23 +725,14 @@ impl Walker<'_> {
         let name = self.text(function).to_string();
         let short = name.rsplit("::").next().unwrap_or(&name);
         if short.starts_with("atomic") {
-            let target = node
-                .child_by_field_name("arguments")
-                .and_then(|a| a.named_child(0));
+            let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0));
             let contended = target.is_some_and(|t| {
-                let inner = if t.kind() == "pointer_expression" {
-                    t.named_child(0).unwrap_or(t)
-                } else {
-                    t
-                };
+                let inner = if t.kind() == "pointer_expression" { t.named_child(0).unwrap_or(t) } else { t };
                 match inner.kind() {
                     "identifier" => true,
                     "subscript_expression" => {
-                        let idx = inner
-                            .child_by_field_name("indices")
-                            .and_then(|i| i.named_child(0));
-                        idx.map(|i| self.coef(i, 0) == Coef::Uniform)
-                            .unwrap_or(true)
+                        let idx = inner.child_by_field_name("indices").and_then(|i| i.named_child(0));
+                        idx.map(|i| self.coef(i, 0) == Coef::Uniform).unwrap_or(true)
                     }
                     _ => self.coef(inner, 0) == Coef::Uniform,
                 }
@@ -836,10 +756,7 @@ impl Walker<'_> {
         } else if short == "mma_sync" || short.starts_with("__hmma") || short.starts_with("wgmma") {
             self.acc.tensor_flops += 256.0 * weight;
         } else if short.starts_with("__")
-            && (short.contains("exp")
-                || short.contains("log")
-                || short.contains("sin")
-                || short.contains("fdiv"))
+            && (short.contains("exp") || short.contains("log") || short.contains("sin") || short.contains("fdiv"))
         {
             self.acc.scalar_ops += 2.0 * weight;
         } else if matches!(
@@ -870,10 +787,7 @@ impl Walker<'_> {
         let mut indices = Vec::new();
         let mut cur = node;
         while cur.kind() == "subscript_expression" {
-            if let Some(i) = cur
-                .child_by_field_name("indices")
-                .and_then(|i| i.named_child(0))
-            {
+            if let Some(i) = cur.child_by_field_name("indices").and_then(|i| i.named_child(0)) {
                 indices.push(i);
             }
             match cur.child_by_field_name("argument") {
@@ -911,16 +825,14 @@ impl Walker<'_> {
         let Some(index) = indices.first().copied() else {
             return;
         };
-        let coef = if indices.len() == 1 {
-            self.coef(index, 0)
-        } else {
-            Coef::Unknown
-        };
+        let coef = if indices.len() == 1 { self.coef(index, 0) } else { Coef::Unknown };
         let elem = 4.0 * width;
         let bytes = match coef {
             Coef::Uniform => {
                 self.acc.broadcast += weight;
-                elem.max(32.0) / 32.0
+                // With blockDim.x < 32 a warp covers several y rows, one sector each.
+                let rows = (32.0 / self.block_x.max(1.0)).clamp(1.0, 32.0);
+                elem.max(32.0) * rows / 32.0
             }
             Coef::Lin(a) => (a.abs() * elem).clamp(elem, elem.max(32.0)),
             Coef::Strided => elem.max(32.0),
@@ -956,18 +868,13 @@ fn access_kind(node: Node, src: &str) -> (bool, bool) {
     };
     match parent.kind() {
         "assignment_expression" if parent.child_by_field_name("left") == Some(node) => {
-            let compound = parent
-                .child_by_field_name("operator")
-                .is_some_and(|o| o.kind() != "=");
+            let compound = parent.child_by_field_name("operator").is_some_and(|o| o.kind() != "=");
             (true, compound)
         }
         "update_expression" => (true, true),
         // `&a[i]` handed to `__ldg` is a load; handed to an atomic it is the atomic's target.
         "pointer_expression" => {
-            let call = parent
-                .parent()
-                .and_then(|args| args.parent())
-                .filter(|c| c.kind() == "call_expression");
+            let call = parent.parent().and_then(|args| args.parent()).filter(|c| c.kind() == "call_expression");
             let ldg = call
                 .and_then(|c| c.child_by_field_name("function"))
                 .and_then(|f| src.get(f.start_byte()..f.end_byte()))
@@ -983,9 +890,7 @@ fn bottom_identifier(mut node: Node) -> Option<Node> {
         if node.kind() == "identifier" {
             return Some(node);
         }
-        node = node
-            .child_by_field_name("declarator")
-            .or_else(|| node.named_child(0))?;
+        node = node.child_by_field_name("declarator").or_else(|| node.named_child(0))?;
     }
     None
 }

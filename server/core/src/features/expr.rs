@@ -17,15 +17,14 @@ pub struct Env {
 }
 
 /// Size assumed for a problem dimension nothing in the file pins down.
-pub const ASSUMED_SIZE: f64 = 4096.0;
+pub const ASSUMED_SIZE: f64 = 4_194_304.0;
+
+/// Streaming multiprocessors of the modelled device (H100 SXM).
+pub const SM_COUNT: f64 = 132.0;
 
 impl Default for Env {
     fn default() -> Self {
-        Self {
-            values: HashMap::new(),
-            texts: BTreeMap::new(),
-            unknown: ASSUMED_SIZE,
-        }
+        Self { values: HashMap::new(), texts: BTreeMap::new(), unknown: ASSUMED_SIZE }
     }
 }
 
@@ -52,10 +51,7 @@ impl Env {
 
     /// Evaluates, falling back to `default` (counted as a guess) on failure.
     pub fn eval_or(&self, text: Option<&str>, default: f64) -> Eval {
-        text.and_then(|t| self.eval(t)).unwrap_or(Eval {
-            value: default,
-            guesses: 1,
-        })
+        text.and_then(|t| self.eval(t)).unwrap_or(Eval { value: default, guesses: 1 })
     }
 
     fn eval_depth(&self, text: &str, depth: usize) -> Option<Eval> {
@@ -64,39 +60,24 @@ impl Env {
         }
         let body = strip_lambda(text);
         let tokens = tokenize(body)?;
-        let mut p = ExprParser {
-            tokens: &tokens,
-            pos: 0,
-            env: self,
-            guesses: 0,
-            depth,
-        };
+        let mut p = ExprParser { tokens: &tokens, pos: 0, env: self, guesses: 0, depth };
         let value = p.expr()?;
         if p.pos != tokens.len() || !value.is_finite() {
             return None;
         }
-        Some(Eval {
-            value,
-            guesses: p.guesses,
-        })
+        Some(Eval { value, guesses: p.guesses })
     }
 
     fn lookup(&self, name: &str, depth: usize) -> Eval {
         if let Some(v) = self.values.get(name) {
-            return Eval {
-                value: *v,
-                guesses: 0,
-            };
+            return Eval { value: *v, guesses: 0 };
         }
         if let Some(text) = self.texts.get(name) {
             if let Some(e) = self.eval_depth(text, depth + 1) {
                 return e;
             }
         }
-        Eval {
-            value: self.unknown,
-            guesses: 1,
-        }
+        Eval { value: self.unknown, guesses: 1 }
     }
 }
 
@@ -132,14 +113,8 @@ pub fn components(text: &str) -> Option<Vec<String>> {
         current.push(c);
     }
     parts.push(current);
-    let parts: Vec<String> = parts
-        .into_iter()
-        .map(|p| p.trim().to_string())
-        .filter(|p| !p.is_empty())
-        .collect();
-    if parts.is_empty()
-        || (parts.len() == 1 && !t.starts_with("dim3") && !inner.trim_end().ends_with(','))
-    {
+    let parts: Vec<String> = parts.into_iter().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
+    if parts.is_empty() || (parts.len() == 1 && !t.starts_with("dim3") && !inner.trim_end().ends_with(',')) {
         return None;
     }
     Some(parts)
@@ -157,27 +132,20 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
     let mut out = Vec::new();
     let mut i = 0;
     const OPS: [&str; 21] = [
-        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "(", ")", ",",
-        "?", ":", "<", ">", "[",
+        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "(", ")", ",", "?", ":", "<", ">", "[",
     ];
     while i < bytes.len() {
         let c = bytes[i] as char;
         if c.is_ascii_whitespace() {
             i += 1;
-        } else if c.is_ascii_digit()
-            || (c == '.' && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit()))
-        {
+        } else if c.is_ascii_digit() || (c == '.' && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit())) {
             let start = i;
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_')
-            {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
                 i += 1;
             }
-            let lit = text[start..i]
-                .trim_end_matches(|c: char| matches!(c, 'u' | 'U' | 'l' | 'L' | 'f' | 'F'));
+            let lit = text[start..i].trim_end_matches(|c: char| matches!(c, 'u' | 'U' | 'l' | 'L' | 'f' | 'F'));
             let lit = lit.replace('_', "");
-            let value = if let Some(hex) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X"))
-            {
+            let value = if let Some(hex) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X")) {
                 u64::from_str_radix(hex, 16).ok()? as f64
             } else {
                 lit.parse::<f64>().ok()?
@@ -185,9 +153,7 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
             out.push(Tok::Num(value));
         } else if c.is_ascii_alphabetic() || c == '_' {
             let start = i;
-            while i < bytes.len()
-                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.')
-            {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.') {
                 i += 1;
             }
             // `meta['BLOCK']` names the meta-parameter BLOCK.
@@ -196,10 +162,7 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
                 let rest = &text[i + 1..];
                 let quoted = rest.trim_start().starts_with(['\'', '"']);
                 if let (true, Some(end)) = (quoted, rest.find(']')) {
-                    name = rest[..end]
-                        .trim()
-                        .trim_matches(|c| c == '\'' || c == '"')
-                        .to_string();
+                    name = rest[..end].trim().trim_matches(|c| c == '\'' || c == '"').to_string();
                     i += end + 2;
                 }
             }
@@ -275,11 +238,7 @@ impl ExprParser<'_> {
         while let Some(op @ ("<<" | ">>")) = self.peek_op() {
             self.pos += 1;
             let r = self.sum()?.clamp(0.0, 62.0);
-            v = if op == "<<" {
-                v * 2f64.powf(r)
-            } else {
-                (v / 2f64.powf(r)).floor()
-            };
+            v = if op == "<<" { v * 2f64.powf(r) } else { (v / 2f64.powf(r)).floor() };
         }
         Some(v)
     }
@@ -361,7 +320,14 @@ impl ExprParser<'_> {
                             }
                         }
                     }
-                    return call(&name, &args);
+                    return match call(&name, &args) {
+                        Some(v) => Some(v),
+                        None => {
+                            // An unknown function (a helper, a device query): a guess.
+                            self.guesses += 1;
+                            Some(device_query(&name).unwrap_or(self.env.unknown))
+                        }
+                    };
                 }
                 let e = self.env.lookup(&name, self.depth);
                 self.guesses += e.guesses;
@@ -372,12 +338,16 @@ impl ExprParser<'_> {
     }
 }
 
+/// Names that ask for the number of SMs (`num_sms()`, `sm_count`, `multiProcessorCount`).
+fn device_query(name: &str) -> Option<f64> {
+    let lower = name.to_ascii_lowercase();
+    (lower.contains("sms") || lower.contains("sm_count") || lower.contains("multiprocessor")).then_some(SM_COUNT)
+}
+
 fn call(name: &str, args: &[f64]) -> Option<f64> {
     let short = name.rsplit('.').next().unwrap_or(name);
     match (short, args) {
-        ("cdiv" | "ceil_div" | "div_up" | "DIV_UP" | "CEIL_DIV", [a, b]) if *b != 0.0 => {
-            Some((a / b).ceil())
-        }
+        ("cdiv" | "ceil_div" | "div_up" | "DIV_UP" | "CEIL_DIV", [a, b]) if *b != 0.0 => Some((a / b).ceil()),
         ("min" | "fmin" | "std::min", [a, b]) => Some(a.min(*b)),
         ("max" | "fmax", [a, b]) => Some(a.max(*b)),
         ("next_power_of_2", [a]) => Some(2f64.powf(a.max(1.0).log2().ceil())),
@@ -406,20 +376,10 @@ mod tests {
         let mut env = Env::default();
         env.define("threads", "256");
         env.set("n", 1_000_000.0);
-        assert_eq!(
-            env.eval("(n + threads - 1) / threads").map(|e| e.value),
-            Some(3907.0)
-        );
-        assert_eq!(
-            env.eval("triton.cdiv(n, meta['BLOCK'])").map(|e| e.guesses),
-            Some(1)
-        );
+        assert_eq!(env.eval("(n + threads - 1) / threads").map(|e| e.value), Some(3907.0));
+        assert_eq!(env.eval("triton.cdiv(n, meta['BLOCK'])").map(|e| e.guesses), Some(1));
         assert_eq!(env.eval("1 << 10").map(|e| e.value), Some(1024.0));
-        assert_eq!(
-            env.eval("lambda meta: (triton.cdiv(n, 1024),)")
-                .map(|e| e.value),
-            Some(977.0)
-        );
+        assert_eq!(env.eval("lambda meta: (triton.cdiv(n, 1024),)").map(|e| e.value), Some(977.0));
         assert_eq!(env.eval("256u").map(|e| e.value), Some(256.0));
         assert!(env.eval("a +* b").is_none());
         assert!(env.eval("x[").is_none());
@@ -427,14 +387,8 @@ mod tests {
 
     #[test]
     fn splits_components() {
-        assert_eq!(
-            components("dim3(32, 8)"),
-            Some(vec!["32".to_string(), "8".to_string()])
-        );
-        assert_eq!(
-            components("(triton.cdiv(n, B), M)").map(|c| c.len()),
-            Some(2)
-        );
+        assert_eq!(components("dim3(32, 8)"), Some(vec!["32".to_string(), "8".to_string()]));
+        assert_eq!(components("(triton.cdiv(n, B), M)").map(|c| c.len()), Some(2));
         assert_eq!(components("(n,)"), Some(vec!["n".to_string()]));
         assert_eq!(components("(n + 1)"), None);
     }

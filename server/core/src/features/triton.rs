@@ -51,7 +51,10 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     }
     if let Some(l) = kernel.launches.first() {
         for (k, v) in l.locals.iter().chain(&l.meta) {
-            env.define(k, v);
+            // `BLOCK=BLOCK` passes a local of the same name: keep the local's value.
+            if k != v {
+                env.define(k, v);
+            }
         }
     }
     let mut parser = parser_for(Language::Triton);
@@ -110,10 +113,7 @@ fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
     let mut cursor = params.walk();
     for p in params.named_children(&mut cursor) {
         if p.kind() == "typed_default_parameter" || p.kind() == "default_parameter" {
-            if let (Some(name), Some(value)) = (
-                p.child_by_field_name("name"),
-                p.child_by_field_name("value"),
-            ) {
+            if let (Some(name), Some(value)) = (p.child_by_field_name("name"), p.child_by_field_name("value")) {
                 let name = &src[name.byte_range()];
                 if !env.texts.contains_key(name) {
                     env.define(name, &src[value.byte_range()]);
@@ -124,14 +124,8 @@ fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
 }
 
 fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -> Profile {
-    let elem = if ["float16", "bfloat16", "fp16", "bf16"]
-        .iter()
-        .any(|t| kernel.source.contains(t))
-    {
-        2.0
-    } else {
-        4.0
-    };
+    let elem =
+        if ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t)) { 2.0 } else { 4.0 };
     let mut guesses = 0;
     let mut num = |name: &str, default: f64| {
         let e = env.eval_or(env.texts.get(name).map(String::as_str), default);
@@ -183,49 +177,28 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -
     guesses += acc.guesses.min(4);
 
     let threads = 32.0 * num_warps;
-    let smem = if acc.tensor_flops > 0.0 {
-        acc.iter_load * num_stages.max(1.0)
-    } else {
-        0.0
-    };
-    let by_smem = if smem > 0.0 {
-        (rates.shared_per_sm / smem).floor().max(1.0)
-    } else {
-        f64::INFINITY
-    };
-    let per_sm = rates
-        .max_blocks_per_sm
-        .min((rates.max_threads_per_sm / threads).floor())
-        .min(by_smem);
-    let pipelined = if acc.loops > 0.0 {
-        (num_stages - 1.0).max(1.0)
-    } else {
-        1.0
-    };
+    let smem = if acc.tensor_flops > 0.0 { acc.iter_load * num_stages.max(1.0) } else { 0.0 };
+    let by_smem = if smem > 0.0 { (rates.shared_per_sm / smem).floor().max(1.0) } else { f64::INFINITY };
+    let per_sm = rates.max_blocks_per_sm.min((rates.max_threads_per_sm / threads).floor()).min(by_smem);
+    let pipelined = if acc.loops > 0.0 { (num_stages - 1.0).max(1.0) } else { 1.0 };
     let in_flight = per_sm * acc.iter_load.max(acc.load.min(65536.0)) * pipelined;
     let efficiency = cost::efficiency(in_flight, rates);
     // Tiles too small for the tensor cores' wide instructions waste them.
     let tile_eff = if acc.dot_tile_flops > 0.0 {
-        (acc.dot_tile_flops / 2f64.powi(21))
-            .clamp(1.0 / 16.0, 1.0)
-            .powf(0.35)
+        (acc.dot_tile_flops / 2f64.powi(21)).clamp(1.0 / 16.0, 1.0).powf(0.35)
     } else {
         1.0
     };
     // Tile loads in a matmul loop are re-read by neighbouring programs: swizzling keeps
     // them in L2.
-    let reuse = if acc.tensor_flops > 0.0 && swizzle {
-        0.7
-    } else {
-        1.0
-    };
+    let reuse = if acc.tensor_flops > 0.0 && swizzle { 0.7 } else { 1.0 };
     let memory_bytes = (acc.load - acc.loop_loads * (1.0 - reuse) + acc.store) * programs;
 
     let features = Features {
         load_bytes: acc.load * programs,
         store_bytes: acc.store * programs,
         vector_width: 1.0,
-        global_passes: acc.passes,
+        global_passes: if acc.passes == 0.0 && acc.load > 0.0 { 1.0 } else { acc.passes },
         atomics: acc.atomics,
         tensor_flops: acc.tensor_flops * programs,
         scalar_ops: acc.scalar_ops * programs,
@@ -242,27 +215,18 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -
     let cost = Cost {
         memory: memory_bytes / efficiency,
         atomics: acc.atomics * programs * rates.atomic,
-        compute: programs
-            * (acc.tensor_flops * rates.tensor_flop / tile_eff
-                + acc.scalar_ops * rates.scalar_op / 32.0),
+        compute: programs * (acc.tensor_flops * rates.tensor_flop / tile_eff + acc.scalar_ops * rates.scalar_op / 32.0),
         overhead: programs * rates.block_overhead,
         efficiency,
         ..Cost::default()
     }
     .combine();
-    Profile {
-        language: Language::Triton,
-        features,
-        cost,
-        guesses,
-    }
+    Profile { language: Language::Triton, features, cost, guesses }
 }
 
 impl Walker<'_> {
     fn text(&self, node: Node) -> &str {
-        self.src
-            .get(node.start_byte()..node.end_byte())
-            .unwrap_or("")
+        self.src.get(node.start_byte()..node.end_byte()).unwrap_or("")
     }
 
     fn collect_params(&mut self, def: Node) {
@@ -283,16 +247,7 @@ impl Walker<'_> {
     }
 
     fn size(&self, shape: &Shape) -> f64 {
-        shape
-            .iter()
-            .map(|s| {
-                self.env
-                    .eval(s)
-                    .map(|e| e.value)
-                    .unwrap_or(ASSUMED_SIZE / 32.0)
-                    .max(1.0)
-            })
-            .product()
+        shape.iter().map(|s| self.env.eval(s).map(|e| e.value).unwrap_or(ASSUMED_SIZE / 32.0).max(1.0)).product()
     }
 
     /// Dimensions an expression's value spans: `tl.arange(0, B)` sizes, `tl.zeros((M, N))`,
@@ -301,10 +256,7 @@ impl Walker<'_> {
         let mut shape = Shape::new();
         crate::extract::walk_preorder(node, |n| match n.kind() {
             "call" => {
-                let func = n
-                    .child_by_field_name("function")
-                    .map(|f| self.text(f))
-                    .unwrap_or("");
+                let func = n.child_by_field_name("function").map(|f| self.text(f)).unwrap_or("");
                 let short = func.rsplit('.').next().unwrap_or(func);
                 let args = n.child_by_field_name("arguments");
                 match short {
@@ -355,19 +307,16 @@ impl Walker<'_> {
         match node.kind() {
             "expression_statement" => {
                 if let Some(assign) = node.named_child(0).filter(|n| n.kind() == "assignment") {
-                    if let (Some(left), Some(right)) = (
-                        assign.child_by_field_name("left"),
-                        assign.child_by_field_name("right"),
-                    ) {
+                    if let (Some(left), Some(right)) =
+                        (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+                    {
                         self.expr(right, mult, depth);
                         let shape = self.shape_of(right);
                         let targets: Vec<String> = if left.kind() == "identifier" {
                             vec![self.text(left).to_string()]
                         } else {
                             let mut c = left.walk();
-                            left.named_children(&mut c)
-                                .map(|t| self.text(t).to_string())
-                                .collect()
+                            left.named_children(&mut c).map(|t| self.text(t).to_string()).collect()
                         };
                         let right_text = self.text(right).to_string();
                         for t in targets {
@@ -383,10 +332,7 @@ impl Walker<'_> {
             }
             "for_statement" => {
                 self.acc.loops += 1.0;
-                let trip = node
-                    .child_by_field_name("right")
-                    .map(|r| self.trip(r))
-                    .unwrap_or(8.0);
+                let trip = node.child_by_field_name("right").map(|r| self.trip(r)).unwrap_or(8.0);
                 let top = depth == 0;
                 if top {
                     self.pass += 1;
@@ -432,10 +378,7 @@ impl Walker<'_> {
 
     /// Trip count of `range(a, b, step)`, `tl.range(…)`, `tl.static_range(…)`.
     fn trip(&mut self, iter: Node) -> f64 {
-        let func = iter
-            .child_by_field_name("function")
-            .map(|f| self.text(f).to_string())
-            .unwrap_or_default();
+        let func = iter.child_by_field_name("function").map(|f| self.text(f).to_string()).unwrap_or_default();
         if func.ends_with("static_range") {
             self.acc.static_loops += 1.0;
         }
@@ -457,7 +400,7 @@ impl Walker<'_> {
             [] => (None, None, None),
         };
         match (a, b, s) {
-            (Some(a), Some(b), Some(s)) if s.abs() >= 1.0 => ((b - a) / s).abs().clamp(0.0, 1e7),
+            (Some(a), Some(b), Some(s)) if s.abs() >= 1.0 => ((b - a) / s).abs().clamp(0.0, 1e12),
             _ => {
                 self.acc.guesses += 1;
                 8.0
@@ -479,10 +422,7 @@ impl Walker<'_> {
     }
 
     fn call(&mut self, node: Node, mult: f64, _depth: usize) {
-        let func = node
-            .child_by_field_name("function")
-            .map(|f| self.text(f).to_string())
-            .unwrap_or_default();
+        let func = node.child_by_field_name("function").map(|f| self.text(f).to_string()).unwrap_or_default();
         let short = func.rsplit('.').next().unwrap_or(&func).to_string();
         let args = node.child_by_field_name("arguments");
         let arg = |i: u32| args.and_then(|a| a.named_child(i));
@@ -522,8 +462,8 @@ impl Walker<'_> {
                 let elems = arg(0).map(|p| self.size(&self.shape_of(p))).unwrap_or(1.0);
                 self.acc.atomics += elems * mult;
             }
-            "exp" | "exp2" | "log" | "log2" | "sqrt" | "rsqrt" | "sigmoid" | "sum" | "max"
-            | "min" | "maximum" | "minimum" | "where" | "fma" | "softmax" | "cumsum" => {
+            "exp" | "exp2" | "log" | "log2" | "sqrt" | "rsqrt" | "sigmoid" | "sum" | "max" | "min" | "maximum"
+            | "minimum" | "where" | "fma" | "softmax" | "cumsum" => {
                 let elems = arg(0).map(|p| self.size(&self.shape_of(p))).unwrap_or(1.0);
                 self.acc.scalar_ops += elems * mult;
             }
@@ -544,10 +484,10 @@ impl Walker<'_> {
                     found = Some(t.to_string());
                 } else if let Some(def) = self.env.texts.get(t) {
                     // A local pointer: follow its definition textually.
-                    let hit = self.params.iter().find(|p| {
-                        def.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-                            .any(|w| w == p.as_str())
-                    });
+                    let hit = self
+                        .params
+                        .iter()
+                        .find(|p| def.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == p.as_str()));
                     found = hit.cloned();
                 }
             }

@@ -45,10 +45,7 @@ impl EmbeddedForecaster {
 
     pub fn with_rates(rates: Rates) -> Self {
         let capacity = NonZeroUsize::new(4096).unwrap_or(NonZeroUsize::MIN);
-        Self {
-            rates,
-            profiles: Mutex::new(LruCache::new(capacity)),
-        }
+        Self { rates, profiles: Mutex::new(LruCache::new(capacity)) }
     }
 
     /// Profile of a kernel version, cached by its identity.
@@ -71,16 +68,10 @@ impl EmbeddedForecaster {
         let ratio = base.cost.total / candidate.cost.total.max(1e-9);
         let mu = DAMPING * ratio.log2();
         let guesses = f64::from((base.guesses + candidate.guesses).min(8));
-        let unseen = if feature_distance(base, candidate) < 0.02 {
-            UNSEEN_SIGMA
-        } else {
-            0.0
-        };
-        let sigma = (BASE_SIGMA.powi(2)
-            + (RELATIVE_SIGMA * mu).powi(2)
-            + (GUESS_SIGMA * guesses).powi(2)
-            + unseen * unseen)
-            .sqrt();
+        let unseen = if feature_distance(base, candidate) < 0.02 { UNSEEN_SIGMA } else { 0.0 };
+        let sigma =
+            (BASE_SIGMA.powi(2) + (RELATIVE_SIGMA * mu).powi(2) + (GUESS_SIGMA * guesses).powi(2) + unseen * unseen)
+                .sqrt();
         Forecast::from_log2_normal(mu, sigma, ID, explain::reasons(base, candidate))
     }
 }
@@ -95,8 +86,7 @@ fn feature_distance(a: &Profile, b: &Profile) -> f64 {
             total += ((x - y).abs() / scale).min(1.0);
         }
     }
-    total / va.len().max(1) as f64
-        + (a.cost.total - b.cost.total).abs() / a.cost.total.max(b.cost.total).max(1e-9)
+    total / va.len().max(1) as f64 + (a.cost.total - b.cost.total).abs() / a.cost.total.max(b.cost.total).max(1e-9)
 }
 
 impl Forecaster for EmbeddedForecaster {
@@ -104,12 +94,15 @@ impl Forecaster for EmbeddedForecaster {
         ID
     }
 
+    fn weight(&self, kernel: &Kernel) -> f64 {
+        self.profile(kernel).cost.total
+    }
+
     fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
         if base.identity() == candidate.identity() {
             let mut f = Forecast::from_log2_normal(0.0, 0.03, ID, Vec::new());
             f.identical = true;
-            f.reasons =
-                vec!["same kernel: only comments, whitespace or local names changed".to_string()];
+            f.reasons = vec!["same kernel: only comments, whitespace or local names changed".to_string()];
             return f;
         }
         let (b, c) = (self.profile(base), self.profile(candidate));

@@ -12,18 +12,9 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
     for ((name, before), (_, after)) in base.cost.terms().iter().zip(cand.cost.terms().iter()) {
         let delta = (after - before) / base.cost.total.max(1e-9);
         if delta.abs() >= 0.05 {
-            let change = if *before > 0.0 {
-                format!("{:+.0}%", (after / before - 1.0) * 100.0)
-            } else {
-                "new".to_string()
-            };
-            push(
-                delta.abs(),
-                format!(
-                    "{name}: {change} ({:+.0}% of the kernel's modelled time)",
-                    delta * 100.0
-                ),
-            );
+            let change =
+                if *before > 0.0 { format!("{:+.0}%", (after / before - 1.0) * 100.0) } else { "new".to_string() };
+            push(delta.abs(), format!("{name}: {change} ({:+.0}% of the kernel's modelled time)", delta * 100.0));
         }
     }
     let frac = |x: f64, total: f64| if total > 0.0 { x / total } else { 0.0 };
@@ -51,50 +42,22 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
         }
     }
     if c.global_passes != b.global_passes && (b.global_passes + c.global_passes) > 0.0 {
-        let dir = if c.global_passes > b.global_passes {
-            "more"
-        } else {
-            "fewer"
-        };
-        push(
-            0.45,
-            format!(
-                "{dir} passes over global memory ({} → {})",
-                b.global_passes, c.global_passes
-            ),
-        );
+        let dir = if c.global_passes > b.global_passes { "more" } else { "fewer" };
+        push(0.45, format!("{dir} passes over global memory ({} → {})", b.global_passes, c.global_passes));
     }
     if c.vector_width != b.vector_width {
-        push(
-            0.2,
-            format!(
-                "vector width {} → {} words per access",
-                b.vector_width, c.vector_width
-            ),
-        );
+        push(0.2, format!("vector width {} → {} words per access", b.vector_width, c.vector_width));
     }
     if c.contended_atomics < b.contended_atomics * 0.5 {
-        push(
-            0.6,
-            "fewer same-address atomics (contention at L2 removed)".to_string(),
-        );
+        push(0.6, "fewer same-address atomics (contention at L2 removed)".to_string());
     } else if c.contended_atomics > b.contended_atomics * 2.0 + 1e-9 {
-        push(
-            0.6,
-            "more same-address atomics (threads serialise at L2)".to_string(),
-        );
+        push(0.6, "more same-address atomics (threads serialise at L2)".to_string());
     }
     if c.shared_padded > b.shared_padded {
-        push(
-            0.25,
-            "shared tile padded against bank conflicts".to_string(),
-        );
+        push(0.25, "shared tile padded against bank conflicts".to_string());
     }
     if c.bank_conflicts > b.bank_conflicts * 1.5 + 1e-9 {
-        push(
-            0.3,
-            "shared-memory accesses likely bank-conflicted".to_string(),
-        );
+        push(0.3, "shared-memory accesses likely bank-conflicted".to_string());
     }
     if c.shared_arrays > 0.0 && b.shared_arrays == 0.0 {
         push(0.3, "stages data through shared memory".to_string());
@@ -103,81 +66,40 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
         push(0.2, "uses warp shuffles".to_string());
     }
     if (c.tensor_flops > 0.0) != (b.tensor_flops > 0.0) {
-        let what = if c.tensor_flops > 0.0 {
-            "starts"
-        } else {
-            "stops"
-        };
+        let what = if c.tensor_flops > 0.0 { "starts" } else { "stops" };
         push(0.5, format!("{what} using tensor cores"));
     }
     if c.block_threads != b.block_threads {
-        push(
-            0.15,
-            format!(
-                "threads per block {} → {}",
-                b.block_threads, c.block_threads
-            ),
-        );
+        push(0.15, format!("threads per block {} → {}", b.block_threads, c.block_threads));
     }
     if (c.occupancy - b.occupancy).abs() > 0.1 {
-        push(
-            0.15,
-            format!(
-                "modelled occupancy {:.0}% → {:.0}%",
-                b.occupancy * 100.0,
-                c.occupancy * 100.0
-            ),
-        );
+        push(0.15, format!("modelled occupancy {:.0}% → {:.0}%", b.occupancy * 100.0, c.occupancy * 100.0));
     }
     if c.tile_elems != b.tile_elems && (b.tile_elems > 0.0 || c.tile_elems > 0.0) {
-        push(
-            0.15,
-            format!("largest tile {} → {} elements", b.tile_elems, c.tile_elems),
-        );
+        push(0.15, format!("largest tile {} → {} elements", b.tile_elems, c.tile_elems));
     }
     if c.num_stages != b.num_stages && base.language == crate::Language::Triton {
-        push(
-            0.1,
-            format!("num_stages {} → {}", b.num_stages, c.num_stages),
-        );
+        push(0.1, format!("num_stages {} → {}", b.num_stages, c.num_stages));
     }
     if c.group_swizzle != b.group_swizzle {
-        let what = if c.group_swizzle > 0.0 {
-            "adds"
-        } else {
-            "drops"
-        };
+        let what = if c.group_swizzle > 0.0 { "adds" } else { "drops" };
         push(0.2, format!("{what} grouped program ordering (L2 reuse)"));
     }
     if c.autotune_configs != b.autotune_configs {
-        push(
-            0.1,
-            format!(
-                "autotune configurations {} → {}",
-                b.autotune_configs, c.autotune_configs
-            ),
-        );
+        push(0.1, format!("autotune configurations {} → {}", b.autotune_configs, c.autotune_configs));
     }
     if c.unrolled_loops > b.unrolled_loops {
         push(0.05, "more loops unrolled".to_string());
     }
     if cand.guesses > 0 || base.guesses > 0 {
-        push(
-            0.01,
-            format!(
-                "assumed {} unknown size(s) or launch parameters",
-                base.guesses.max(cand.guesses)
-            ),
-        );
+        push(0.01, format!("assumed {} unknown size(s) or launch parameters", base.guesses.max(cand.guesses)));
     }
     out.sort_by(|a, b| b.0.total_cmp(&a.0));
     let mut reasons: Vec<String> = out.into_iter().map(|(_, t)| t).collect();
     reasons.dedup();
     reasons.truncate(6);
     if reasons.is_empty() {
-        reasons.push(
-            "no change the model can see in memory traffic, arithmetic or launch shape".to_string(),
-        );
+        reasons.push("no change the model can see in memory traffic, arithmetic or launch shape".to_string());
     }
     reasons
 }

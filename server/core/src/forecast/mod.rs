@@ -1,5 +1,6 @@
 //! Forecasts of the speedup S = t_base / t_new of a kernel edit.
 
+mod combine;
 mod embedded;
 mod explain;
 
@@ -7,6 +8,7 @@ use crate::bins::BinProbs;
 use crate::kernel::Kernel;
 use serde::{Deserialize, Serialize};
 
+pub use combine::{combine, forecast_unit, Part};
 pub use embedded::EmbeddedForecaster;
 
 /// What a forecast claims.
@@ -30,6 +32,9 @@ pub struct Forecast {
     pub bins: BinProbs,
     /// Probability that [`Forecast::claim`] holds.
     pub confidence: f64,
+    /// Spread (standard deviation) of the forecast over log2 S.
+    #[serde(default)]
+    pub sigma: f64,
     pub claim: Claim,
     /// The two versions are the same kernel once comments, layout and local names go.
     pub identical: bool,
@@ -59,8 +64,7 @@ impl Forecast {
             Claim::Slower => 1.0 - p_faster,
             Claim::Same => {
                 let s = sigma.max(1e-6);
-                crate::bins::normal_cdf((SAME_BAND - mu) / s)
-                    - crate::bins::normal_cdf((-SAME_BAND - mu) / s)
+                crate::bins::normal_cdf((SAME_BAND - mu) / s) - crate::bins::normal_cdf((-SAME_BAND - mu) / s)
             }
         };
         Self {
@@ -68,6 +72,7 @@ impl Forecast {
             p_faster,
             bins,
             confidence: confidence.clamp(0.0, 0.995),
+            sigma,
             claim,
             identical: false,
             forecaster: forecaster.to_string(),
@@ -111,4 +116,8 @@ pub trait Forecaster: Send + Sync {
 
     /// Forecasts S = t_base / t_candidate for two versions of one kernel.
     fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast;
+
+    /// Relative running time of one kernel version, used to weigh kernels when a
+    /// whole file is forecast as one unit.
+    fn weight(&self, kernel: &Kernel) -> f64;
 }

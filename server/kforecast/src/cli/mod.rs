@@ -1,0 +1,107 @@
+//! The command line: `check` and `forecast`, on the same core as the server.
+
+pub mod check;
+pub mod forecast;
+mod output;
+pub mod profile;
+
+use anyhow::{bail, Context};
+use kforecast_core::analysis::Analyzer;
+use kforecast_core::cache::ForecastCache;
+use kforecast_core::extract;
+use kforecast_core::forecast::EmbeddedForecaster;
+use kforecast_core::kernel::{Kernel, Language};
+use kforecast_core::store::{self, Store};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Where forecasts are cached.
+#[derive(Clone, Debug, Default)]
+pub struct CacheOptions {
+    pub dir: Option<PathBuf>,
+    pub disabled: bool,
+}
+
+/// Default device the embedded forecaster models.
+pub const DEFAULT_DEVICE: &str = "NVIDIA H100";
+
+/// Opens the cache store, reporting (not failing on) problems.
+pub fn open_cache(options: &CacheOptions, warn: &mut dyn FnMut(String)) -> ForecastCache {
+    let store = if options.disabled {
+        None
+    } else {
+        match options.dir.clone().or_else(store::default_dir) {
+            Some(dir) => match Store::open_in(&dir) {
+                Ok((store, warning)) => {
+                    if let Some(w) = warning {
+                        warn(w);
+                    }
+                    Some(store)
+                }
+                Err(e) => {
+                    warn(format!("kforecast: forecasts are cached in memory only: {e}"));
+                    None
+                }
+            },
+            None => None,
+        }
+    };
+    ForecastCache::new(65536, store)
+}
+
+pub fn analyzer(options: &CacheOptions) -> Analyzer {
+    let cache = open_cache(options, &mut |w| eprintln!("warning: {w}"));
+    Analyzer::new(Arc::new(EmbeddedForecaster::new()), Arc::new(cache), DEFAULT_DEVICE)
+}
+
+/// A source file's kernels.
+pub struct LoadedFile {
+    pub path: PathBuf,
+    pub text: String,
+    pub kernels: Vec<Kernel>,
+}
+
+/// Reads a file (invalid UTF-8 is replaced, with a warning) and extracts its kernels.
+pub fn load(path: &Path) -> anyhow::Result<LoadedFile> {
+    let Some(language) = Language::from_path(path) else {
+        bail!("{}: not a CUDA (.cu, .cuh) or Python (.py) file", path.display());
+    };
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("warning: {}: not valid UTF-8; invalid bytes were replaced", path.display());
+            String::from_utf8_lossy(e.as_bytes()).into_owned()
+        }
+    };
+    Ok(from_text(path, language, text))
+}
+
+pub fn from_text(path: &Path, language: Language, text: String) -> LoadedFile {
+    let kernels = extract::extract_text(language, &text).kernels;
+    LoadedFile { path: path.to_path_buf(), text, kernels }
+}
+
+/// Like [`load`], but a file without kernels is an error.
+pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
+    let file = load(path)?;
+    if file.kernels.is_empty() {
+        let what = match Language::from_path(path) {
+            Some(Language::Triton) => "no @triton.jit kernel",
+            _ => "no __global__ kernel",
+        };
+        bail!("{}: {what} found", path.display());
+    }
+    Ok(file)
+}
+
+/// Prints a line to stdout; a closed pipe (`| head`) ends the program quietly.
+pub fn out(line: impl AsRef<str>) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    if let Err(e) = writeln!(stdout, "{}", line.as_ref()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+    }
+}
