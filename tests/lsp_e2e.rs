@@ -1,1 +1,279 @@
+//! End-to-end: the real `kforecast lsp` over stdio, driven like an editor.
 
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+const COPY: &str = r#"// Strided gather into a contiguous output.
+__global__ void gather(const float* __restrict__ in, float* __restrict__ out, int n, int stride)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i * stride];
+}
+
+// Divide a row by its sum.
+__global__ void normalize(const float* __restrict__ x, float* __restrict__ y, int n)
+{
+    __shared__ float total;
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) s += x[i];
+    if (threadIdx.x == 0) total = 0.0f;
+    __syncthreads();
+    atomicAdd(&total, s);
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) y[i] = x[i] / total;
+}
+
+void launch(const float* in, float* out, float* y, int n, int stride)
+{
+    gather<<<(n + 255) / 256, 256>>>(in, out, n, stride);
+    normalize<<<1, 1024>>>(in, y, n);
+}
+"#;
+
+fn hint_for<'a>(hints: &'a [String], needle: &str) -> Option<&'a String> {
+    hints.iter().find(|h| h.contains(needle))
+}
+
+#[test]
+fn cuda_edits_are_forecast_against_git_head() {
+    let repo = git_repo(&[("kernels.cu", COPY)]);
+    let uri = uri_of(&repo.path().join("kernels.cu"));
+    let mut c = Client::start();
+    let init = c.initialize(json!({"confidenceThreshold": 0.6}));
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-16");
+    assert_eq!(init["result"]["capabilities"]["textDocumentSync"], 2);
+    c.open(&uri, "cuda-cpp", COPY);
+    assert!(c.inlay_hints(&uri).is_empty(), "an unchanged file has no hints");
+
+    // Uncoalesced → coalesced: delete ` * stride` from the gather's load.
+    let text = COPY;
+    let (line, col) = position_of(text, " * stride]");
+    c.change(&uri, 2, (line, col), (line, col + 9), "");
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 1, "one changed kernel: {hints:?}");
+    assert!(hints[0].contains("faster"), "coalescing is faster: {hints:?}");
+
+    // A needless extra pass over global memory: re-read x to find its maximum.
+    let text = text.replacen(" * stride]", "]", 1);
+    let (line, col) = position_of(&text, "    if (threadIdx.x == 0) total");
+    let extra = "    float m = 0.0f;\n    for (int i = threadIdx.x; i < n; i += blockDim.x) m = fmaxf(m, x[i]);\n    s += 0.0f * m;\n";
+    c.change(&uri, 3, (line, col), (line, col), extra);
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 2, "{hints:?}");
+    let slower = hint_for(&hints, "slower").unwrap_or_else(|| panic!("extra pass is slower: {hints:?}"));
+    assert!(slower.contains('%'));
+
+    // A confident regression is an Information diagnostic on the kernel's name.
+    let diag = c.wait_notification(|n| {
+        n["method"] == "textDocument/publishDiagnostics"
+            && n["params"]["version"] == 3
+            && n["params"]["diagnostics"].as_array().is_some_and(|d| !d.is_empty())
+    });
+    let d = &diag["params"]["diagnostics"][0];
+    assert_eq!(d["severity"], 3);
+    assert_eq!(d["source"], "kforecast");
+    assert!(d["message"].as_str().unwrap_or("").contains("normalize"));
+    let name_line = position_of(&text, "normalize(const").0;
+    assert_eq!(d["range"]["start"]["line"], name_line);
+
+    // Code lenses above both changed kernels, naming the baseline.
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+    let titles: Vec<String> = lenses["result"]
+        .as_array()
+        .expect("lenses")
+        .iter()
+        .filter_map(|l| l["command"]["title"].as_str().map(str::to_string))
+        .collect();
+    assert!(titles.iter().any(|t| t.starts_with("kforecast:") && t.contains("faster than HEAD")), "{titles:?}");
+    assert!(titles.iter().any(|t| t == "set as baseline"), "{titles:?}");
+
+    // Hover on the kernel name: bins, confidence and reasons.
+    let (hl, hc) = position_of(&text, "gather(const");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": hl, "character": hc + 2}}),
+    );
+    let md = hover["result"]["contents"]["value"].as_str().expect("hover markdown");
+    assert!(
+        md.contains("faster") && md.contains("confidence") && md.contains("| >4× |") && md.contains("**Why**"),
+        "{md}"
+    );
+    assert!(md.contains("coalesced"), "the reason names coalescing: {md}");
+
+    // A comment-only edit of the gather kernel after making it the baseline: the same kernel.
+    let set = c.request(
+        "workspace/executeCommand",
+        json!({"command": "kforecast.setBaseline", "arguments": [{"uri": uri, "kernel": "gather"}]}),
+    );
+    assert_eq!(set["result"]["baselined"], 1, "{set}");
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 1, "gather is the baseline now: {hints:?}");
+    let (line, col) = position_of(&text, "    int i = blockIdx.x");
+    c.change(&uri, 4, (line, col), (line, col), "    // one element per thread\n");
+    let hints = c.inlay_hints(&uri);
+    let same = hint_for(&hints, "same kernel").unwrap_or_else(|| panic!("comment-only edit: {hints:?}"));
+    assert!(same.starts_with("≈1.00×"), "{same}");
+
+    let status = c.shutdown();
+    assert!(status.success());
+}
+
+const TRITON_BASE: &str = r#"import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    tl.store(out_ptr + offs, x * alpha, mask=mask)
+
+
+@triton.jit
+def row_sum_kernel(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)
+    tl.store(out_ptr + row, tl.sum(acc, axis=0))
+
+
+def scale(x, out, alpha):
+    n = x.numel()
+    BLOCK = 64
+    grid = (triton.cdiv(n, BLOCK),)
+    scale_kernel[grid](x, out, n, alpha, BLOCK=BLOCK, num_warps=1)
+
+
+def row_sum(x, out):
+    rows, cols = x.shape
+    row_sum_kernel[(rows,)](x, out, cols, BLOCK=1024)
+"#;
+
+#[test]
+fn triton_edits_are_forecast_against_the_opened_version() {
+    // Not in git: the baseline is the text as opened.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("kernels.py");
+    std::fs::write(&path, TRITON_BASE).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(json!({"kforecast": {"confidenceThreshold": 0.6}}));
+    c.open(&uri, "python", TRITON_BASE);
+    assert!(c.inlay_hints(&uri).is_empty());
+
+    // Bigger blocks in the launch wrapper: faster.
+    let (line, col) = position_of(TRITON_BASE, "BLOCK = 64");
+    c.change(&uri, 2, (line, col + 8), (line, col + 10), "1024");
+    let text = TRITON_BASE.replacen("BLOCK = 64", "BLOCK = 1024", 1);
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 1, "{hints:?}");
+    assert!(hints[0].contains("faster"), "{hints:?}");
+
+    // A needless second pass over the row: slower.
+    let (line, col) = position_of(&text, "    tl.store(out_ptr + row");
+    let extra = "    for start in range(0, n_cols, BLOCK):\n        cols = start + tl.arange(0, BLOCK)\n        acc += 0.0 * tl.load(x_ptr + row * n_cols + cols, mask=cols < n_cols, other=0.0)\n";
+    c.change(&uri, 3, (line, col), (line, col), extra);
+    let hints = c.inlay_hints(&uri);
+    assert!(hint_for(&hints, "slower").is_some(), "an extra pass is slower: {hints:?}");
+
+    // Undo, then a comment-only edit of row_sum: the same kernel.
+    let text2 = text.replacen("    tl.store(out_ptr + row", &format!("{extra}    tl.store(out_ptr + row"), 1);
+    let start = position_of(&text2, extra);
+    let end = position_of(&text2, "    tl.store(out_ptr + row");
+    c.change(&uri, 4, start, end, "    # sum of the row, in fp32\n");
+    let hints = c.inlay_hints(&uri);
+    assert!(hint_for(&hints, "same kernel").is_some(), "comment-only edit: {hints:?}");
+
+    // Hover and lens work for Triton too.
+    let (hl, hc) = position_of(&text2, "scale_kernel(x_ptr");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": hl, "character": hc + 1}}),
+    );
+    assert!(hover["result"]["contents"]["value"].as_str().unwrap_or("").contains("faster"), "{hover}");
+    let lenses = c.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+    assert!(lenses["result"].as_array().is_some_and(|l| !l.is_empty()));
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn workspace_versions_forecast_in_the_expected_direction() {
+    // The test workspaces' previous versions committed at HEAD, the current ones typed in.
+    for (file, prev, cur, expect) in [
+        ("transpose.cu", "cuda/previous/src/transpose.cu", "cuda/src/transpose.cu", "faster"),
+        ("softmax.py", "triton/previous/kernels/softmax.py", "triton/kernels/softmax.py", "faster"),
+    ] {
+        let before = workspace_file(prev);
+        let after = workspace_file(cur);
+        let repo = git_repo(&[(file, &before)]);
+        let uri = uri_of(&repo.path().join(file));
+        let mut c = Client::start();
+        c.initialize(Value::Null);
+        c.open(&uri, if file.ends_with(".py") { "python" } else { "cuda" }, &before);
+        c.change(&uri, 2, (0, 0), end_position(&before), &after);
+        let hints = c.inlay_hints(&uri);
+        assert!(hints.iter().any(|h| h.contains(expect)), "{file}: {hints:?}");
+        assert!(c.shutdown().success());
+    }
+}
+
+#[test]
+fn settings_are_validated_and_the_utf8_encoding_is_negotiated() {
+    let mut c = Client::start();
+    let init = c.initialize_with(
+        json!({"confidenceThreshold": "high", "baselineMode": "svn"}),
+        json!({"positionEncodings": ["utf-8", "utf-16"]}),
+    );
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-8");
+    let msg = c.wait_notification(|n| {
+        n["method"] == "window/showMessage"
+            && n["params"]["message"].as_str().unwrap_or("").contains("kforecast.confidenceThreshold")
+    });
+    assert_eq!(msg["params"]["type"], 1);
+    c.wait_notification(|n| n["params"]["message"].as_str().unwrap_or("").contains("kforecast.baselineMode"));
+    c.notify("workspace/didChangeConfiguration", json!({"settings": {"kforecast": {"confidenceThreshold": 7}}}));
+    c.wait_notification(|n| n["params"]["message"].as_str().unwrap_or("").contains("got 7"));
+
+    // UTF-8 columns: an edit after a multi-byte comment lands where the client meant.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("k.cu");
+    let text = "__global__ void k(float* a, int n) { /* é😀 */ int i = threadIdx.x; a[i * n] = 1.0f; }\n";
+    std::fs::write(&path, text).expect("write");
+    let uri = uri_of(&path);
+    c.open(&uri, "cuda", text);
+    let byte_col = text.find(" * n]").expect("needle") as u32;
+    c.change(&uri, 2, (0, byte_col), (0, byte_col + 4), "");
+    let hints = c.inlay_hints(&uri);
+    assert!(hints.iter().any(|h| h.contains("faster")), "{hints:?}");
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn the_disk_cache_survives_a_restart() {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let repo = git_repo(&[("k.cu", COPY)]);
+    let uri = uri_of(&repo.path().join("k.cu"));
+    let (l, col) = position_of(COPY, " * stride]");
+    for round in 0..2 {
+        let mut c = Client::start_in(cache.path());
+        c.initialize(Value::Null);
+        c.open(&uri, "cuda", COPY);
+        c.change(&uri, 2, (l, col), (l, col + 9), "");
+        assert_eq!(c.inlay_hints(&uri).len(), 1);
+        let status = c.request("kforecast/status", Value::Null);
+        let stats = &status["result"]["cache"];
+        if round == 0 {
+            assert_eq!(stats["misses"], 1, "{status}");
+        } else {
+            assert_eq!(stats["diskHits"], 1, "served from disk after a restart: {status}");
+            assert_eq!(stats["misses"], 0, "{status}");
+        }
+        assert!(c.shutdown().success());
+    }
+}

@@ -3,6 +3,7 @@
 pub mod check;
 pub mod forecast;
 mod output;
+pub use output::forecast_json;
 pub mod profile;
 
 use anyhow::{bail, Context};

@@ -1,0 +1,333 @@
+-- End-to-end runner for tests/nvim_e2e.sh: drives the plugin in a real
+-- headless Neovim against the real server.
+--
+--   nvim --clean --headless -l extensions/nvim/test/e2e.lua <repo> <server> <workdir> <cache>
+--
+-- <workdir> is a git repository whose HEAD holds the PREVIOUS fixture files;
+-- each case opens one, replaces its text with the CURRENT version (an edit),
+-- and checks the hint, code lenses, hover, code actions, commands, and that
+-- :KforecastSetBaseline removes the hint. Exits 0 on success, 1 on failure.
+--
+-- KFORECAST_E2E_CODE_ACTIONS (JSON list of titles, "{kernel}" replaced by the
+-- kernel's name) is the code-action list expected at a changed kernel.
+
+local repo, server, workdir, cache = arg[1], arg[2], arg[3], arg[4]
+assert(repo and server and workdir and cache, "usage: e2e.lua <repo> <server> <workdir> <cache>")
+
+local TIMEOUT = tonumber(os.getenv("KFORECAST_E2E_TIMEOUT_MS") or "") or 30000
+local EXPECTED_ACTIONS = vim.json.decode(os.getenv("KFORECAST_E2E_CODE_ACTIONS") or "[]")
+
+local failures, passes = 0, 0
+local messages = {} -- everything vim.notify showed
+
+local function log(fmt, ...)
+  io.stdout:write(string.format(fmt, ...) .. "\n")
+  io.stdout:flush()
+end
+
+local function fail(fmt, ...)
+  error({ kforecast_failure = string.format(fmt, ...) }, 0)
+end
+
+local function check(cond, fmt, ...)
+  if not cond then
+    fail(fmt, ...)
+  end
+end
+
+local function wait_for(what, fn, timeout)
+  local value
+  local ok = vim.wait(timeout or TIMEOUT, function()
+    value = fn()
+    return value ~= nil and value ~= false
+  end, 50)
+  if not ok then
+    fail("timed out after %d ms waiting for %s", timeout or TIMEOUT, what)
+  end
+  return value
+end
+
+local function read_lines(path)
+  local f = assert(io.open(path, "r"), "cannot read " .. path)
+  local text = f:read("*a")
+  f:close()
+  local lines = vim.split(text, "\n", { plain = true })
+  if lines[#lines] == "" then
+    table.remove(lines)
+  end
+  return lines
+end
+
+local function label_text(hint)
+  local label = hint.label
+  if type(label) == "string" then
+    return label
+  end
+  local parts = {}
+  for _, part in ipairs(label or {}) do
+    parts[#parts + 1] = part.value or ""
+  end
+  return table.concat(parts)
+end
+
+local function hints(bufnr)
+  local out = {}
+  for _, item in ipairs(vim.lsp.inlay_hint.get({ bufnr = bufnr })) do
+    local client = vim.lsp.get_client_by_id(item.client_id)
+    if client and client.name == "kforecast" then
+      out[#out + 1] = { line = item.inlay_hint.position.line, text = label_text(item.inlay_hint) }
+    end
+  end
+  return out
+end
+
+local function describe_hints(list)
+  local parts = {}
+  for _, h in ipairs(list) do
+    parts[#parts + 1] = string.format("line %d: %q", h.line + 1, h.text)
+  end
+  return #parts == 0 and "(none)" or table.concat(parts, "; ")
+end
+
+local function sync_request(client, method, params, bufnr)
+  local res, err = client:request_sync(method, params, TIMEOUT, bufnr)
+  check(res ~= nil, "%s: no answer (%s)", method, tostring(err))
+  check(res.err == nil, "%s failed: %s", method, vim.inspect(res.err))
+  return res.result
+end
+
+-- ---------------------------------------------------------------------------
+
+vim.opt.runtimepath:prepend(repo .. "/extensions/nvim")
+vim.cmd("filetype on")
+vim.o.swapfile = false
+vim.o.shortmess = vim.o.shortmess .. "F"
+
+vim.notify = function(msg, level, opts)
+  messages[#messages + 1] = { msg = tostring(msg), level = level }
+  log("  [notify %s] %s", tostring(level), tostring(msg))
+end
+
+local kf = require("kforecast")
+kf.setup({
+  server_path = server,
+  cmd_env = { KFORECAST_CACHE_DIR = cache, KFORECAST_LOG = os.getenv("KFORECAST_LOG") or "info" },
+  settings = { confidenceThreshold = 0.7, baselineMode = "git" },
+})
+check(kf.cmd ~= nil, "setup() found no server: %s", tostring(kf.error))
+check(#kf.problems == 0, "setup() reported setting problems: %s", table.concat(kf.problems, "; "))
+
+local function case(spec)
+  log("== %s", spec.name)
+  local path = workdir .. "/" .. spec.file
+  vim.cmd.edit(vim.fn.fnameescape(path))
+  local bufnr = vim.api.nvim_get_current_buf()
+  check(vim.bo[bufnr].filetype == spec.filetype, "filetype of %s is %q, expected %q", spec.file, vim.bo[bufnr].filetype, spec.filetype)
+
+  local client = wait_for("the kforecast client to attach to " .. spec.file, function()
+    local c = kf.client(bufnr)
+    return c and c.initialized and c or nil
+  end)
+  log("  attached: client %d, root %s", client.id, tostring(client.root_dir))
+  check(
+    vim.lsp.inlay_hint.is_enabled({ bufnr = bufnr }),
+    "inlay hints are not enabled in the buffer"
+  )
+
+  -- Unchanged file (same as HEAD): no hint.
+  vim.wait(300)
+  local before = hints(bufnr)
+  check(#before == 0, "expected no hint before the edit, got %s", describe_hints(before))
+
+  -- The edit: replace the buffer with the current version, like a user would.
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, read_lines(spec.new_text))
+  local kernel_line
+  for _, k in ipairs(require("kforecast.kernels").find(bufnr)) do
+    if k.name == spec.kernel then
+      kernel_line = k
+    end
+  end
+  check(kernel_line ~= nil, "the plugin's kernel finder did not find %s", spec.kernel)
+  local name_row
+  for i, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
+    if not name_row and line:match(spec.name_pattern) then
+      name_row = i - 1
+    end
+  end
+  check(name_row ~= nil, "no line matches %q", spec.name_pattern)
+
+  local hint = wait_for("an inlay hint containing " .. spec.expect, function()
+    for _, h in ipairs(hints(bufnr)) do
+      if h.text:find(spec.expect, 1, true) then
+        return h
+      end
+    end
+  end)
+  log("  hint at line %d: %s", hint.line + 1, hint.text)
+  check(
+    hint.line >= name_row and hint.line <= math.min(name_row + 3, kernel_line.end_line),
+    "hint is on line %d, expected on %s's signature (from line %d)",
+    hint.line + 1,
+    spec.kernel,
+    name_row + 1
+  )
+  check(hint.text:match("^≈%d+%.%d+× ") ~= nil, "hint %q does not look like `≈N.N× faster · NN%%`", hint.text)
+  check(hint.text:match("· %d+%%") ~= nil, "hint %q has no confidence", hint.text)
+
+  -- Code lenses above the kernel.
+  local uri = vim.uri_from_bufnr(bufnr)
+  local lenses = sync_request(client, "textDocument/codeLens", { textDocument = { uri = uri } }, bufnr) or {}
+  local lens_titles = {}
+  for _, l in ipairs(lenses) do
+    lens_titles[#lens_titles + 1] = l.command and l.command.title or "?"
+  end
+  local has_lens = false
+  for _, t in ipairs(lens_titles) do
+    has_lens = has_lens or vim.startswith(t, "kforecast:")
+  end
+  check(has_lens, "no code lens titled `kforecast: …`; got %s", vim.inspect(lens_titles))
+  log("  code lenses: %s", table.concat(lens_titles, " | "))
+
+  -- Hover on the kernel name.
+  local col = vim.api.nvim_buf_get_lines(bufnr, name_row, name_row + 1, false)[1]:find(spec.kernel, 1, true) - 1
+  local hover = sync_request(client, "textDocument/hover", {
+    textDocument = { uri = uri },
+    position = { line = name_row, character = col },
+  }, bufnr)
+  local hover_text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ""
+  check(hover_text:find(spec.kernel, 1, true) ~= nil, "hover does not name %s: %q", spec.kernel, hover_text)
+  check(hover_text:find("|", 1, true) ~= nil, "hover has no table of bins: %q", hover_text)
+
+  -- Code actions at the kernel: exactly the expected list (none until GPU verification lands).
+  local titles = {}
+  if client:supports_method("textDocument/codeAction", bufnr) then
+    local actions = sync_request(client, "textDocument/codeAction", {
+      textDocument = { uri = uri },
+      range = { start = { line = name_row, character = col }, ["end"] = { line = name_row, character = col } },
+      context = { diagnostics = {} },
+    }, bufnr) or {}
+    for _, a in ipairs(actions) do
+      titles[#titles + 1] = a.title
+    end
+  end
+  local expected = {}
+  for _, t in ipairs(EXPECTED_ACTIONS) do
+    expected[#expected + 1] = (t:gsub("{kernel}", spec.kernel))
+  end
+  table.sort(titles)
+  table.sort(expected)
+  check(vim.deep_equal(titles, expected), "code actions at %s: got %s, expected %s", spec.kernel, vim.inspect(titles), vim.inspect(expected))
+  log("  code actions: %s", #titles == 0 and "(none)" or table.concat(titles, " | "))
+
+  -- :KforecastShowForecast with the cursor inside the kernel.
+  vim.api.nvim_win_set_cursor(0, { kernel_line.end_line + 1, 0 })
+  kf.last_results[kf.commands.showForecast] = nil
+  vim.cmd("KforecastShowForecast")
+  local shown = wait_for(":KforecastShowForecast's answer", function()
+    return kf.last_results[kf.commands.showForecast]
+  end)
+  check(shown.err == nil, ":KforecastShowForecast failed: %s", vim.inspect(shown.err))
+  check(shown.kernel == spec.kernel, ":KforecastShowForecast asked for %s, expected %s", tostring(shown.kernel), spec.kernel)
+  check(type(shown.result) == "table", ":KforecastShowForecast returned %s", vim.inspect(shown.result))
+  log("  show forecast: %s", vim.json.encode(shown.result):sub(1, 160))
+
+  -- :KforecastVerify is wired: an answer or the server's error, reported to the user.
+  kf.last_results[kf.commands.verify] = nil
+  local notified = #messages
+  vim.cmd("KforecastVerify")
+  local verified = wait_for(":KforecastVerify's answer", function()
+    return kf.last_results[kf.commands.verify]
+  end)
+  if verified.err then
+    local reported = false
+    for i = notified + 1, #messages do
+      reported = reported or messages[i].msg:find("kforecast.verify", 1, true) ~= nil
+    end
+    check(reported, ":KforecastVerify's error was not shown to the user")
+  end
+
+  -- :KforecastSetBaseline with the cursor on the kernel: the hint goes away.
+  vim.api.nvim_win_set_cursor(0, { name_row + 1, col })
+  kf.last_results[kf.commands.setBaseline] = nil
+  vim.cmd("KforecastSetBaseline")
+  local set = wait_for(":KforecastSetBaseline's answer", function()
+    return kf.last_results[kf.commands.setBaseline]
+  end)
+  check(set.err == nil, ":KforecastSetBaseline failed: %s", vim.inspect(set.err))
+  check(set.kernel == spec.kernel, ":KforecastSetBaseline targeted %s, expected %s", tostring(set.kernel), spec.kernel)
+  wait_for("the hint on " .. spec.kernel .. " to disappear after :KforecastSetBaseline", function()
+    for _, h in ipairs(hints(bufnr)) do
+      if h.line >= name_row and h.line <= kernel_line.end_line then
+        return false
+      end
+    end
+    return true
+  end)
+  log("  after :KforecastSetBaseline: %s", describe_hints(hints(bufnr)))
+  vim.cmd("silent! bwipeout!")
+end
+
+local function gating_case()
+  log("== python without triton is left alone, then attached once it mentions triton")
+  local path = workdir .. "/plain.py"
+  vim.cmd.edit(vim.fn.fnameescape(path))
+  local bufnr = vim.api.nvim_get_current_buf()
+  check(vim.bo[bufnr].filetype == "python", "plain.py has filetype %q", vim.bo[bufnr].filetype)
+  vim.wait(500)
+  check(kf.client(bufnr) == nil, "kforecast attached to a Python file without triton")
+  vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { "import triton" })
+  wait_for("kforecast to attach once the buffer mentions triton", function()
+    return kf.client(bufnr)
+  end)
+  vim.cmd("silent! bwipeout!")
+end
+
+local cases = {
+  {
+    name = "CUDA: transpose.cu",
+    file = "src/transpose.cu",
+    new_text = repo .. "/test-workspaces/cuda/src/transpose.cu",
+    filetype = "cuda",
+    kernel = "transpose",
+    name_pattern = "^transpose%(",
+    expect = "faster",
+  },
+  {
+    name = "Triton: kernels/softmax.py",
+    file = "kernels/softmax.py",
+    new_text = repo .. "/test-workspaces/triton/kernels/softmax.py",
+    filetype = "python",
+    kernel = "softmax_kernel",
+    name_pattern = "^def softmax_kernel%(",
+    expect = "faster",
+  },
+}
+
+local function run(fn, ...)
+  local ok, err = pcall(fn, ...)
+  if ok then
+    passes = passes + 1
+    log("  ok")
+  else
+    failures = failures + 1
+    local msg = type(err) == "table" and err.kforecast_failure or tostring(err)
+    log("  FAIL: %s", msg)
+    vim.cmd("silent! bwipeout!")
+  end
+end
+
+for _, spec in ipairs(cases) do
+  run(case, spec)
+end
+run(gating_case)
+
+local get = vim.lsp.get_clients
+for _, c in ipairs(get({ name = "kforecast" })) do
+  c:stop()
+end
+vim.wait(2000, function()
+  return #get({ name = "kforecast" }) == 0
+end, 50)
+
+log("nvim e2e: %d passed, %d failed", passes, failures)
+os.exit(failures == 0 and 0 or 1)

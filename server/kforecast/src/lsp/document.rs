@@ -1,0 +1,152 @@
+//! One open document: its text and parse, its kernels, its baseline and the reports.
+
+use super::position::{to_offset, Encoding};
+use super::settings::BaselineMode;
+use kforecast_core::analysis::{Analyzer, KernelReport, LastGood};
+use kforecast_core::baseline;
+use kforecast_core::extract::{self, Extractor};
+use kforecast_core::kernel::{Kernel, Language};
+use kforecast_core::source::SourceText;
+use std::path::PathBuf;
+use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
+
+/// The previous version kernels are compared with.
+pub struct Baseline {
+    pub kernels: Vec<Kernel>,
+    /// Shown to the user: `HEAD`, `the version when opened`, `the baseline you set`.
+    pub label: String,
+}
+
+pub struct Document {
+    pub version: i32,
+    pub language: Language,
+    pub src: SourceText,
+    extractor: Extractor,
+    last_good: LastGood,
+    /// Kernels as of opening (the `open` baseline).
+    opened: Vec<Kernel>,
+    pub baseline: Baseline,
+    /// The kernels being forecast (last good stand-ins flagged).
+    pub current: Vec<(Kernel, bool)>,
+    pub reports: Vec<KernelReport>,
+    /// Why the document is not analysed (too large), if it is not.
+    pub disabled: Option<String>,
+    path: Option<PathBuf>,
+}
+
+/// The language of a document from its languageId, falling back to its extension.
+pub fn language_of(uri: &Url, language_id: &str) -> Option<Language> {
+    match language_id {
+        "cuda" | "cuda-cpp" | "cu" | "cuh" => Some(Language::Cuda),
+        "python" | "triton" => Some(Language::Triton),
+        _ => {
+            let path = uri.to_file_path().ok().unwrap_or_else(|| PathBuf::from(uri.path()));
+            Language::from_path(&path)
+        }
+    }
+}
+
+impl Document {
+    pub fn open(uri: &Url, language: Language, text: &str, version: i32, mode: BaselineMode, max_size: usize) -> Self {
+        let path = uri.to_file_path().ok();
+        let disabled = (text.len() > max_size).then(|| {
+            format!(
+                "kforecast: {} is {:.1} MB, over the {:.1} MB limit (setting `kforecast.maxFileSize`); no forecasts for it",
+                uri,
+                text.len() as f64 / 1e6,
+                max_size as f64 / 1e6
+            )
+        });
+        let src = SourceText::new(language, if disabled.is_some() { "" } else { text });
+        let mut extractor = Extractor::new(language);
+        let opened = extractor.extract(&src).kernels;
+        let mut doc = Self {
+            version,
+            language,
+            src,
+            extractor,
+            last_good: LastGood::default(),
+            opened,
+            baseline: Baseline { kernels: Vec::new(), label: String::new() },
+            current: Vec::new(),
+            reports: Vec::new(),
+            disabled,
+            path,
+        };
+        doc.load_baseline(mode);
+        doc
+    }
+
+    /// Loads the baseline for a mode: git HEAD (falling back to the opened text) or the opened text.
+    pub fn load_baseline(&mut self, mode: BaselineMode) {
+        if mode == BaselineMode::Git {
+            if let Some(path) = &self.path {
+                match baseline::git_show(path, "HEAD") {
+                    Ok(text) => {
+                        let kernels = extract::extract_text(self.language, &text).kernels;
+                        self.baseline = Baseline { kernels, label: "HEAD".to_string() };
+                        return;
+                    }
+                    Err(e) => tracing::debug!("no git baseline for {}: {e}", path.display()),
+                }
+            }
+        }
+        self.baseline = Baseline { kernels: self.opened.clone(), label: "the version when opened".to_string() };
+    }
+
+    /// Applies `didChange` content changes in order. Ranges are clamped to the text.
+    pub fn apply_changes(&mut self, changes: Vec<TextDocumentContentChangeEvent>, enc: Encoding) {
+        if self.disabled.is_some() {
+            return;
+        }
+        for change in changes {
+            match change.range {
+                Some(range) => {
+                    let rope = self.src.rope();
+                    let mut start = to_offset(rope, range.start, enc);
+                    let mut end = to_offset(rope, range.end, enc);
+                    if end < start {
+                        std::mem::swap(&mut start, &mut end);
+                    }
+                    self.src.edit(start, end, &change.text);
+                }
+                None => self.src.replace_all(&change.text),
+            }
+        }
+    }
+
+    /// Re-extracts kernels and forecasts them against the baseline.
+    pub fn analyze(&mut self, analyzer: &Analyzer) {
+        if self.disabled.is_some() {
+            self.reports.clear();
+            return;
+        }
+        self.src.reparse();
+        let extraction = self.extractor.extract(&self.src);
+        self.current = self.last_good.resolve(&extraction);
+        self.reports = analyzer.compare(&self.current, &self.baseline.kernels);
+    }
+
+    /// Makes the current version the baseline (of one kernel, or all).
+    pub fn set_baseline(&mut self, kernel: Option<&str>) -> Result<usize, String> {
+        match kernel {
+            None => {
+                self.baseline = Baseline {
+                    kernels: self.current.iter().map(|(k, _)| k.clone()).collect(),
+                    label: "the baseline you set".to_string(),
+                };
+                Ok(self.current.len())
+            }
+            Some(name) => {
+                let Some((k, _)) = self.current.iter().find(|(k, _)| k.name == name) else {
+                    return Err(format!("no kernel named `{name}` in this document"));
+                };
+                let k = k.clone();
+                self.baseline.kernels.retain(|b| b.name != name);
+                self.baseline.kernels.push(k);
+                self.baseline.label = "the baseline you set".to_string();
+                Ok(1)
+            }
+        }
+    }
+}

@@ -1,0 +1,335 @@
+//! The `LanguageServer` implementation. One mutex owns all state; handlers do their
+//! (millisecond) work under it and talk to the client after releasing it.
+
+use super::document::{language_of, Document};
+use super::position::{to_offset, Encoding};
+use super::settings::Settings;
+use super::to_proto;
+use crate::cli::{open_cache, CacheOptions};
+use kforecast_core::analysis::Analyzer;
+use kforecast_core::forecast::EmbeddedForecaster;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tower_lsp::jsonrpc::{Error, Result};
+use tower_lsp::lsp_types::*;
+use tower_lsp::{Client, LanguageServer};
+
+/// Set once the client has asked the server to shut down.
+pub static SHUTDOWN_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+pub const SET_BASELINE: &str = "kforecast.setBaseline";
+pub const SHOW_FORECAST: &str = "kforecast.showForecast";
+
+struct State {
+    settings: Settings,
+    encoding: Encoding,
+    docs: HashMap<Url, Document>,
+    analyzer: Analyzer,
+    refresh_hints: bool,
+    refresh_lenses: bool,
+    /// Messages to show once the client is initialised.
+    pending: Vec<(MessageType, String)>,
+}
+
+pub struct Backend {
+    client: Client,
+    state: Arc<Mutex<State>>,
+}
+
+impl Backend {
+    pub fn new(client: Client, cache: &CacheOptions) -> Self {
+        let mut pending = Vec::new();
+        let cache = open_cache(cache, &mut |w| pending.push((MessageType::WARNING, w)));
+        let settings = Settings::default();
+        let analyzer = Analyzer::new(Arc::new(EmbeddedForecaster::new()), Arc::new(cache), settings.device.clone());
+        let state = State {
+            settings,
+            encoding: Encoding::Utf16,
+            docs: HashMap::new(),
+            analyzer,
+            refresh_hints: false,
+            refresh_lenses: false,
+            pending,
+        };
+        Self { client, state: Arc::new(Mutex::new(state)) }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A panic under the lock must not take the server down with it.
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `kforecast/status`: what the server is doing (for editor status bars and tests).
+    pub async fn status(&self) -> Result<Value> {
+        let st = self.state();
+        let stats = st.analyzer.cache().stats();
+        Ok(json!({
+            "forecaster": st.analyzer.forecaster().id(),
+            "device": st.analyzer.device(),
+            "documents": st.docs.len(),
+            "store": st.analyzer.cache().store().map(|s| s.path().display().to_string()),
+            "cache": {"memoryHits": stats.memory_hits, "diskHits": stats.disk_hits, "misses": stats.misses},
+            "jobs": 0,
+        }))
+    }
+
+    async fn publish(&self, uri: Url) {
+        let (diags, version) = {
+            let st = self.state();
+            match st.docs.get(&uri) {
+                Some(doc) => {
+                    (to_proto::diagnostics(doc, st.encoding, st.settings.confidence_threshold), Some(doc.version))
+                }
+                None => (Vec::new(), None),
+            }
+        };
+        self.client.publish_diagnostics(uri, diags, version).await;
+    }
+
+    /// Asks the client to re-request hints and lenses (without waiting for it).
+    fn refresh(&self) {
+        let (hints, lenses) = {
+            let st = self.state();
+            (st.refresh_hints, st.refresh_lenses)
+        };
+        let client = self.client.clone();
+        tokio::spawn(async move {
+            if hints {
+                let _ = client.inlay_hint_refresh().await;
+            }
+            if lenses {
+                let _ = client.code_lens_refresh().await;
+            }
+        });
+    }
+
+    async fn show_errors(&self, errors: Vec<String>) {
+        for e in errors {
+            tracing::warn!("{e}");
+            self.client.show_message(MessageType::ERROR, e).await;
+        }
+    }
+}
+
+/// `[{"uri": …, "kernel": …}]` or `["uri", "kernel"]`.
+fn command_target(args: &[Value]) -> Option<(Url, Option<String>)> {
+    let first = args.first()?;
+    let (uri, kernel) = match first {
+        Value::Object(o) => (o.get("uri")?.as_str()?, o.get("kernel").and_then(Value::as_str)),
+        Value::String(s) => (s.as_str(), args.get(1).and_then(Value::as_str)),
+        _ => return None,
+    };
+    Some((Url::parse(uri).ok()?, kernel.map(str::to_string)))
+}
+
+#[tower_lsp::async_trait]
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        let utf8 = params
+            .capabilities
+            .general
+            .as_ref()
+            .and_then(|g| g.position_encodings.as_ref())
+            .is_some_and(|encs| encs.contains(&PositionEncodingKind::UTF8));
+        let workspace = params.capabilities.workspace.as_ref();
+        {
+            let mut st = self.state();
+            st.encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
+            st.refresh_hints =
+                workspace.and_then(|w| w.inlay_hint.as_ref()).and_then(|h| h.refresh_support).unwrap_or(false);
+            st.refresh_lenses =
+                workspace.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false);
+            if let Some(options) = &params.initialization_options {
+                let errors = st.settings.apply(options);
+                st.pending.extend(errors.into_iter().map(|e| (MessageType::ERROR, e)));
+                let device = st.settings.device.clone();
+                st.analyzer.set_device(device);
+            }
+        }
+        Ok(InitializeResult {
+            capabilities: ServerCapabilities {
+                position_encoding: Some(if utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
+                text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
+                inlay_hint_provider: Some(OneOf::Left(true)),
+                code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
+                hover_provider: Some(HoverProviderCapability::Simple(true)),
+                execute_command_provider: Some(ExecuteCommandOptions {
+                    commands: vec![SET_BASELINE.to_string(), SHOW_FORECAST.to_string()],
+                    work_done_progress_options: WorkDoneProgressOptions::default(),
+                }),
+                ..ServerCapabilities::default()
+            },
+            server_info: Some(ServerInfo {
+                name: "kforecast".to_string(),
+                version: Some(env!("CARGO_PKG_VERSION").to_string()),
+            }),
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        let pending = std::mem::take(&mut self.state().pending);
+        for (typ, message) in pending {
+            tracing::warn!("{message}");
+            self.client.show_message(typ, message).await;
+        }
+        tracing::info!("kforecast {} ready", env!("CARGO_PKG_VERSION"));
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        SHUTDOWN_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.state().analyzer.cache().flush();
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let item = params.text_document;
+        let Some(language) = language_of(&item.uri, &item.language_id) else {
+            tracing::debug!("ignoring {} ({})", item.uri, item.language_id);
+            return;
+        };
+        let warning = {
+            let mut st = self.state();
+            let (mode, max) = (st.settings.baseline_mode, st.settings.max_file_size);
+            let mut doc = Document::open(&item.uri, language, &item.text, item.version, mode, max);
+            doc.analyze(&st.analyzer);
+            let warning = doc.disabled.clone();
+            st.docs.insert(item.uri.clone(), doc);
+            warning
+        };
+        if let Some(w) = warning {
+            self.client.show_message(MessageType::WARNING, w).await;
+        }
+        self.publish(item.uri).await;
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        {
+            let mut st = self.state();
+            let enc = st.encoding;
+            let State { docs, analyzer, .. } = &mut *st;
+            let Some(doc) = docs.get_mut(&uri) else {
+                tracing::warn!("didChange for a document that is not open: {uri}");
+                return;
+            };
+            doc.version = params.text_document.version;
+            doc.apply_changes(params.content_changes, enc);
+            doc.analyze(analyzer);
+        }
+        self.publish(uri).await;
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.state().docs.remove(&uri);
+        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let (errors, uris) = {
+            let mut st = self.state();
+            let before = st.settings.clone();
+            let errors = st.settings.apply(&params.settings);
+            let settings = st.settings.clone();
+            st.analyzer.set_device(settings.device.clone());
+            let State { docs, analyzer, .. } = &mut *st;
+            for doc in docs.values_mut() {
+                if settings.baseline_mode != before.baseline_mode {
+                    doc.load_baseline(settings.baseline_mode);
+                }
+                doc.analyze(analyzer);
+            }
+            (errors, docs.keys().cloned().collect::<Vec<_>>())
+        };
+        self.show_errors(errors).await;
+        for uri in uris {
+            self.publish(uri).await;
+        }
+        self.refresh();
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        let st = self.state();
+        let Some(doc) = st.docs.get(&params.text_document.uri) else { return Ok(None) };
+        Ok(Some(to_proto::inlay_hints(doc, params.range, st.encoding, st.settings.confidence_threshold)))
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        let st = self.state();
+        let uri = params.text_document.uri;
+        let Some(doc) = st.docs.get(&uri) else { return Ok(None) };
+        Ok(Some(to_proto::code_lenses(doc, &uri, st.encoding, st.settings.confidence_threshold)))
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let st = self.state();
+        let pos = params.text_document_position_params;
+        let Some(doc) = st.docs.get(&pos.text_document.uri) else { return Ok(None) };
+        let offset = to_offset(doc.src.rope(), pos.position, st.encoding);
+        Ok(to_proto::hover(doc, offset, st.encoding, st.settings.confidence_threshold, st.analyzer.device()))
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
+        let Some((uri, kernel)) = command_target(&params.arguments) else {
+            return Err(Error::invalid_params(format!(
+                "{} expects [{{\"uri\": <document uri>, \"kernel\"?: <name>}}]",
+                params.command
+            )));
+        };
+        match params.command.as_str() {
+            SET_BASELINE => {
+                let count = {
+                    let mut st = self.state();
+                    let State { docs, analyzer, .. } = &mut *st;
+                    let Some(doc) = docs.get_mut(&uri) else {
+                        return Err(Error::invalid_params(format!("{uri} is not open")));
+                    };
+                    let count = doc.set_baseline(kernel.as_deref()).map_err(Error::invalid_params)?;
+                    doc.analyze(analyzer);
+                    count
+                };
+                self.publish(uri).await;
+                self.refresh();
+                Ok(Some(json!({"baselined": count})))
+            }
+            SHOW_FORECAST => {
+                let (value, message) = {
+                    let st = self.state();
+                    let Some(doc) = st.docs.get(&uri) else {
+                        return Err(Error::invalid_params(format!("{uri} is not open")));
+                    };
+                    let Some(name) = kernel else {
+                        return Err(Error::invalid_params("kforecast.showForecast needs a kernel name"));
+                    };
+                    let Some(report) = doc.reports.iter().find(|r| r.name == name) else {
+                        return Err(Error::invalid_params(format!("no kernel named `{name}` in {uri}")));
+                    };
+                    let threshold = st.settings.confidence_threshold;
+                    match report.forecast() {
+                        Some(f) => {
+                            let mut v = crate::cli::forecast_json(f, threshold);
+                            v["kernel"] = name.clone().into();
+                            v["baseline"] = doc.baseline.label.clone().into();
+                            let msg = format!(
+                                "kforecast: `{name}` {} than {} (confidence {:.0}%) — {}",
+                                f.headline(),
+                                doc.baseline.label,
+                                f.confidence * 100.0,
+                                f.reasons.join("; ")
+                            );
+                            (v, msg)
+                        }
+                        None => (
+                            json!({"kernel": name, "changed": false}),
+                            format!("kforecast: `{name}` has no forecast (unchanged or new)"),
+                        ),
+                    }
+                };
+                self.client.show_message(MessageType::INFO, message).await;
+                Ok(Some(value))
+            }
+            other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
+        }
+    }
+}

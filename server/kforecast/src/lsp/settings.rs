@@ -1,0 +1,103 @@
+//! Server settings, parsed once into a typed struct; a bad value is reported by name
+//! and the previous value is kept.
+
+use serde_json::Value;
+
+/// Where a kernel's baseline comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaselineMode {
+    /// The file at git HEAD; the content when opened if the file is not in git.
+    Git,
+    /// The content when the file was opened.
+    Open,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    pub confidence_threshold: f64,
+    pub baseline_mode: BaselineMode,
+    pub device: String,
+    /// Files larger than this are not analysed.
+    pub max_file_size: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            confidence_threshold: 0.7,
+            baseline_mode: BaselineMode::Git,
+            device: crate::cli::DEFAULT_DEVICE.to_string(),
+            max_file_size: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// Keys later features use; accepted now so editors can send them.
+const RESERVED: [&str; 5] = ["gpuWorkers", "llmEndpoint", "autoVerify", "searchBudget", "cacheDir"];
+
+impl Settings {
+    /// Applies a settings object (flat, or nested under `kforecast`). Returns one message
+    /// per invalid or unknown setting; valid ones are applied regardless.
+    pub fn apply(&mut self, value: &Value) -> Vec<String> {
+        let mut errors = Vec::new();
+        let obj = match value.get("kforecast").unwrap_or(value) {
+            Value::Object(o) => o,
+            Value::Null => return errors,
+            other => {
+                errors.push(format!("kforecast settings must be an object, got {other}"));
+                return errors;
+            }
+        };
+        for (key, v) in obj {
+            match key.as_str() {
+                "confidenceThreshold" => match v.as_f64() {
+                    Some(t) if (0.0..=1.0).contains(&t) => self.confidence_threshold = t,
+                    _ => errors.push(format!(
+                        "setting `kforecast.confidenceThreshold` must be a number from 0 to 1, got {v}; keeping {}",
+                        self.confidence_threshold
+                    )),
+                },
+                "baselineMode" => match v.as_str() {
+                    Some("git") => self.baseline_mode = BaselineMode::Git,
+                    Some("open") => self.baseline_mode = BaselineMode::Open,
+                    _ => errors.push(format!(
+                        "setting `kforecast.baselineMode` must be \"git\" or \"open\", got {v}; keeping {:?}",
+                        self.baseline_mode
+                    )),
+                },
+                "device" => match v.as_str() {
+                    Some(d) if !d.trim().is_empty() => self.device = d.trim().to_string(),
+                    _ => errors.push(format!("setting `kforecast.device` must be a non-empty string, got {v}")),
+                },
+                "maxFileSize" => match v.as_u64() {
+                    Some(n) if n >= 1024 => self.max_file_size = n as usize,
+                    _ => errors.push(format!(
+                        "setting `kforecast.maxFileSize` must be a whole number of bytes ≥ 1024, got {v}"
+                    )),
+                },
+                k if RESERVED.contains(&k) => {}
+                other => tracing::info!("ignoring unknown setting `kforecast.{other}`"),
+            }
+        }
+        errors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn applies_valid_and_names_invalid_settings() {
+        let mut s = Settings::default();
+        let errors = s.apply(&json!({"kforecast": {"confidenceThreshold": 0.9, "baselineMode": "nope"}}));
+        assert_eq!(s.confidence_threshold, 0.9);
+        assert_eq!(s.baseline_mode, BaselineMode::Git);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].contains("kforecast.baselineMode"));
+        let errors = s.apply(&json!({"confidenceThreshold": "high"}));
+        assert!(errors[0].contains("kforecast.confidenceThreshold"));
+        assert_eq!(s.confidence_threshold, 0.9);
+    }
+}
