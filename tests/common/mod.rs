@@ -243,6 +243,23 @@ impl Drop for Client {
     }
 }
 
+/// Runs git in `dir` with a fixed identity.
+pub fn git(dir: &Path, args: &[&str]) {
+    let ok = Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@t")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@t")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .expect("git")
+        .success();
+    assert!(ok, "git {args:?} failed");
+}
+
 /// A temporary git repository holding `files` committed at HEAD.
 pub fn git_repo(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -96,6 +96,20 @@ local function sync_request(client, method, params, bufnr)
   return res.result
 end
 
+--- Asks the server directly (not the display cache) for the whole buffer's hints.
+local function server_hints(client, bufnr)
+  local n = vim.api.nvim_buf_line_count(bufnr)
+  local result = sync_request(client, "textDocument/inlayHint", {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    range = { start = { line = 0, character = 0 }, ["end"] = { line = n, character = 0 } },
+  }, bufnr) or {}
+  local out = {}
+  for _, h in ipairs(result) do
+    out[#out + 1] = { line = h.position.line, text = label_text(h) }
+  end
+  return out
+end
+
 -- ---------------------------------------------------------------------------
 
 vim.opt.runtimepath:prepend(repo .. "/extensions/nvim")
@@ -134,10 +148,8 @@ local function case(spec)
     "inlay hints are not enabled in the buffer"
   )
 
-  -- Unchanged file (same as HEAD): no hint.
-  vim.wait(300)
-  local before = hints(bufnr)
-  check(#before == 0, "expected no hint before the edit, got %s", describe_hints(before))
+  -- Unchanged file (same as HEAD): the server has no hint for it.
+  check(#server_hints(client, bufnr) == 0, "expected no hint before the edit, got %s", describe_hints(server_hints(client, bufnr)))
 
   -- The edit: replace the buffer with the current version, like a user would.
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, read_lines(spec.new_text))
@@ -246,6 +258,27 @@ local function case(spec)
     check(reported, ":KforecastVerify's error was not shown to the user")
   end
 
+  -- A settings change reaches the server (workspace/didChangeConfiguration) and the hint follows it.
+  if spec.unsure_threshold then
+    kf.update_settings({ confidenceThreshold = spec.unsure_threshold })
+    local unsure = wait_for("the hint to end in `· unsure` at confidenceThreshold " .. spec.unsure_threshold, function()
+      for _, h in ipairs(hints(bufnr)) do
+        if h.line == hint.line and vim.endswith(h.text, "· unsure") then
+          return h
+        end
+      end
+    end)
+    log("  at threshold %.2f: %s", spec.unsure_threshold, unsure.text)
+    kf.update_settings({ confidenceThreshold = 0.7 })
+    wait_for("the hint to be confident again at threshold 0.7", function()
+      for _, h in ipairs(hints(bufnr)) do
+        if h.line == hint.line and not h.text:find("unsure", 1, true) then
+          return true
+        end
+      end
+    end)
+  end
+
   -- :KforecastSetBaseline with the cursor on the kernel: the hint goes away.
   vim.api.nvim_win_set_cursor(0, { name_row + 1, col })
   kf.last_results[kf.commands.setBaseline] = nil
@@ -263,6 +296,13 @@ local function case(spec)
     end
     return true
   end)
+  local left = {}
+  for _, h in ipairs(server_hints(client, bufnr)) do
+    if h.line >= name_row and h.line <= kernel_line.end_line then
+      left[#left + 1] = h
+    end
+  end
+  check(#left == 0, "the server still has a hint on %s after :KforecastSetBaseline: %s", spec.kernel, describe_hints(left))
   log("  after :KforecastSetBaseline: %s", describe_hints(hints(bufnr)))
   vim.cmd("silent! bwipeout!")
 end
@@ -280,6 +320,88 @@ local function gating_case()
     return kf.client(bufnr)
   end)
   vim.cmd("silent! bwipeout!")
+end
+
+local function unit_case()
+  log("== settings validation and kernel finder")
+  local config = require("kforecast.config")
+  local settings, problems = config.server_settings(config.resolve({
+    settings = {
+      baselineMode = "open",
+      gpuWorkers = { { url = "http://gpu:7070", token = "t" }, "http://other:7070" },
+      llmEndpoint = { url = "http://localhost:8000/v1", model = "m", apiKeyEnv = "KEY" },
+      searchBudget = 8,
+      maxFileSize = 4096,
+    },
+  }).settings)
+  check(#problems == 0, "valid settings reported: %s", table.concat(problems, "; "))
+  check(vim.deep_equal(settings, {
+    confidenceThreshold = 0.7,
+    baselineMode = "open",
+    device = "NVIDIA H100",
+    maxFileSize = 4096,
+    gpuWorkers = { { url = "http://gpu:7070", token = "t" }, { url = "http://other:7070" } },
+    llmEndpoint = { url = "http://localhost:8000/v1", model = "m", apiKeyEnv = "KEY" },
+    autoVerify = false,
+    searchBudget = 8,
+  }), "settings mapped to %s", vim.inspect(settings))
+  check(vim.json.encode(config.server_settings({ gpuWorkers = {} }).gpuWorkers) == "[]", "empty gpuWorkers must encode as []")
+  local _, bad = config.server_settings({
+    confidenceThreshold = 1.5, baselineMode = "HEAD", device = " ", maxFileSize = 10,
+    gpuWorkers = { { token = "x" } }, llmEndpoint = { url = "u" }, autoVerify = "yes", searchBudget = 0, typo = 1,
+  })
+  for _, key in ipairs({ "confidenceThreshold", "baselineMode", "device", "maxFileSize", "gpuWorkers[1]", "llmEndpoint", "autoVerify", "searchBudget", "typo" }) do
+    local found = false
+    for _, p in ipairs(bad) do
+      found = found or p:find("kforecast." .. key, 1, true) ~= nil
+    end
+    check(found, "no problem reported for %s: %s", key, table.concat(bad, " | "))
+  end
+
+  local k = require("kforecast.kernels")
+  local cuda = {
+    "// __global__ void commented(int x) {}",
+    "__global__ void declared(float* x);",
+    "template <int N>",
+    "__global__ void __launch_bounds__(256, 2)",
+    "templated(float* __restrict__ x, int n)",
+    "{",
+    "    if (n) { x[0] = N; }",
+    "}",
+    "static __global__ void other(void) { }",
+  }
+  check(vim.deep_equal(k.find_cuda(cuda), {
+    { name = "templated", start_line = 3, end_line = 7 },
+    { name = "other", start_line = 8, end_line = 8 },
+  }), "CUDA kernels: %s", vim.inspect(k.find_cuda(cuda)))
+  local py = {
+    "import triton",
+    "@triton.autotune(",
+    "    configs=[triton.Config({'BLOCK': 64})],",
+    "    key=['n'],",
+    ")",
+    "@triton.jit",
+    "def k(x_ptr,",
+    "      n):",
+    '    """def not_a_kernel():"""',
+    "    if n:",
+    "",
+    "        pass",
+    "def host():",
+    "    pass",
+  }
+  check(vim.deep_equal(k.find_triton(py), { { name = "k", start_line = 1, end_line = 11 } }), "Triton kernels: %s", vim.inspect(k.find_triton(py)))
+  local names = {}
+  for _, file in ipairs({ "elementwise", "reduction", "matmul", "softmax", "transpose" }) do
+    for _, kern in ipairs(k.find_cuda(read_lines(repo .. "/test-workspaces/cuda/src/" .. file .. ".cu"))) do
+      names[#names + 1] = kern.name
+    end
+  end
+  for _, want in ipairs({ "saxpy", "scale", "relu", "reduce_sum", "sgemm", "softmax_rows", "transpose" }) do
+    check(vim.tbl_contains(names, want), "kernel finder missed %s (found %s)", want, table.concat(names, ", "))
+  end
+  local mm = k.find_triton(read_lines(repo .. "/test-workspaces/triton/kernels/matmul.py"))
+  check(#mm == 1 and mm[1].name == "matmul_kernel", "Triton matmul kernels: %s", vim.inspect(mm))
 end
 
 local cases = {
@@ -300,6 +422,7 @@ local cases = {
     kernel = "softmax_kernel",
     name_pattern = "^def softmax_kernel%(",
     expect = "faster",
+    unsure_threshold = 0.99,
   },
 }
 
@@ -316,6 +439,7 @@ local function run(fn, ...)
   end
 end
 
+run(unit_case)
 for _, spec in ipairs(cases) do
   run(case, spec)
 end
@@ -329,5 +453,5 @@ vim.wait(2000, function()
   return #get({ name = "kforecast" }) == 0
 end, 50)
 
-log("nvim e2e: %d passed, %d failed", passes, failures)
+log("nvim_e2e: %d passed, %d failed", passes, failures)
 os.exit(failures == 0 and 0 or 1)

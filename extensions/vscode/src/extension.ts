@@ -14,7 +14,6 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
   State,
-  TransportKind,
 } from 'vscode-languageclient/node';
 import type { DocumentFilter, DynamicFeature, StaticFeature } from 'vscode-languageclient/node';
 import {
@@ -155,7 +154,8 @@ class Extension {
   // ----- client lifecycle ---------------------------------------------------
 
   private maybeStart(doc: vscode.TextDocument): void {
-    if (this.client || this.starting || this.state === 'missing') return;
+    // After a failure, wait for Restart server or a settings change instead of retrying on every keystroke.
+    if (this.client || this.starting || this.state === 'missing' || this.state === 'failed') return;
     if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return;
     if (!inScope(doc.languageId, doc.getText(), doc.fileName)) return;
     void this.ensureClient();
@@ -215,7 +215,8 @@ class Extension {
     const config = this.config();
     const settings = this.serverSettings();
     const env = serverEnvironment(process.env, config.get('serverLogLevel'), settings.cacheDir);
-    const run = { command: resolution.path, args: ['lsp'], transport: TransportKind.stdio, options: { env } };
+    // No `transport`: with TransportKind.stdio the client would append `--stdio` to the arguments.
+    const run = { command: resolution.path, args: ['lsp'], options: { env } };
     const serverOptions: ServerOptions = { run, debug: run };
 
     const selector: DocumentFilter[] = [];
@@ -227,6 +228,8 @@ class Extension {
 
     const gate = this.gate;
     gate.clear();
+    // Set right after construction: middleware may run before start() resolves.
+    let clientRef: KforecastClient | undefined;
     const onServer = (doc: vscode.TextDocument): boolean => gate.isOnServer(doc.uri.toString(), doc.languageId);
 
     const clientOptions: LanguageClientOptions = {
@@ -240,9 +243,9 @@ class Extension {
           const doc = event.document;
           const decision = gate.onChange(doc.uri.toString(), doc.languageId, () => doc.getText());
           if (decision === 'forward') return next(event);
-          if (decision === 'open' && this.client) {
+          if (decision === 'open' && clientRef) {
             // A Python file that just started to mention Triton: open it on the server now.
-            const c = this.client;
+            const c = clientRef;
             await c.sendNotification(DidOpenTextDocumentNotification.type, {
               textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri), languageId: doc.languageId, version: doc.version, text: doc.getText() },
             });
@@ -259,6 +262,7 @@ class Extension {
     };
 
     const client = new KforecastClient('kforecast', 'kforecast', serverOptions, clientOptions);
+    clientRef = client;
     this.context.subscriptions.push(
       client.onDidChangeState((e) => {
         if (e.newState === State.Running) this.state = 'running';

@@ -127,7 +127,8 @@ impl LastGood {
         }
         if extraction.syntax_errors.is_empty() {
             // The file parses: forget kernels that are gone.
-            self.kernels.retain(|name, _| extraction.kernel(name).is_some());
+            let names: std::collections::HashSet<&str> = extraction.kernels.iter().map(|k| k.name.as_str()).collect();
+            self.kernels.retain(|name, _| names.contains(name.as_str()));
         }
         out
     }

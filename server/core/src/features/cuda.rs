@@ -133,7 +133,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         Some(text) => dims(text, &env, &mut guesses),
         None => {
             guesses += 1;
-            [(ASSUMED_SIZE * ASSUMED_SIZE / threads_per_block).ceil(), 1.0, 1.0]
+            [(ASSUMED_SIZE / threads_per_block).ceil(), 1.0, 1.0]
         }
     };
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
@@ -690,10 +690,8 @@ impl Walker<'_> {
                 return;
             }
             "call_expression" => self.call(node, weight),
-            "gnu_asm_expression" => {
-                if self.text(node).contains("mma") {
-                    self.acc.tensor_flops += 256.0 * weight;
-                }
+            "gnu_asm_expression" if self.text(node).contains("mma") => {
+                self.acc.tensor_flops += 256.0 * weight;
             }
             "binary_expression" => {
                 if let Some(op) = node.child_by_field_name("operator") {

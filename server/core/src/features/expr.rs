@@ -143,7 +143,7 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
                 i += 1;
             }
-            let lit = text[start..i].trim_end_matches(|c: char| matches!(c, 'u' | 'U' | 'l' | 'L' | 'f' | 'F'));
+            let lit = text[start..i].trim_end_matches(['u', 'U', 'l', 'L', 'f', 'F']);
             let lit = lit.replace('_', "");
             let value = if let Some(hex) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X")) {
                 u64::from_str_radix(hex, 16).ok()? as f64

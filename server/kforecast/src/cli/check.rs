@@ -146,7 +146,7 @@ pub fn run(args: CheckArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
                     f.confidence * 100.0
                 ));
                 if f.identical {
-                    super::out(format!("    = same kernel: only comments, whitespace or local names changed"));
+                    super::out("    = same kernel: only comments, whitespace or local names changed");
                     continue;
                 }
                 super::out(format!("    = bins: {}", bins_line(f)));

@@ -34,7 +34,7 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
             "cost": p.cost,
             "features": p.features,
         });
-        super::out(format!("{}", serde_json::to_string_pretty(&v)?));
+        super::out(serde_json::to_string_pretty(&v)?);
     }
     if !found {
         anyhow::bail!("{}: no kernel named `{}`", args.file.display(), args.kernel.unwrap_or_default());

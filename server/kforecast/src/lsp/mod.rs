@@ -2,6 +2,7 @@
 //! (`kforecast_core`) and converts the answers (`to_proto`).
 
 mod document;
+mod input;
 mod position;
 mod server;
 mod settings;
@@ -46,13 +47,14 @@ pub fn run(cache: CacheOptions) -> anyhow::Result<ExitCode> {
             .finish();
         let exited = Arc::new(Notify::new());
         let service = ExitWatch { inner: service, exited: exited.clone() };
-        let serve = tower_lsp::Server::new(tokio::io::stdin(), tokio::io::stdout(), socket).serve(service);
+        let serve = tower_lsp::Server::new(input::stdin()?, tokio::io::stdout(), socket).serve(service);
         // tower-lsp only notices `exit` when the next message arrives: stop as soon as it is seen.
         tokio::select! {
             _ = serve => {}
             _ = exited.notified() => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
         }
-    });
+        anyhow::Ok(())
+    })?;
     // The stdin reader blocks in a thread of its own: don't wait for it.
     runtime.shutdown_background();
     // LSP: exit code 0 only if `shutdown` came before `exit`.

@@ -1,0 +1,183 @@
+// The extension's VS Code glue against the real server, with a stand-in for the
+// `vscode` module (fakeVscode.ts): activation, server start with the settings
+// as initializationOptions, document sync (and the Triton gate for Python),
+// inlay hints through the client, settings changes, and the commands.
+// Skipped when no server binary is found (KFORECAST_BIN or target/debug/kforecast).
+
+import * as assert from 'assert';
+import { execFileSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { FakeDocument, FakeState, Position, Range, Selection, Uri, createFakeVscode, installFakeVscode } from './fakeVscode';
+
+const repo = path.resolve(__dirname, '..', '..', '..', '..');
+const server = process.env.KFORECAST_BIN ?? path.join(repo, 'target', 'debug', 'kforecast');
+const TIMEOUT = 30000;
+
+async function waitFor<T>(what: string, fn: () => T | undefined | false | Promise<T | undefined | false>, timeout = TIMEOUT): Promise<T> {
+  const until = Date.now() + timeout;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface HintLike {
+  position: Position;
+  label: string | { value: string }[];
+}
+const labelOf = (h: HintLike): string => (typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
+const token = { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) };
+
+describe('extension against the real server (fake VS Code API)', function () {
+  this.timeout(120000);
+
+  let state: FakeState;
+  let ext: { activate(ctx: unknown): void; deactivate(): Promise<void> };
+  let tmp: string;
+  let cuda: FakeDocument;
+  const subscriptions: { dispose(): unknown }[] = [];
+
+  before(function () {
+    if (!fs.existsSync(server)) {
+      console.log(`    (skipped: no server binary at ${server}; build it with cargo build -p kforecast or set KFORECAST_BIN)`);
+      this.skip();
+    }
+    const fake = createFakeVscode();
+    state = fake.state;
+    installFakeVscode(fake.api);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ext = require('../extension') as typeof ext;
+
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kforecast-vscode-it-'));
+    const work = path.join(tmp, 'work');
+    fs.mkdirSync(path.join(work, 'src'), { recursive: true });
+    fs.copyFileSync(path.join(repo, 'test-workspaces/cuda/previous/src/transpose.cu'), path.join(work, 'src/transpose.cu'));
+    const git = (...args: string[]): void => {
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', '-c', 'commit.gpgsign=false', ...args], { cwd: work, stdio: 'ignore' });
+    };
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'previous');
+
+    state.config = {
+      'kforecast.serverPath': server,
+      'kforecast.confidenceThreshold': 0.7,
+      'kforecast.baselineMode': 'git',
+      'kforecast.device': 'NVIDIA H100 (integration test)',
+      'kforecast.gpuWorkers': [],
+      'kforecast.autoVerify': false,
+      'kforecast.cacheDir': path.join(tmp, 'cache'),
+      'kforecast.serverLogLevel': 'info',
+    };
+    const file = path.join(work, 'src/transpose.cu');
+    cuda = new FakeDocument(Uri.file(file), 'cuda-cpp', fs.readFileSync(file, 'utf8'));
+    state.documents.push(cuda);
+  });
+
+  afterEach(function () {
+    const verbose = process.env.KFORECAST_IT_VERBOSE && this.currentTest?.title.startsWith('keeps Python');
+    if (this.currentTest?.state === 'failed' || verbose) {
+      console.log('    --- kforecast output channel ---\n' + state.output.map((l) => '    ' + l).join('\n'));
+      console.log('    --- messages ---\n' + state.messages.map((m) => `    [${m.level}] ${m.text}`).join('\n'));
+    }
+  });
+
+  after(async function () {
+    if (ext) await ext.deactivate();
+    subscriptions.forEach((d) => d.dispose());
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const hintsFor = async (doc: FakeDocument): Promise<HintLike[]> => {
+    const provider = state.providers.get('inlayHints')?.[0] as
+      | { provideInlayHints(d: unknown, r: Range, t: unknown): Promise<HintLike[] | undefined> }
+      | undefined;
+    assert.ok(provider, 'no inlay hints provider registered');
+    return (await provider.provideInlayHints(doc, new Range(0, 0, doc.lineCount, 0), token)) ?? [];
+  };
+
+  it('registers the commands and starts the server for an open CUDA file', async () => {
+    ext.activate({ subscriptions, extensionPath: path.join(repo, 'extensions', 'vscode') });
+    for (const c of ['kforecast.verify', 'kforecast.search', 'kforecast.setBaseline', 'kforecast.showForecast', 'kforecast.restartServer', 'kforecast.showOutput']) {
+      assert.ok(state.commands.has(c), `command ${c} not registered`);
+    }
+    await waitFor('the inlay hints provider (client running)', () => state.providers.get('inlayHints')?.length);
+    await waitFor('the status bar to show the forecaster (kforecast/status)', () => /open documents: 1\b/.test(state.statusBar.tooltip ?? ''));
+    assert.match(state.statusBar.text, /kforecast: embedded\S* · no GPU/);
+    // The settings went to the server as initializationOptions.
+    assert.match(state.statusBar.tooltip ?? '', /device: NVIDIA H100 \(integration test\)/);
+    assert.ok(state.statusBar.visible, 'status bar item hidden');
+    assert.ok(state.output.some((l) => l.includes('connected to kforecast')), state.output.join('\n'));
+    assert.deepStrictEqual(await hintsFor(cuda), [], 'no hint before the edit');
+  });
+
+  it('shows a "faster" hint after the edit', async () => {
+    state.onDidChange.fire(cuda.replaceAll(fs.readFileSync(path.join(repo, 'test-workspaces/cuda/src/transpose.cu'), 'utf8')));
+    const hint = await waitFor('a hint containing "faster"', async () => (await hintsFor(cuda)).find((h) => labelOf(h).includes('faster')));
+    assert.match(labelOf(hint), /^≈\d+\.\d+× faster · \d+%$/);
+    assert.strictEqual(cuda.lineAt(hint.position.line).text.startsWith('transpose('), true);
+    const lenses = state.providers.get('codeLens')?.[0] as { provideCodeLenses(d: unknown, t: unknown): Promise<{ command?: { title: string; command: string } }[]> };
+    const titles = ((await lenses.provideCodeLenses(cuda, token)) ?? []).map((l) => l.command?.title ?? '');
+    assert.ok(titles.some((t) => t.startsWith('kforecast:')), titles.join(' | '));
+  });
+
+  it('sends settings changes to the server', async () => {
+    state.config['kforecast.confidenceThreshold'] = 0.9999;
+    state.onDidChangeConfiguration.fire({ affectsConfiguration: (s: string) => 'kforecast.confidenceThreshold'.startsWith(s) });
+    await waitFor('an unsure hint', async () => (await hintsFor(cuda)).find((h) => labelOf(h).endsWith('· unsure')));
+    state.config['kforecast.confidenceThreshold'] = 0.7;
+    state.onDidChangeConfiguration.fire({ affectsConfiguration: (s: string) => 'kforecast.confidenceThreshold'.startsWith(s) });
+    await waitFor('a confident hint', async () => (await hintsFor(cuda)).find((h) => !labelOf(h).includes('unsure')));
+  });
+
+  it('runs Show forecast details for the kernel under the cursor', async () => {
+    const line = cuda.getText().split('\n').findIndex((l) => l.includes('__syncthreads'));
+    state.activeTextEditor = { document: cuda, selection: new Selection(new Position(line, 4), new Position(line, 4)) };
+    const result = (await state.commands.get('kforecast.showForecast')!()) as { kernel?: string; claim?: string };
+    assert.strictEqual(result?.kernel, 'transpose');
+    const shown = [...state.opened.values()].find((t) => t.includes('"kernel": "transpose"'));
+    assert.ok(shown, 'the forecast JSON was not opened');
+  });
+
+  it('reports the server error for commands it does not have yet', async () => {
+    const before = state.messages.length;
+    await state.commands.get('kforecast.verify')!();
+    const errors = state.messages.slice(before).filter((m) => m.level === 'error');
+    assert.ok(errors.some((m) => m.text.includes('kforecast.verify')), JSON.stringify(errors));
+  });
+
+  it('Set baseline removes the hint', async () => {
+    const result = (await state.commands.get('kforecast.setBaseline')!({ uri: cuda.uri.toString(), kernel: 'transpose' })) as { baselined?: number };
+    assert.ok(result && typeof result.baselined === 'number', JSON.stringify(result));
+    await waitFor('no hint after Set baseline', async () => (await hintsFor(cuda)).length === 0);
+  });
+
+  it('keeps Python files without Triton away from the server until they mention it', async () => {
+    const file = path.join(tmp, 'work', 'plain.py');
+    fs.writeFileSync(file, 'import numpy\n');
+    const py = new FakeDocument(Uri.file(file), 'python', 'import numpy\n');
+    state.documents.push(py);
+    state.onDidOpen.fire(py);
+    assert.deepStrictEqual(await hintsFor(py), [], 'hints for a withheld document');
+    assert.match(state.statusBar.tooltip ?? '', /open documents: 1\b/);
+    state.onDidChange.fire(py.replaceAll('import numpy\nimport triton\n'));
+    await waitFor('the server to hold 2 documents', () => /open documents: 2\b/.test(state.statusBar.tooltip ?? ''), 15000);
+  });
+
+  it('explains what to do when serverPath points nowhere', async () => {
+    await ext.deactivate();
+    subscriptions.splice(0).forEach((d) => d.dispose());
+    state.config['kforecast.serverPath'] = path.join(tmp, 'nope', 'kforecast');
+    const before = state.messages.length;
+    ext.activate({ subscriptions, extensionPath: path.join(repo, 'extensions', 'vscode') });
+    const error = await waitFor('an error naming kforecast.serverPath', () =>
+      state.messages.slice(before).find((m) => m.level === 'error' && m.text.includes('kforecast.serverPath')),
+    );
+    assert.match(error.text, /no executable at/);
+    assert.match(state.statusBar.text, /\$\(error\) kforecast/);
+  });
+});
