@@ -1,1 +1,145 @@
+//! The command line: `check`, `forecast` and `forecast --pairs`, as a user runs them.
 
+mod common;
+
+use common::{binary, git, git_repo, repo_root, workspace_file};
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn kforecast(args: &[&str]) -> Output {
+    let cache = tempfile::tempdir().expect("tempdir");
+    Command::new(binary()).args(args).env("KFORECAST_CACHE_DIR", cache.path()).current_dir(repo_root()).output().expect("run")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn check_prints_forecasts_for_the_cuda_workspace() {
+    let o = kforecast(&["check", "--base", "test-workspaces/cuda/previous", "test-workspaces/cuda"]);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}\n{}", stderr(&o));
+    let line = |kernel: &str| {
+        out.lines().find(|l| l.contains(&format!("`{kernel}`"))).unwrap_or_else(|| panic!("no line for {kernel}:\n{out}")).to_string()
+    };
+    assert!(line("transpose").contains("faster"), "{out}");
+    assert!(line("reduce_sum").contains("faster"), "{out}");
+    assert!(line("sgemm").contains("faster"), "{out}");
+    assert!(line("softmax_rows").contains("slower"), "{out}");
+    assert!(line("scale").contains("≈1.00×"), "{out}");
+    assert!(!out.contains("`relu`"), "unchanged kernels are not reported:\n{out}");
+    // Compiler-style locations: path:line:col.
+    assert!(line("transpose").starts_with("test-workspaces/cuda/src/transpose.cu:"), "{out}");
+    assert!(stderr(&o).contains("changed kernels"));
+}
+
+#[test]
+fn deny_regressions_fails_on_a_confident_slowdown() {
+    let o = kforecast(&["check", "--deny-regressions", "--base", "test-workspaces/cuda/previous", "test-workspaces/cuda"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("[confident regression]"));
+    let o = kforecast(&["check", "--deny-regressions", "--base", "test-workspaces/triton/previous", "test-workspaces/triton"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+#[test]
+fn check_uses_git_head_by_default() {
+    let before = workspace_file("cuda/previous/src/transpose.cu");
+    let repo = git_repo(&[("t.cu", &before)]);
+    std::fs::write(repo.path().join("t.cu"), workspace_file("cuda/src/transpose.cu")).expect("write");
+    let cache = tempfile::tempdir().expect("tempdir");
+    let o = Command::new(binary())
+        .args(["check", "--json", "t.cu"])
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .current_dir(repo.path())
+        .output()
+        .expect("run");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(stdout(&o).lines().next().expect("a line")).expect("json");
+    assert_eq!(v["kernel"], "transpose");
+    assert_eq!(v["baseline"], "HEAD");
+    assert!(v["speedup"].as_f64().expect("speedup") > 1.0);
+    // Committed: nothing changed any more.
+    git(repo.path(), &["commit", "-qam", "tiled"]);
+    let o = Command::new(binary()).args(["check", "t.cu"]).env("KFORECAST_CACHE_DIR", cache.path()).current_dir(repo.path()).output().expect("run");
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+}
+
+#[test]
+fn forecast_json_has_the_documented_fields() {
+    let o = kforecast(&[
+        "forecast",
+        "--json",
+        "test-workspaces/triton/previous/kernels/matmul.py",
+        "test-workspaces/triton/kernels/matmul.py",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    for field in ["speedup", "p_faster", "bins", "confidence", "defer", "forecaster", "reasons"] {
+        assert!(v.get(field).is_some(), "missing {field}: {v}");
+    }
+    let bins: Vec<f64> = v["bins"].as_array().expect("bins").iter().filter_map(Value::as_f64).collect();
+    assert_eq!(bins.len(), 8);
+    assert!((bins.iter().sum::<f64>() - 1.0).abs() < 1e-4);
+    assert!(v["speedup"].as_f64().expect("s") > 1.0);
+    assert_eq!(v["defer"], false);
+    // One kernel only.
+    let o = kforecast(&[
+        "forecast",
+        "--kernel",
+        "scale",
+        "test-workspaces/cuda/previous/src/elementwise.cu",
+        "test-workspaces/cuda/src/elementwise.cu",
+    ]);
+    assert!(stdout(&o).contains("≈1.00×"), "{}", stdout(&o));
+}
+
+#[test]
+fn forecast_pairs_reads_jsonl_and_reports_bad_lines() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = repo_root().join("test-workspaces");
+    let pairs = format!(
+        "{{\"base\": \"{0}/cuda/previous/src/transpose.cu\", \"candidate\": \"{0}/cuda/src/transpose.cu\"}}\n\
+         {{\"base\": \"{0}/triton/previous/kernels/vector_add.py\", \"candidate\": \"{0}/triton/kernels/vector_add.py\"}}\n\
+         {{\"base\": \"missing.cu\", \"candidate\": \"{0}/cuda/src/transpose.cu\"}}\n\
+         not json\n",
+        root.display()
+    );
+    let file = dir.path().join("pairs.jsonl");
+    std::fs::write(&file, pairs).expect("write");
+    let o = kforecast(&["forecast", "--pairs", &file.display().to_string()]);
+    assert_eq!(o.status.code(), Some(2));
+    let lines: Vec<Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).expect("json line")).collect();
+    assert_eq!(lines.len(), 4);
+    assert!(lines[0]["speedup"].as_f64().expect("s") > 1.0);
+    assert!(lines[1]["bins"].is_array());
+    assert!(lines[2]["error"].as_str().expect("error").contains("missing.cu"));
+    assert_eq!(lines[3]["line"], 4);
+    assert!(stderr(&o).contains("pairs.jsonl:3"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_files_are_clear_errors() {
+    let o = kforecast(&["forecast", "nope.cu", "test-workspaces/cuda/src/transpose.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cannot read nope.cu"), "{}", stderr(&o));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let empty = dir.path().join("host.cu");
+    std::fs::write(&empty, "int main() { return 0; }\n").expect("write");
+    let o = kforecast(&["forecast", &empty.display().to_string(), "test-workspaces/cuda/src/transpose.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no __global__ kernel"), "{}", stderr(&o));
+    let o = kforecast(&["forecast", "--kernel", "nosuch", "test-workspaces/cuda/src/transpose.cu", "test-workspaces/cuda/src/transpose.cu"]);
+    assert!(stderr(&o).contains("no kernel named `nosuch`"), "{}", stderr(&o));
+    let o = kforecast(&["check", "--threshold", "2", "test-workspaces/cuda"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a confidence between 0 and 1"), "{}", stderr(&o));
+    let o = kforecast(&["check", "does/not/exist.cu"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no such file"), "{}", stderr(&o));
+}
