@@ -8,7 +8,12 @@ use std::process::{Command, Output};
 
 fn kforecast(args: &[&str]) -> Output {
     let cache = tempfile::tempdir().expect("tempdir");
-    Command::new(binary()).args(args).env("KFORECAST_CACHE_DIR", cache.path()).current_dir(repo_root()).output().expect("run")
+    Command::new(binary())
+        .args(args)
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .current_dir(repo_root())
+        .output()
+        .expect("run")
 }
 
 fn stdout(o: &Output) -> String {
@@ -25,7 +30,10 @@ fn check_prints_forecasts_for_the_cuda_workspace() {
     let out = stdout(&o);
     assert!(o.status.success(), "{out}\n{}", stderr(&o));
     let line = |kernel: &str| {
-        out.lines().find(|l| l.contains(&format!("`{kernel}`"))).unwrap_or_else(|| panic!("no line for {kernel}:\n{out}")).to_string()
+        out.lines()
+            .find(|l| l.contains(&format!("`{kernel}`")))
+            .unwrap_or_else(|| panic!("no line for {kernel}:\n{out}"))
+            .to_string()
     };
     assert!(line("transpose").contains("faster"), "{out}");
     assert!(line("reduce_sum").contains("faster"), "{out}");
@@ -40,10 +48,17 @@ fn check_prints_forecasts_for_the_cuda_workspace() {
 
 #[test]
 fn deny_regressions_fails_on_a_confident_slowdown() {
-    let o = kforecast(&["check", "--deny-regressions", "--base", "test-workspaces/cuda/previous", "test-workspaces/cuda"]);
+    let o =
+        kforecast(&["check", "--deny-regressions", "--base", "test-workspaces/cuda/previous", "test-workspaces/cuda"]);
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(stdout(&o).contains("[confident regression]"));
-    let o = kforecast(&["check", "--deny-regressions", "--base", "test-workspaces/triton/previous", "test-workspaces/triton"]);
+    let o = kforecast(&[
+        "check",
+        "--deny-regressions",
+        "--base",
+        "test-workspaces/triton/previous",
+        "test-workspaces/triton",
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
@@ -66,7 +81,12 @@ fn check_uses_git_head_by_default() {
     assert!(v["speedup"].as_f64().expect("speedup") > 1.0);
     // Committed: nothing changed any more.
     git(repo.path(), &["commit", "-qam", "tiled"]);
-    let o = Command::new(binary()).args(["check", "t.cu"]).env("KFORECAST_CACHE_DIR", cache.path()).current_dir(repo.path()).output().expect("run");
+    let o = Command::new(binary())
+        .args(["check", "t.cu"])
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .current_dir(repo.path())
+        .output()
+        .expect("run");
     assert!(stdout(&o).is_empty(), "{}", stdout(&o));
 }
 
@@ -134,7 +154,13 @@ fn bad_files_are_clear_errors() {
     let o = kforecast(&["forecast", &empty.display().to_string(), "test-workspaces/cuda/src/transpose.cu"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no __global__ kernel"), "{}", stderr(&o));
-    let o = kforecast(&["forecast", "--kernel", "nosuch", "test-workspaces/cuda/src/transpose.cu", "test-workspaces/cuda/src/transpose.cu"]);
+    let o = kforecast(&[
+        "forecast",
+        "--kernel",
+        "nosuch",
+        "test-workspaces/cuda/src/transpose.cu",
+        "test-workspaces/cuda/src/transpose.cu",
+    ]);
     assert!(stderr(&o).contains("no kernel named `nosuch`"), "{}", stderr(&o));
     let o = kforecast(&["check", "--threshold", "2", "test-workspaces/cuda"]);
     assert_eq!(o.status.code(), Some(2));

@@ -31,7 +31,11 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Run the language server on stdin/stdout.
-    Lsp,
+    Lsp {
+        /// Accepted for editors that pass it (stdio is the only transport).
+        #[arg(long, hide = true)]
+        stdio: bool,
+    },
     /// Print each changed kernel's forecast against its baseline, like compiler warnings.
     Check(cli::check::CheckArgs),
     /// Forecast a candidate file against a base file.
@@ -42,14 +46,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let lsp_mode = matches!(cli.command, Command::Lsp);
+    let lsp_mode = matches!(cli.command, Command::Lsp { .. });
     if let Err(e) = logging::init(cli.log_file.as_deref(), lsp_mode) {
         eprintln!("kforecast: cannot set up logging: {e:#}");
         return ExitCode::from(2);
     }
     let options = cli::CacheOptions { dir: cli.cache_dir, disabled: cli.no_cache };
     let result = match cli.command {
-        Command::Lsp => lsp::run(options),
+        Command::Lsp { .. } => lsp::run(options),
         Command::Check(args) => cli::check::run(args, &options),
         Command::Forecast(args) => cli::forecast::run(args, &options),
         Command::Profile(args) => cli::profile::run(args),
