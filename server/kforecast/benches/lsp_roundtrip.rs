@@ -66,12 +66,10 @@ fn main() {
         .collect();
     let col = "    for (int k = 0; k < ".len() as u32;
     let mut times = Vec::new();
-    let mut version = 2;
-    for round in 0..600 {
+    for round in 0..600usize {
+        let version = round + 2;
         let line = kernel_lines[(round * 37) % kernel_lines.len()];
-        // Toggle this kernel's bound between 8 and 9 (one character).
-        let current = if version % 2 == 0 { "8" } else { "9" };
-        let _ = current;
+        // Toggle this kernel's loop bound between 8 and 9 (one character).
         let start = Instant::now();
         c.notify(
             "textDocument/didChange",
@@ -83,7 +81,6 @@ fn main() {
         let hints = c.inlay_hints(&uri);
         let elapsed = start.elapsed().as_secs_f64() * 1e3;
         assert!(hints.len() <= 100);
-        version += 1;
         if round >= 100 {
             times.push(elapsed);
         }
