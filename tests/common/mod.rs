@@ -11,12 +11,14 @@ use std::time::{Duration, Instant};
 
 pub const TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The binary under test (`KFORECAST_BIN` overrides, e.g. on the GPU machine).
 pub fn binary() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_kforecast"))
+    std::env::var_os("KFORECAST_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_kforecast")))
 }
 
+/// The repository root (`KFORECAST_REPO` overrides).
 pub fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+    std::env::var_os("KFORECAST_REPO").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
 pub fn workspace_file(rel: &str) -> String {

@@ -7,6 +7,7 @@
 //! - [`analysis`]: compares a file's kernels with their baseline versions.
 //! - [`baseline`]: where a kernel's previous version comes from (git HEAD).
 //! - [`cache`] and [`store`]: content-hash caching in memory and on disk.
+//! - [`measure`]: running kernels on a GPU: job format, declarations, the CUDA engine.
 
 pub mod analysis;
 pub mod baseline;
@@ -17,6 +18,7 @@ pub mod features;
 pub mod forecast;
 pub mod hash;
 pub mod kernel;
+pub mod measure;
 pub mod source;
 pub mod store;
 

@@ -3,6 +3,7 @@
 mod cli;
 mod logging;
 mod lsp;
+mod worker;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -42,6 +43,29 @@ enum Command {
     Forecast(cli::forecast::ForecastArgs),
     /// Show the features and modelled cost the embedded forecaster reads from each kernel.
     Profile(cli::profile::ProfileArgs),
+    /// Measure a candidate against a base on a GPU worker (correctness-checked).
+    Verify(cli::verify::VerifyArgs),
+    /// Write every stored measurement as JSON lines (training examples).
+    Export(cli::verify::ExportArgs),
+    /// Measure kernels on this machine's GPU: JSON lines on stdin (used by the server),
+    /// or an HTTP service with --listen.
+    Worker(WorkerArgs),
+}
+
+#[derive(clap::Args)]
+struct WorkerArgs {
+    /// Serve HTTP on this address (e.g. 0.0.0.0:7878) instead of stdin/stdout.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// Environment variable holding the bearer token clients must send.
+    #[arg(long, default_value = "KFORECAST_WORKER_TOKEN", value_name = "VAR")]
+    token_env: String,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, default_value_t = 8 << 20)]
+    max_request_bytes: usize,
+    /// Time limit of one job, in seconds.
+    #[arg(long, default_value_t = 120)]
+    job_timeout: u64,
 }
 
 fn main() -> ExitCode {
@@ -57,6 +81,9 @@ fn main() -> ExitCode {
         Command::Check(args) => cli::check::run(args, &options),
         Command::Forecast(args) => cli::forecast::run(args, &options),
         Command::Profile(args) => cli::profile::run(args),
+        Command::Worker(args) => run_worker(args),
+        Command::Verify(args) => cli::verify::run(args, &options),
+        Command::Export(args) => cli::verify::export(args, &options),
     };
     match result {
         Ok(code) => code,
@@ -65,4 +92,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn run_worker(args: WorkerArgs) -> anyhow::Result<ExitCode> {
+    let Some(addr) = args.listen else {
+        return worker::stdio::run();
+    };
+    let token = std::env::var(&args.token_env).ok().filter(|t| !t.trim().is_empty()).ok_or_else(|| {
+        anyhow::anyhow!("set the bearer token in ${} (or name another variable with --token-env)", args.token_env)
+    })?;
+    worker::http::serve(worker::http::ServeOptions {
+        addr,
+        token,
+        max_request_bytes: args.max_request_bytes,
+        job_timeout: std::time::Duration::from_secs(args.job_timeout),
+    })?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@ import triton
 import triton.language as tl
 
 
+# kforecast: wrapper = matmul(a, b); a: f16[4096, 4096]; b: f16[4096, 4096]; rtol = 1e-2; atol = 1e-2
 @triton.autotune(
     configs=[
         triton.Config({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_SIZE_M": 8}, num_warps=8, num_stages=3),

@@ -4,6 +4,7 @@ import triton
 import triton.language as tl
 
 
+# kforecast: wrapper = softmax(x); x: f32[8192, 4096]
 @triton.jit
 def softmax_kernel(out_ptr, in_ptr, in_row_stride, out_row_stride, n_cols,
                    BLOCK_SIZE: tl.constexpr):

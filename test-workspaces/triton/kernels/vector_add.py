@@ -4,6 +4,7 @@ import triton
 import triton.language as tl
 
 
+# kforecast: wrapper = add(x, y); x: f32[1 << 24]; y: f32[1 << 24]
 @triton.jit
 def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
     pid = tl.program_id(axis=0)

@@ -5,6 +5,7 @@ pub mod forecast;
 mod output;
 pub use output::forecast_json;
 pub mod profile;
+pub mod verify;
 
 use anyhow::{bail, Context};
 use kforecast_core::analysis::Analyzer;

@@ -1,0 +1,254 @@
+// Drives code-server (VS Code in the browser) in headless Chromium with
+// playwright-core, for tests/vscode_web_e2e.sh: opens a CUDA file whose text
+// equals its git HEAD (so no forecast), checks that no kforecast hint shows,
+// replaces the whole text with a faster version (clipboard paste, as a user
+// would), and waits for the kforecast inlay hint ("≈… faster · …") and code lens.
+// With KF_SCREENSHOT set it then hovers the kernel name and saves a screenshot.
+//
+// Environment (all set by tests/vscode_web_e2e.sh):
+//   KF_PLAYWRIGHT   path of the playwright-core package folder
+//   KF_CHROMIUM     Chromium executable (default /usr/bin/chromium)
+//   KF_PROFILE      fresh Chromium user-data-dir
+//   KF_URL          code-server URL with ?folder=…
+//   KF_OPEN         file name to open through Quick Open (e.g. transpose.cu)
+//   KF_KERNEL       kernel name to look for (e.g. transpose)
+//   KF_NEW_TEXT     file whose content replaces the editor's text
+//   KF_TIMEOUT_MS   per-step timeout (default 60000)
+//   KF_SCREENSHOT   optional PNG path; KF_WIDTH / KF_HEIGHT: the viewport (1280x800);
+//                   KF_HOVER_GROW: pixels to drag the hover's bottom edge down (260)
+//   KF_ARTIFACTS    optional folder for a failure screenshot and page text
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const env = (name, fallback) => {
+  const v = process.env[name];
+  if (v === undefined || v === '') {
+    if (fallback === undefined) throw new Error(`${name} is not set`);
+    return fallback;
+  }
+  return v;
+};
+
+const { chromium } = require(env('KF_PLAYWRIGHT'));
+const TIMEOUT = Number(env('KF_TIMEOUT_MS', '60000'));
+const t0 = Date.now();
+const log = (msg) => process.stderr.write(`vscode_web_e2e: [${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}\n`);
+
+class Failure extends Error {}
+
+async function step(what, fn) {
+  try {
+    return await fn();
+  } catch (e) {
+    throw new Failure(`${what}: ${e && e.message ? e.message.split('\n')[0] : e}`);
+  }
+}
+
+// Text of the rendered editor lines (Monaco renders only what is visible).
+const viewLines = (page) =>
+  page.$$eval('.editor-instance .monaco-editor .view-line', (ls) => ls.map((l) => l.textContent.replace(/\u00a0/g, ' ')));
+
+// Inlay hints are injected text: spans with a generated `dyn-rule-*` class
+// inside the view line, after the document's own text.
+const hintTexts = (page) =>
+  page.$$eval('.editor-instance .monaco-editor .view-line span[class*="dyn-rule"]', (ss) =>
+    ss.map((s) => s.textContent.replace(/\u00a0/g, ' ').trim()).filter((t) => t.length > 0));
+
+const codeLensTexts = (page) =>
+  page.$$eval('.editor-instance .monaco-editor .codelens-decoration', (ls) => ls.map((l) => l.textContent.replace(/\u00a0/g, ' ')));
+
+async function main() {
+  const kernel = env('KF_KERNEL');
+  const newText = fs.readFileSync(env('KF_NEW_TEXT'), 'utf8');
+  const shot = process.env.KF_SCREENSHOT || '';
+  const width = Number(env('KF_WIDTH', '1280'));
+  const height = Number(env('KF_HEIGHT', '800'));
+  const url = env('KF_URL');
+
+  const context = await chromium.launchPersistentContext(env('KF_PROFILE'), {
+    executablePath: env('KF_CHROMIUM', '/usr/bin/chromium'),
+    headless: true,
+    viewport: { width, height },
+    deviceScaleFactor: 1,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-default-apps',
+      '--disable-extensions',
+    ],
+  });
+  const origin = new URL(url).origin;
+  // Nothing but code-server on loopback: abort any other request (CDNs, galleries).
+  const blocked = new Set();
+  await context.route('**/*', (route) => {
+    const u = route.request().url();
+    if (/^(https?|wss?):\/\/(127\.0\.0\.1|localhost)(:\d+)?\//.test(u) || /^(data|blob):/.test(u)) return route.continue();
+    blocked.add(u.split('?')[0]);
+    return route.abort();
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const page = context.pages()[0] || (await context.newPage());
+  page.setDefaultTimeout(TIMEOUT);
+
+  try {
+    await step('loading the workbench', async () => {
+      await page.goto(url, { waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('.monaco-workbench .part.editor', { timeout: TIMEOUT });
+    });
+    log('workbench loaded');
+
+    const file = env('KF_OPEN');
+    await step(`opening ${file} through Quick Open`, async () => {
+      // Quick Open needs the workbench to take keys; retry until its input shows.
+      const deadline = Date.now() + TIMEOUT;
+      for (;;) {
+        await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } }).catch(() => {});
+        await page.keyboard.press('Control+P');
+        try {
+          await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input', { timeout: 3000 });
+          break;
+        } catch (e) {
+          if (Date.now() > deadline) throw e;
+        }
+      }
+      await page.keyboard.type(file);
+      await page.waitForSelector(`.quick-input-list .monaco-list-row[aria-label*="${file}"]`, { timeout: TIMEOUT });
+      await page.keyboard.press('Enter');
+      await page.waitForSelector(`.tabs-container .tab[aria-label*="${file}"]`, { timeout: TIMEOUT });
+      await page.waitForFunction(
+        (k) => [...document.querySelectorAll('.editor-instance .monaco-editor .view-line')].some((l) => l.textContent.includes(k + '(')),
+        kernel, { timeout: TIMEOUT });
+    });
+    log(`${file} open`);
+
+    await step('waiting for the kforecast server (status bar item)', async () => {
+      await page.waitForFunction(
+        () => [...document.querySelectorAll('.statusbar-item')].some((s) => /kforecast:/.test(s.textContent)),
+        null, { timeout: TIMEOUT });
+    });
+    log('server running: ' + (await page.$$eval('.statusbar-item', (ss) => ss.map((s) => s.textContent).filter((t) => /kforecast/.test(t)).join(' | '))));
+
+    // The text equals git HEAD: the kernel is unchanged, so no forecast hint.
+    await page.waitForTimeout(3000);
+    const before = await hintTexts(page);
+    if (before.some((t) => /faster|slower/.test(t))) {
+      throw new Failure(`a forecast hint shows before any edit (the file equals git HEAD): ${JSON.stringify(before)}`);
+    }
+    log('no hint before the edit, as expected');
+
+    await step('replacing the text (select all, paste)', async () => {
+      await page.evaluate((t) => navigator.clipboard.writeText(t), newText);
+      await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Control+V');
+      await page.waitForFunction(
+        () => [...document.querySelectorAll('.editor-instance .monaco-editor .view-line')].some((l) => l.textContent.includes('TILE_DIM')),
+        null, { timeout: 15000 });
+      // Back to the top, so that the kernel's signature is on screen.
+      await page.keyboard.press('Control+Home');
+    });
+    log('text replaced');
+
+    const hint = await step('waiting for the kforecast inlay hint containing "faster"', async () => {
+      const h = await page.waitForFunction(
+        () => {
+          const ss = [...document.querySelectorAll('.editor-instance .monaco-editor .view-line span[class*="dyn-rule"]')];
+          const s = ss.find((x) => /faster/.test(x.textContent));
+          return s ? s.textContent.replace(/\u00a0/g, ' ').trim() : false;
+        },
+        null, { timeout: TIMEOUT });
+      return h.jsonValue();
+    });
+    const hintLine = (await viewLines(page)).find((l) => l.includes(hint)) || '';
+    if (!hintLine.includes(kernel + '(')) {
+      throw new Failure(`the hint "${hint}" is not on the line of \`${kernel}\`'s signature: "${hintLine}"`);
+    }
+    log(`inlay hint: "${hint}" on: ${hintLine.trim()}`);
+
+    const lens = await step('waiting for the kforecast code lens', async () => {
+      const h = await page.waitForFunction(
+        () => {
+          const l = [...document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration')].find((x) => /kforecast:.*faster/.test(x.textContent));
+          return l ? l.textContent.replace(/\u00a0/g, ' ') : false;
+        },
+        null, { timeout: TIMEOUT });
+      return h.jsonValue();
+    });
+    log(`code lens: "${lens}"`);
+
+    if (blocked.size) log(`blocked ${blocked.size} non-loopback request(s): ${[...blocked].slice(0, 5).join(' ')}`);
+
+    if (shot) {
+      // Hide the side bar so that the whole hint fits, then hover the kernel's name.
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(500);
+      await step('hovering the kernel name', async () => {
+        const name = page.locator('.editor-instance .monaco-editor .view-line span', { hasText: new RegExp(`^${kernel}$`) }).first();
+        const box = await name.boundingBox();
+        if (!box) throw new Error(`no span for ${kernel}`);
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.waitForFunction(
+          () => [...document.querySelectorAll('.monaco-hover')].some((h) => /faster/.test(h.textContent) && h.offsetParent !== null),
+          null, { timeout: 20000 });
+        await page.waitForTimeout(500);
+      });
+      // The hover opens at most ~250px high with a scroll bar: drag its bottom
+      // edge down so that all the bins show (best effort).
+      try {
+        const sash = await page.evaluate(() => {
+          const hover = [...document.querySelectorAll('.monaco-resizable-hover')].find((h) => h.getBoundingClientRect().height > 0);
+          if (!hover) return null;
+          const hb = hover.getBoundingClientRect();
+          const sashes = [...hover.querySelectorAll('.monaco-sash.horizontal')].map((s) => s.getBoundingClientRect());
+          const bottom = sashes.filter((r) => r.width > 0).sort((a, b) => b.y - a.y)[0];
+          return bottom && Math.abs(bottom.y + bottom.height / 2 - hb.bottom) < 10
+            ? { x: bottom.x + bottom.width / 2, y: bottom.y + bottom.height / 2 } : null;
+        });
+        if (sash) {
+          const grow = Number(process.env.KF_HOVER_GROW || '260');
+          await page.mouse.move(sash.x, sash.y);
+          await page.mouse.down();
+          await page.mouse.move(sash.x, sash.y + grow / 2, { steps: 5 });
+          await page.mouse.move(sash.x, sash.y + grow, { steps: 5 });
+          await page.mouse.up();
+          await page.waitForTimeout(300);
+          // Park the pointer on the hover itself so that it stays.
+          await page.mouse.move(sash.x, sash.y - 40);
+          await page.waitForTimeout(300);
+        }
+      } catch (_) { /* keep the hover as it opened */ }
+      fs.mkdirSync(path.dirname(path.resolve(shot)), { recursive: true });
+      await page.screenshot({ path: shot });
+      log(`screenshot: ${shot}`);
+    }
+  } catch (e) {
+    const dir = process.env.KF_ARTIFACTS;
+    if (dir) {
+      try {
+        fs.mkdirSync(dir, { recursive: true });
+        await page.screenshot({ path: path.join(dir, 'failure.png') });
+        fs.writeFileSync(path.join(dir, 'editor-lines.txt'), (await viewLines(page)).join('\n') + '\n');
+        fs.writeFileSync(path.join(dir, 'hints.json'), JSON.stringify({ hints: await hintTexts(page), lenses: await codeLensTexts(page) }, null, 2));
+        log(`failure screenshot and editor text in ${dir}`);
+      } catch (_) { /* the page may be gone */ }
+    }
+    throw e;
+  } finally {
+    await context.close();
+  }
+}
+
+main().then(
+  () => { log('ok'); process.exit(0); },
+  (e) => {
+    log(`FAIL: ${e instanceof Failure ? e.message : (e && e.stack) || e}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,203 @@
+//! Deterministic input data and output comparison, for every dtype.
+
+use super::protocol::{Check, DType, Init};
+
+/// SplitMix64: a small, fast, well-mixed generator; the same seed gives the same data.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn uniform(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn normal(&mut self) -> f64 {
+        let u1 = self.uniform().max(1e-300);
+        let u2 = self.uniform();
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
+    }
+}
+
+/// f32 → IEEE half bits, round to nearest even.
+pub fn f32_to_f16(x: f32) -> u16 {
+    let bits = x.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32;
+    let mant = bits & 0x7f_ffff;
+    if exp == 0xff {
+        return sign | 0x7c00 | if mant != 0 { 0x200 } else { 0 };
+    }
+    let e = exp - 127 + 15;
+    if e >= 0x1f {
+        return sign | 0x7c00;
+    }
+    if e <= 0 {
+        if e < -10 {
+            return sign;
+        }
+        let m = (mant | 0x80_0000) >> (1 - e);
+        let round = (m >> 12) & 1;
+        return sign | ((m >> 13) + round) as u16;
+    }
+    let m = mant >> 13;
+    let round_bits = mant & 0x1fff;
+    let mut h = sign as u32 | ((e as u32) << 10) | m;
+    if round_bits > 0x1000 || (round_bits == 0x1000 && (m & 1) == 1) {
+        h += 1;
+    }
+    h as u16
+}
+
+pub fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h & 0x8000) as u32) << 16;
+    let exp = ((h >> 10) & 0x1f) as u32;
+    let mant = (h & 0x3ff) as u32;
+    let bits = match exp {
+        0 if mant == 0 => sign,
+        0 => {
+            let mut e = 127 - 15 + 1;
+            let mut m = mant;
+            while m & 0x400 == 0 {
+                m <<= 1;
+                e -= 1;
+            }
+            sign | ((e as u32) << 23) | ((m & 0x3ff) << 13)
+        }
+        0x1f => sign | 0x7f80_0000 | (mant << 13),
+        _ => sign | ((exp + 127 - 15) << 23) | (mant << 13),
+    };
+    f32::from_bits(bits)
+}
+
+pub fn f32_to_bf16(x: f32) -> u16 {
+    let bits = x.to_bits();
+    if x.is_nan() {
+        return ((bits >> 16) | 0x40) as u16;
+    }
+    let round = 0x7fff + ((bits >> 16) & 1);
+    ((bits + round) >> 16) as u16
+}
+
+/// The bytes of a buffer of `len` elements, deterministic in (`seed`, `stream`).
+pub fn generate(dtype: DType, len: usize, init: &Init, seed: u64, stream: u64) -> Vec<u8> {
+    let mut rng = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
+    let mut out = Vec::with_capacity(len * dtype.size());
+    for i in 0..len {
+        let v = match init {
+            Init::Randn => rng.normal(),
+            Init::Rand => rng.uniform(),
+            Init::Zeros => 0.0,
+            Init::Ones => 1.0,
+            Init::Arange => (i % 1024) as f64,
+            Init::Randint { lo, hi } => (*lo + (rng.next() % (hi - lo).max(1) as u64) as i64) as f64,
+        };
+        push(&mut out, dtype, v);
+    }
+    out
+}
+
+fn push(out: &mut Vec<u8>, dtype: DType, v: f64) {
+    match dtype {
+        DType::F16 => out.extend(f32_to_f16(v as f32).to_le_bytes()),
+        DType::Bf16 => out.extend(f32_to_bf16(v as f32).to_le_bytes()),
+        DType::F32 => out.extend((v as f32).to_le_bytes()),
+        DType::F64 => out.extend(v.to_le_bytes()),
+        DType::I8 => out.extend((v as i8).to_le_bytes()),
+        DType::U8 => out.extend((v as u8).to_le_bytes()),
+        DType::I32 => out.extend((v as i32).to_le_bytes()),
+        DType::U32 => out.extend((v as u32).to_le_bytes()),
+        DType::I64 => out.extend((v as i64).to_le_bytes()),
+        DType::U64 => out.extend((v as u64).to_le_bytes()),
+    }
+}
+
+/// Element `i` of a little-endian buffer as f64.
+pub fn value(bytes: &[u8], dtype: DType, i: usize) -> f64 {
+    let s = dtype.size();
+    let b = &bytes[i * s..(i + 1) * s];
+    let arr = |n: usize| -> [u8; 8] {
+        let mut a = [0u8; 8];
+        a[..n].copy_from_slice(&b[..n]);
+        a
+    };
+    match dtype {
+        DType::F16 => f16_to_f32(u16::from_le_bytes([b[0], b[1]])) as f64,
+        DType::Bf16 => f32::from_bits((u16::from_le_bytes([b[0], b[1]]) as u32) << 16) as f64,
+        DType::F32 => f32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
+        DType::F64 => f64::from_le_bytes(arr(8)),
+        DType::I8 => b[0] as i8 as f64,
+        DType::U8 => b[0] as f64,
+        DType::I32 => i32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
+        DType::U32 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as f64,
+        DType::I64 => i64::from_le_bytes(arr(8)) as f64,
+        DType::U64 => u64::from_le_bytes(arr(8)) as f64,
+    }
+}
+
+/// Compares a candidate's output with the base's: |c − b| ≤ atol + rtol·|b|, and no NaN
+/// or infinity where the base has a finite value.
+pub fn compare(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, atol: f64) -> Check {
+    let n = base.len().min(cand.len()) / dtype.size();
+    let mut check = Check { ok: true, max_abs_err: 0.0, max_rel_err: 0.0, message: String::new() };
+    let mut bad = 0usize;
+    let mut first_bad = None;
+    for i in 0..n {
+        let (b, c) = (value(base, dtype, i), value(cand, dtype, i));
+        if b.is_nan() && c.is_nan() {
+            continue;
+        }
+        let err = (c - b).abs();
+        let finite_mismatch = b.is_finite() != c.is_finite();
+        if err.is_finite() {
+            check.max_abs_err = check.max_abs_err.max(err);
+            if b.abs() > 0.0 {
+                check.max_rel_err = check.max_rel_err.max(err / b.abs());
+            }
+        }
+        if finite_mismatch || !(err <= atol + rtol * b.abs()) && !(b.is_infinite() && b == c) {
+            bad += 1;
+            first_bad.get_or_insert((i, b, c));
+        }
+    }
+    if bad > 0 {
+        check.ok = false;
+        if let Some((i, b, c)) = first_bad {
+            check.message = format!("`{name}`: {bad} of {n} elements differ; first at [{i}]: baseline {b}, candidate {c}");
+        }
+    }
+    check
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn halves_round_trip_and_data_is_deterministic() {
+        for x in [0.0f32, 1.0, -2.5, 65504.0, 1e-5, 0.333] {
+            let back = f16_to_f32(f32_to_f16(x));
+            assert!((back - x).abs() <= x.abs() * 1e-3 + 1e-7, "{x} -> {back}");
+        }
+        let a = generate(DType::F32, 100, &Init::Randn, 7, 1);
+        assert_eq!(a, generate(DType::F32, 100, &Init::Randn, 7, 1));
+        assert_ne!(a, generate(DType::F32, 100, &Init::Randn, 7, 2));
+    }
+
+    #[test]
+    fn compare_flags_differences_and_nans() {
+        let b = generate(DType::F32, 10, &Init::Ones, 0, 0);
+        let mut c = b.clone();
+        assert!(compare("y", DType::F32, &b, &c, 1e-4, 1e-5).ok);
+        c[0..4].copy_from_slice(&f32::NAN.to_le_bytes());
+        let check = compare("y", DType::F32, &b, &c, 1e-4, 1e-5);
+        assert!(!check.ok);
+        assert!(check.message.contains("first at [0]"));
+    }
+}

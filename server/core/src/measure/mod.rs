@@ -1,0 +1,10 @@
+//! Measuring kernels on a GPU: the job format, the declarations that describe how to
+//! run a kernel, timing statistics, and the CUDA engine (cudarc, loaded at run time).
+
+pub mod cuda;
+pub mod inputs;
+pub mod protocol;
+pub mod spec;
+pub mod stats;
+
+pub use protocol::{Job, MeasureRequest, Measurement, Protocol, Status};

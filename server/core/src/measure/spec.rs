@@ -1,0 +1,564 @@
+//! Declarations that say how to run a kernel, and the jobs built from them.
+//!
+//! Declarations are comment lines directly above a kernel (or its decorators) that
+//! start with `kforecast:`; items are separated by `;`:
+//!
+//! ```text
+//! // kforecast: n = 1 << 24; alpha = 2.0           sizes and scalar arguments
+//! // kforecast: x: f32[n] randn; y: f32[n] zeros   buffers: dtype[shape] init
+//! // kforecast: grid = cdiv(n, 256); block = 256    launch shape (CUDA; else the launch site's)
+//! // kforecast: outputs = y; rtol = 1e-3            what to compare, and how closely
+//! # kforecast: wrapper = softmax(x)                 Triton: the launch wrapper to call
+//! ```
+//!
+//! Whatever can be inferred is: a CUDA kernel's argument types come from its
+//! signature; a non-const pointer is an output; with one integer parameter every
+//! undeclared buffer has that many elements; grid and block come from the launch site
+//! (its host locals and `#define`s, with the kernel's arguments bound to the declared
+//! values); template arguments from the launch site too.
+
+use super::protocol::{Arg, CudaJob, CudaVersion, DType, Init, TritonInput, TritonJob, TritonVersion};
+use crate::features::expr::{components, Env};
+use crate::kernel::{HelperKind, Kernel, TextRange};
+use crate::source::parser_for;
+use crate::Language;
+use std::collections::BTreeMap;
+
+/// One `key = value` or `name: type[shape] init` item and where it is.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Item {
+    pub key: String,
+    pub value: String,
+    /// `true` for `name: …` (a buffer or tensor), `false` for `name = …`.
+    pub typed: bool,
+    pub range: TextRange,
+}
+
+/// A mistake in a declaration, or something that could not be inferred.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecError {
+    pub range: TextRange,
+    pub message: String,
+}
+
+const PREFIX: &str = "kforecast:";
+
+/// The declaration items of `kernel` in `text` (the comment block above it).
+pub fn items(text: &str, kernel: &Kernel) -> Vec<Item> {
+    let start = kernel.range.start.min(text.len());
+    let mut line_starts: Vec<usize> = Vec::new();
+    // Walk back over the comment lines directly above the kernel.
+    let mut end = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    if text[end..start].trim().is_empty() {
+        // The kernel starts a line: look at the lines above.
+    } else {
+        end = start;
+    }
+    let mut cursor = end;
+    while cursor > 0 {
+        let prev_end = cursor - 1;
+        let prev_start = text[..prev_end].rfind('\n').map(|i| i + 1).unwrap_or(0);
+        let line = text[prev_start..prev_end].trim();
+        let comment = line.starts_with("//") || line.starts_with('#') || line.starts_with("/*") || line.starts_with('*');
+        if !comment {
+            break;
+        }
+        line_starts.push(prev_start);
+        cursor = prev_start;
+    }
+    line_starts.reverse();
+    let mut out = Vec::new();
+    for ls in line_starts {
+        let le = text[ls..].find('\n').map(|i| ls + i).unwrap_or(text.len());
+        let line = &text[ls..le];
+        let Some(p) = line.find(PREFIX) else { continue };
+        let mut offset = ls + p + PREFIX.len();
+        let body = &text[offset..le];
+        let body = body.trim_end().trim_end_matches("*/");
+        for part in split_top(body, ';') {
+            let trimmed = part.trim();
+            let lead = part.len() - part.trim_start().len();
+            let range = TextRange::new(offset + lead, offset + lead + trimmed.len());
+            offset += part.len() + 1;
+            if trimmed.is_empty() {
+                continue;
+            }
+            let eq = trimmed.find('=');
+            let colon = trimmed.find(':');
+            let (key, value, typed) = match (colon, eq) {
+                (Some(c), Some(e)) if c < e => (&trimmed[..c], &trimmed[c + 1..], true),
+                (Some(c), None) => (&trimmed[..c], &trimmed[c + 1..], true),
+                (_, Some(e)) => (&trimmed[..e], &trimmed[e + 1..], false),
+                _ => (trimmed, "", false),
+            };
+            out.push(Item { key: key.trim().to_string(), value: value.trim().to_string(), typed, range });
+        }
+    }
+    out
+}
+
+/// Splits at `sep` outside brackets and parentheses.
+fn split_top(s: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut depth = 0i32;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
+const SETTINGS: [&str; 7] = ["grid", "block", "smem", "outputs", "rtol", "atol", "wrapper"];
+
+/// A typed buffer: `f32[n, m] randn out`.
+struct BufferDecl {
+    dtype: DType,
+    shape: Vec<String>,
+    init: Option<Init>,
+    output: Option<bool>,
+}
+
+fn parse_buffer(value: &str) -> Result<BufferDecl, String> {
+    let open = value.find('[').ok_or_else(|| format!("expected `dtype[shape]`, got `{value}`"))?;
+    let close = value.rfind(']').ok_or_else(|| format!("missing `]` in `{value}`"))?;
+    let dtype_text = value[..open].trim();
+    let dtype = DType::parse(dtype_text).ok_or_else(|| format!("unknown dtype `{dtype_text}` (use f16, bf16, f32, f64, i8, u8, i32, u32, i64, u64)"))?;
+    let shape: Vec<String> = split_top(&value[open + 1..close], ',').into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+    if shape.is_empty() {
+        return Err("a buffer needs a shape, e.g. `f32[n]`".to_string());
+    }
+    let mut init = None;
+    let mut output = None;
+    for word in value[close + 1..].split_whitespace() {
+        match word {
+            "out" | "output" => output = Some(true),
+            "in" | "input" => output = Some(false),
+            w => init = Some(Init::parse(w).ok_or_else(|| format!("unknown initialiser `{w}` (use randn, rand, zeros, ones, arange, randint(lo,hi))"))?),
+        }
+    }
+    Ok(BufferDecl { dtype, shape, init, output })
+}
+
+/// Values and texts declared, as an evaluation environment.
+fn declared_env(items: &[Item]) -> Env {
+    let mut env = Env::default();
+    for it in items.iter().filter(|i| !i.typed && !SETTINGS.contains(&i.key.as_str())) {
+        env.define(&it.key, &it.value);
+    }
+    env
+}
+
+fn eval_exact(env: &Env, text: &str) -> Option<f64> {
+    env.eval(text).filter(|e| e.guesses == 0).map(|e| e.value)
+}
+
+/// A CUDA kernel parameter.
+#[derive(Clone, Debug)]
+struct Param {
+    name: String,
+    base_type: String,
+    pointer: bool,
+    constant: bool,
+}
+
+fn cuda_params(kernel: &Kernel) -> Vec<Param> {
+    let mut parser = parser_for(Language::Cuda);
+    let Some(tree) = parser.parse(&kernel.source, None) else { return Vec::new() };
+    let src = kernel.source.as_str();
+    let mut params = Vec::new();
+    let mut list = None;
+    crate::extract::walk_preorder(tree.root_node(), |n| {
+        if list.is_some() {
+            return false;
+        }
+        if n.kind() == "function_declarator" {
+            list = n.child_by_field_name("parameters");
+            return false;
+        }
+        true
+    });
+    let Some(list) = list else { return params };
+    let mut cursor = list.walk();
+    for p in list.named_children(&mut cursor).filter(|p| p.kind() == "parameter_declaration") {
+        let text = &src[p.byte_range()];
+        let Some(decl) = p.child_by_field_name("declarator") else { continue };
+        let mut name_node = decl;
+        for _ in 0..8 {
+            match name_node.child_by_field_name("declarator") {
+                Some(d) => name_node = d,
+                None => break,
+            }
+        }
+        let base_type = p.child_by_field_name("type").map(|t| src[t.byte_range()].to_string()).unwrap_or_default();
+        params.push(Param {
+            name: src[name_node.byte_range()].to_string(),
+            base_type,
+            pointer: decl.kind() == "pointer_declarator" || text.contains('*'),
+            constant: text.trim_start().starts_with("const") || text.contains(" const "),
+        });
+    }
+    params
+}
+
+/// The device-only translation unit NVRTC compiles for one kernel version.
+pub fn cuda_translation_unit(kernel: &Kernel, file_text: &str) -> String {
+    let mut out = String::from("// generated by kforecast for NVRTC\n");
+    for line in file_text.lines() {
+        let l = line.trim();
+        if l.starts_with("#include") && ["cuda_fp16", "cuda_bf16", "mma.h", "cooperative_groups", "cuda/std", "cuda_pipeline"].iter().any(|h| l.contains(h)) {
+            out += l;
+            out += "\n";
+        }
+    }
+    let position = |h: &crate::kernel::Helper| match h.kind {
+        HelperKind::Define => file_text.find(&format!("#define {}", h.name)),
+        _ => file_text.find(&h.text),
+    };
+    let mut helpers: Vec<_> = kernel.helpers.iter().collect();
+    helpers.sort_by_key(|h| position(h).unwrap_or(usize::MAX));
+    for h in helpers {
+        match h.kind {
+            HelperKind::Define => out += &format!("#define {} {}\n", h.name, h.text),
+            HelperKind::Constant | HelperKind::DeviceFunction => {
+                out += &h.text;
+                out += "\n";
+            }
+            HelperKind::JitFunction => {}
+        }
+    }
+    out += &kernel.source;
+    out += "\n";
+    out
+}
+
+/// Builds the CUDA job for a (base, candidate) pair from the candidate's declarations.
+pub fn cuda_job(
+    base: (&Kernel, &str),
+    candidate: (&Kernel, &str),
+    items: &[Item],
+    decl_anchor: TextRange,
+) -> Result<CudaJob, Vec<SpecError>> {
+    let (cand, cand_text) = candidate;
+    let mut errors = Vec::new();
+    let err = |range: TextRange, message: String| SpecError { range, message };
+    for it in items {
+        if it.typed {
+            if let Err(e) = parse_buffer(&it.value) {
+                errors.push(err(it.range, format!("`{}`: {e}", it.key)));
+            }
+        }
+    }
+    let mut env = declared_env(items);
+    let params = cuda_params(cand);
+    if params.is_empty() && !cand.source.contains("()") {
+        errors.push(err(decl_anchor, format!("cannot read the parameters of `{}`", cand.name)));
+    }
+    let int_scalars: Vec<&Param> = params.iter().filter(|p| !p.pointer && DType::parse(&p.base_type).is_some_and(|d| !d.is_float())).collect();
+    let default_len = if int_scalars.len() == 1 { Some(int_scalars[0].name.clone()) } else { None };
+    let explicit_outputs: Option<Vec<String>> =
+        items.iter().find(|i| i.key == "outputs").map(|i| i.value.split(',').map(|s| s.trim().to_string()).collect());
+    let mut args = Vec::new();
+    for p in &params {
+        let decl = items.iter().find(|i| i.key == p.name);
+        let type_name = p.base_type.replace("const", "").trim().to_string();
+        if p.pointer {
+            let (dtype, len, init, output) = match decl.filter(|d| d.typed).map(|d| (d, parse_buffer(&d.value))) {
+                Some((d, Ok(b))) => {
+                    let mut len = 1.0;
+                    for dim in &b.shape {
+                        match eval_exact(&env, dim) {
+                            Some(v) if v >= 1.0 => len *= v,
+                            _ => errors.push(err(d.range, format!("`{}`: cannot evaluate the size `{dim}` (declare it, e.g. `// kforecast: {dim} = 4096`)", p.name))),
+                        }
+                    }
+                    (b.dtype, len, b.init, b.output)
+                }
+                Some((_, Err(_))) => continue,
+                None => {
+                    let Some(dtype) = DType::parse(&type_name).or_else(|| vector_dtype(&type_name)) else {
+                        errors.push(err(decl_anchor, format!("`{}` has type `{}*`: declare it, e.g. `// kforecast: {}: f32[n]`", p.name, type_name, p.name)));
+                        continue;
+                    };
+                    let lanes = vector_lanes(&type_name);
+                    match default_len.as_ref().and_then(|n| eval_exact(&env, n)) {
+                        Some(len) => (dtype, (len / lanes).ceil() * lanes, None, None),
+                        None => {
+                            errors.push(err(
+                                decl_anchor,
+                                format!("how many elements does `{}` have? declare it, e.g. `// kforecast: {}: {}[n]`", p.name, p.name, dtype_name(dtype)),
+                            ));
+                            continue;
+                        }
+                    }
+                }
+            };
+            let output = explicit_outputs.as_ref().map(|o| o.contains(&p.name)).or(output).unwrap_or(!p.constant);
+            let init = init.unwrap_or(if dtype.is_float() { Init::Randn } else { Init::Randint { lo: 0, hi: 100 } });
+            args.push(Arg::Buffer { name: p.name.clone(), dtype, len: len as u64, init, output });
+        } else {
+            let Some(dtype) = DType::parse(&type_name) else {
+                errors.push(err(decl_anchor, format!("parameter `{}` has type `{type_name}`, which kforecast cannot pass yet", p.name)));
+                continue;
+            };
+            match decl.filter(|d| !d.typed).map(|d| (d, eval_exact(&env, &d.value))) {
+                Some((_, Some(v))) => args.push(Arg::Scalar { name: p.name.clone(), dtype, value: v }),
+                Some((d, None)) => errors.push(err(d.range, format!("cannot evaluate `{}` (a number or an expression of declared names)", d.value))),
+                None => errors.push(err(decl_anchor, format!("parameter `{}` needs a value: add `// kforecast: {} = …`", p.name, p.name))),
+            }
+        }
+    }
+    // Launch shape: declared, else the launch site's with the kernel's arguments bound.
+    let launch = cand.launches.first();
+    if let Some(l) = launch {
+        for (k, v) in &l.locals {
+            if !env.texts.contains_key(k) {
+                env.define(k, v);
+            }
+        }
+        for (arg_text, p) in l.args.iter().zip(&params) {
+            let host = arg_text.trim();
+            if host != p.name && host.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                if let Some(decl) = items.iter().find(|i| i.key == p.name && !i.typed) {
+                    env.define(host, &decl.value);
+                }
+            }
+        }
+        for (k, v) in &l.meta {
+            if !env.texts.contains_key(k) {
+                env.define(k, v);
+            }
+        }
+    }
+    for h in &cand.helpers {
+        if h.kind == HelperKind::Define && !env.texts.contains_key(&h.name) {
+            env.define(&h.name, &h.text);
+        }
+    }
+    let mut dims = |key: &str, site: Option<&String>| -> [u32; 3] {
+        let decl = items.iter().find(|i| i.key == key);
+        let text = decl.map(|d| d.value.clone()).or_else(|| site.cloned());
+        let range = decl.map(|d| d.range).unwrap_or(decl_anchor);
+        let Some(mut text) = text else {
+            errors.push(err(range, format!("no `{key}`: declare it (`// kforecast: {key} = …`) or launch the kernel with <<<…>>> in this file")));
+            return [1, 1, 1];
+        };
+        for _ in 0..4 {
+            match env.texts.get(text.trim()) {
+                Some(t) => text = t.clone(),
+                None => break,
+            }
+        }
+        let parts = components(&text).unwrap_or_else(|| vec![text.clone()]);
+        let mut out = [1u32; 3];
+        for (slot, part) in out.iter_mut().zip(&parts) {
+            match eval_exact(&env, part) {
+                Some(v) if v >= 1.0 && v <= u32::MAX as f64 => *slot = v as u32,
+                _ => errors.push(err(range, format!("cannot evaluate the {key} dimension `{part}`: declare the names it uses"))),
+            }
+        }
+        out
+    };
+    let grid = dims("grid", launch.and_then(|l| l.grid.as_ref()));
+    let block = dims("block", launch.and_then(|l| l.block.as_ref()));
+    let shared_mem = match items.iter().find(|i| i.key == "smem").map(|i| i.value.clone()).or_else(|| launch.and_then(|l| l.shared_mem.clone())) {
+        Some(t) => eval_exact(&env, &t).unwrap_or(0.0) as u32,
+        None => 0,
+    };
+    if block.iter().map(|&b| b as u64).product::<u64>() > 1024 {
+        errors.push(err(decl_anchor, format!("a block of {:?} has more than 1024 threads", block)));
+    }
+    let name_expression = |k: &Kernel| {
+        if k.constexpr_params.is_empty() {
+            return format!("&{}", k.name);
+        }
+        let targs: Vec<String> = k
+            .constexpr_params
+            .iter()
+            .map(|t| env.texts.get(t).and_then(|v| eval_exact(&env, v)).map(|v| format!("{}", v as i64)).unwrap_or_else(|| t.clone()))
+            .collect();
+        format!("&{}<{}>", k.name, targs.join(", "))
+    };
+    for t in &cand.constexpr_params {
+        if env.texts.get(t).and_then(|v| eval_exact(&env, v)).is_none() {
+            errors.push(err(decl_anchor, format!("template parameter `{t}` needs a value: launch `{}<…>` in this file or declare `// kforecast: {t} = …`", cand.name)));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let (base_kernel, base_text) = base;
+    Ok(CudaJob {
+        kernel: cand.name.clone(),
+        base: CudaVersion { source: cuda_translation_unit(base_kernel, base_text), name_expression: name_expression(base_kernel) },
+        candidate: CudaVersion { source: cuda_translation_unit(cand, cand_text), name_expression: name_expression(cand) },
+        args,
+        grid,
+        block,
+        shared_mem,
+    })
+}
+
+fn vector_dtype(t: &str) -> Option<DType> {
+    ["float4", "float2"].iter().any(|v| t.contains(v)).then_some(DType::F32)
+}
+
+fn vector_lanes(t: &str) -> f64 {
+    if t.contains("float4") {
+        4.0
+    } else if t.contains("float2") {
+        2.0
+    } else {
+        1.0
+    }
+}
+
+fn dtype_name(d: DType) -> &'static str {
+    match d {
+        DType::F16 => "f16",
+        DType::Bf16 => "bf16",
+        DType::F32 => "f32",
+        DType::F64 => "f64",
+        DType::I8 => "i8",
+        DType::U8 => "u8",
+        DType::I32 => "i32",
+        DType::U32 => "u32",
+        DType::I64 => "i64",
+        DType::U64 => "u64",
+    }
+}
+
+/// Builds the Triton job: the wrapper named by `wrapper = f(a, b)` is called in both
+/// versions of the file with the declared inputs.
+pub fn triton_job(
+    kernel: &str,
+    base: (&str, &str),
+    candidate: (&str, &str),
+    items: &[Item],
+    decl_anchor: TextRange,
+) -> Result<TritonJob, Vec<SpecError>> {
+    let mut errors = Vec::new();
+    let err = |range: TextRange, message: String| SpecError { range, message };
+    let env = declared_env(items);
+    let Some(wrapper) = items.iter().find(|i| i.key == "wrapper") else {
+        return Err(vec![err(decl_anchor, format!("`{kernel}`: name the launch wrapper to call, e.g. `# kforecast: wrapper = softmax(x)`"))]);
+    };
+    let (name, args) = match wrapper.value.split_once('(') {
+        Some((n, rest)) => {
+            let inner = rest.trim_end().strip_suffix(')').unwrap_or(rest);
+            (n.trim().to_string(), split_top(inner, ',').into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect::<Vec<_>>())
+        }
+        None => (wrapper.value.trim().to_string(), Vec::new()),
+    };
+    let mut inputs = Vec::new();
+    for arg in &args {
+        let Some(it) = items.iter().find(|i| &i.key == arg) else {
+            errors.push(err(wrapper.range, format!("`{arg}` is passed to `{name}` but not declared (e.g. `# kforecast: {arg}: f32[4096] randn`)")));
+            continue;
+        };
+        if it.typed {
+            match parse_buffer(&it.value) {
+                Ok(b) => {
+                    let mut shape = Vec::new();
+                    for dim in &b.shape {
+                        match eval_exact(&env, dim) {
+                            Some(v) if v >= 1.0 => shape.push(v as u64),
+                            _ => errors.push(err(it.range, format!("`{arg}`: cannot evaluate the size `{dim}`"))),
+                        }
+                    }
+                    inputs.push(TritonInput::Tensor { name: arg.clone(), dtype: b.dtype, shape, init: b.init.unwrap_or(if b.dtype.is_float() { Init::Randn } else { Init::Randint { lo: 0, hi: 100 } }) });
+                }
+                Err(e) => errors.push(err(it.range, format!("`{arg}`: {e}"))),
+            }
+        } else {
+            match eval_exact(&env, &it.value) {
+                Some(v) => inputs.push(TritonInput::Scalar { name: arg.clone(), value: v }),
+                None => errors.push(err(it.range, format!("cannot evaluate `{}`", it.value))),
+            }
+        }
+    }
+    let outputs = items.iter().find(|i| i.key == "outputs").map(|i| i.value.split(',').map(|s| s.trim().to_string()).collect()).unwrap_or_default();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let version = |(file_name, source): (&str, &str)| TritonVersion { file_name: file_name.to_string(), source: source.to_string(), wrapper: name.clone() };
+    Ok(TritonJob { kernel: kernel.to_string(), base: version(base), candidate: version(candidate), inputs, args, outputs })
+}
+
+/// Declared items as a map (for display).
+pub fn summary(items: &[Item]) -> BTreeMap<String, String> {
+    items.iter().map(|i| (i.key.clone(), i.value.clone())).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::extract_text;
+
+    const SAXPY: &str = r#"#define THREADS 256
+// y = a*x + y
+// kforecast: n = 1 << 20; a = 2.0
+__global__ void saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+void launch(int count, float a, const float* x, float* y) {
+    int blocks = (count + THREADS - 1) / THREADS;
+    saxpy<<<blocks, THREADS>>>(count, a, x, y);
+}
+"#;
+
+    #[test]
+    fn infers_buffers_outputs_and_launch_shape() {
+        let k = extract_text(Language::Cuda, SAXPY).kernels.remove(0);
+        let items = items(SAXPY, &k);
+        assert_eq!(items.len(), 2);
+        let job = cuda_job((&k, SAXPY), (&k, SAXPY), &items, k.name_range).expect("job");
+        assert_eq!(job.grid, [4096, 1, 1]);
+        assert_eq!(job.block, [256, 1, 1]);
+        match &job.args[2] {
+            Arg::Buffer { name, len, output, dtype, .. } => {
+                assert_eq!((name.as_str(), *len, *output, *dtype), ("x", 1 << 20, false, DType::F32));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(matches!(&job.args[3], Arg::Buffer { output: true, .. }));
+        assert!(job.base.source.contains("__global__ void saxpy") && !job.base.source.contains("<<<"));
+        assert_eq!(job.base.name_expression, "&saxpy");
+    }
+
+    #[test]
+    fn mistakes_point_at_the_declaration() {
+        let text = SAXPY.replace("a = 2.0", "a = two; y: q16[n]");
+        let k = extract_text(Language::Cuda, &text).kernels.remove(0);
+        let errs = cuda_job((&k, &text), (&k, &text), &items(&text, &k), k.name_range).expect_err("errors");
+        let messages: Vec<_> = errs.iter().map(|e| e.message.clone()).collect();
+        assert!(messages.iter().any(|m| m.contains("unknown dtype `q16`")), "{messages:?}");
+        assert!(messages.iter().any(|m| m.contains("cannot evaluate `two`")), "{messages:?}");
+        let bad = errs.iter().find(|e| e.message.contains("q16")).expect("q16");
+        assert_eq!(&text[bad.range.start..bad.range.end], "y: q16[n]");
+        let missing = SAXPY.replace("// kforecast: n = 1 << 20; a = 2.0\n", "");
+        let k = extract_text(Language::Cuda, &missing).kernels.remove(0);
+        let errs = cuda_job((&k, &missing), (&k, &missing), &items(&missing, &k), k.name_range).expect_err("errors");
+        assert!(errs.iter().any(|e| e.message.contains("parameter `n` needs a value")));
+    }
+
+    #[test]
+    fn triton_wrapper_and_inputs() {
+        let text = "import triton\n# kforecast: wrapper = softmax(x); x: f32[rows, 1024] randn; rows = 64\n@triton.jit\ndef k(x_ptr):\n    pass\n";
+        let kernel = extract_text(Language::Triton, text).kernels.remove(0);
+        let it = items(text, &kernel);
+        let job = triton_job("k", ("a.py", text), ("a.py", text), &it, kernel.name_range).expect("job");
+        assert_eq!(job.base.wrapper, "softmax");
+        assert_eq!(job.args, vec!["x"]);
+        assert!(matches!(&job.inputs[0], TritonInput::Tensor { shape, .. } if shape == &vec![64, 1024]));
+    }
+}

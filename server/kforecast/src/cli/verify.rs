@@ -1,0 +1,239 @@
+//! `kforecast verify BASE CANDIDATE --kernel NAME`: a real measurement on a GPU worker,
+//! correctness-checked, stored as a training example; and `kforecast export`.
+
+use super::{load_with_kernels, CacheOptions};
+use crate::worker::pool::{WorkerPool, WorkerSetting};
+use anyhow::{bail, Context};
+use clap::Args;
+use kforecast_core::hash::{ContentHash, Hasher};
+use kforecast_core::kernel::{Kernel, Language, TextRange};
+use kforecast_core::measure::protocol::{Job, MeasureRequest, Measurement, Protocol, Status};
+use kforecast_core::measure::spec::{self, SpecError};
+use kforecast_core::store::{self, Store, Table};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    /// The reference version.
+    base: PathBuf,
+    /// The candidate version (its `kforecast:` declarations say how to run the kernel).
+    candidate: PathBuf,
+    /// The kernel to measure (default: the only kernel, or the only changed one).
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+    /// A remote worker (repeatable): http(s)://host:port. Default: a local worker.
+    #[arg(long = "worker", value_name = "URL")]
+    workers: Vec<String>,
+    /// Environment variable with the workers' bearer token.
+    #[arg(long, default_value = "KFORECAST_WORKER_TOKEN", value_name = "VAR")]
+    token_env: String,
+    /// Time limit of the job, in seconds.
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+    /// Measure again even if this exact pair was measured before.
+    #[arg(long)]
+    fresh: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Write the job (the measure request) to this file and also measure.
+    #[arg(long, value_name = "FILE", hide = true)]
+    emit_job: Option<PathBuf>,
+}
+
+/// A measurement as a training example: (base, candidate, device, speedup).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Example {
+    pub kernel: String,
+    pub language: Language,
+    pub base_source: String,
+    pub candidate_source: String,
+    pub request: MeasureRequest,
+    pub measurement: Measurement,
+    pub measured_at: u64,
+}
+
+/// Key of a measurement: the job and the protocol (the device is in the record).
+pub fn measurement_key(req: &MeasureRequest) -> ContentHash {
+    Hasher::new().str("measure/1").str(&serde_json::to_string(req).unwrap_or_default()).finish()
+}
+
+/// The job for `kernel`, or the declaration errors with their places.
+pub fn build_job(kernel: &str, base: (&Path, &str, &[Kernel]), cand: (&Path, &str, &[Kernel])) -> Result<MeasureRequest, Vec<SpecError>> {
+    let whole = |m: String| vec![SpecError { range: TextRange::default(), message: m }];
+    let ck = cand.2.iter().find(|k| k.name == kernel).ok_or_else(|| whole(format!("no kernel `{kernel}` in the candidate")))?;
+    let bk = base.2.iter().find(|k| k.name == kernel).ok_or_else(|| whole(format!("no kernel `{kernel}` in the baseline")))?;
+    let mut items = spec::items(cand.1, ck);
+    if items.is_empty() {
+        items = spec::items(base.1, bk);
+    }
+    let job = match ck.language {
+        Language::Cuda => Job::Cuda(spec::cuda_job((bk, base.1), (ck, cand.1), &items, ck.name_range)?),
+        Language::Triton => {
+            let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into());
+            Job::Triton(spec::triton_job(kernel, (&name(base.0), base.1), (&name(cand.0), cand.1), &items, ck.name_range)?)
+        }
+    };
+    let mut protocol = Protocol::default();
+    for it in &items {
+        match it.key.as_str() {
+            "rtol" => protocol.rtol = it.value.parse().unwrap_or(protocol.rtol),
+            "atol" => protocol.atol = it.value.parse().unwrap_or(protocol.atol),
+            _ => {}
+        }
+    }
+    Ok(MeasureRequest { job, protocol })
+}
+
+/// Runs a job through the store: an identical job measured before answers at once.
+pub fn measure_cached(pool: &WorkerPool, store: Option<&Store>, req: &MeasureRequest, base_src: &str, cand_src: &str, fresh: bool) -> (Measurement, bool) {
+    let key = measurement_key(req);
+    if !fresh {
+        if let Some(ex) = store.and_then(|s| s.get(Table::Measurements, &key).ok().flatten()).and_then(|b| serde_json::from_slice::<Example>(&b).ok()) {
+            return (ex.measurement, true);
+        }
+    }
+    let m = pool.measure(req);
+    // Only real measurements and wrong results are examples worth keeping.
+    if matches!(m.status, Status::Ok | Status::WrongResult) {
+        if let Some(s) = store {
+            let ex = Example {
+                kernel: req.job.kernel().to_string(),
+                language: match req.job {
+                    Job::Cuda(_) => Language::Cuda,
+                    Job::Triton(_) => Language::Triton,
+                },
+                base_source: base_src.to_string(),
+                candidate_source: cand_src.to_string(),
+                request: req.clone(),
+                measurement: m.clone(),
+                measured_at: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+            };
+            if let Ok(bytes) = serde_json::to_vec(&ex) {
+                if let Err(e) = s.put_many(Table::Measurements, &[(key, bytes)]) {
+                    tracing::warn!("could not store the measurement: {e}");
+                }
+            }
+        }
+    }
+    (m, false)
+}
+
+pub fn open_store(cache: &CacheOptions) -> Option<Store> {
+    if cache.disabled {
+        return None;
+    }
+    let dir = cache.dir.clone().or_else(store::default_dir)?;
+    match Store::open_in(&dir) {
+        Ok((s, warning)) => {
+            if let Some(w) = warning {
+                eprintln!("warning: {w}");
+            }
+            Some(s)
+        }
+        Err(e) => {
+            eprintln!("warning: measurements will not be stored: {e}");
+            None
+        }
+    }
+}
+
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    (before.matches('\n').count() + 1, before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1)
+}
+
+pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
+    let base = load_with_kernels(&args.base)?;
+    let cand = load_with_kernels(&args.candidate)?;
+    let kernel = match &args.kernel {
+        Some(k) => k.clone(),
+        None => {
+            let changed: Vec<&Kernel> = cand.kernels.iter().filter(|k| base.kernels.iter().find(|b| b.name == k.name).is_none_or(|b| b.raw_hash != k.raw_hash)).collect();
+            match (cand.kernels.len(), changed.len()) {
+                (1, _) => cand.kernels[0].name.clone(),
+                (_, 1) => changed[0].name.clone(),
+                _ => bail!("{} has several kernels: name one with --kernel", args.candidate.display()),
+            }
+        }
+    };
+    let req = match build_job(&kernel, (&base.path, &base.text, &base.kernels), (&cand.path, &cand.text, &cand.kernels)) {
+        Ok(r) => r,
+        Err(errors) => {
+            for e in &errors {
+                let (l, c) = line_col(&cand.text, e.range.start);
+                eprintln!("{}:{l}:{c}: error: {}", args.candidate.display(), e.message);
+            }
+            return Ok(ExitCode::from(2));
+        }
+    };
+    if let Some(path) = &args.emit_job {
+        std::fs::write(path, serde_json::to_vec_pretty(&req)?).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    let settings: Vec<WorkerSetting> = args.workers.iter().map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(args.token_env.clone()) }).collect();
+    let pool = WorkerPool::new(&settings, Duration::from_secs(args.timeout)).map_err(|e| anyhow::anyhow!(e))?;
+    let store = open_store(cache);
+    let (m, cached) = measure_cached(&pool, store.as_ref(), &req, &base.text, &cand.text, args.fresh);
+    if args.json {
+        let mut v = serde_json::to_value(&m)?;
+        v["kernel"] = kernel.clone().into();
+        v["cached"] = cached.into();
+        super::out(v.to_string());
+    } else {
+        let from = if cached { " (stored measurement)" } else { "" };
+        super::out(format!("{}: `{kernel}` {}{from}", args.candidate.display(), m.headline()));
+        if let (Some(b), Some(c)) = (&m.base, &m.candidate) {
+            super::out(format!(
+                "    = base {:.4} ms, candidate {:.4} ms (medians of {} interleaved runs); 95% interval {:.3}–{:.3}",
+                b.median_ms,
+                c.median_ms,
+                m.reps,
+                m.ci_low.unwrap_or(f64::NAN),
+                m.ci_high.unwrap_or(f64::NAN)
+            ));
+        }
+        if !m.message.is_empty() {
+            super::out(format!("    = {}", m.message.lines().take(12).collect::<Vec<_>>().join("\n      ")));
+        }
+    }
+    Ok(match m.status {
+        Status::Ok => ExitCode::SUCCESS,
+        Status::WrongResult => ExitCode::from(1),
+        _ => ExitCode::from(3),
+    })
+}
+
+#[derive(Args)]
+pub struct ExportArgs {
+    /// Write here instead of stdout.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// `kforecast export`: every stored measurement as one JSON line (a training example).
+pub fn export(args: ExportArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
+    let Some(store) = open_store(cache) else { bail!("no store to export from") };
+    let mut lines = Vec::new();
+    for (_, bytes) in store.all(Table::Measurements)? {
+        let Ok(ex) = serde_json::from_slice::<Example>(&bytes) else { continue };
+        let m = &ex.measurement;
+        lines.push(serde_json::json!({
+            "kernel": ex.kernel, "language": ex.language,
+            "base": ex.base_source, "candidate": ex.candidate_source,
+            "device": m.device, "status": m.status, "speedup": m.speedup,
+            "ci_low": m.ci_low, "ci_high": m.ci_high,
+            "base_ms": m.base.as_ref().map(|s| s.median_ms), "candidate_ms": m.candidate.as_ref().map(|s| s.median_ms),
+            "reps": m.reps, "measured_at": ex.measured_at, "request": ex.request,
+        }).to_string());
+    }
+    let text = lines.join("\n") + if lines.is_empty() { "" } else { "\n" };
+    match &args.output {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("cannot write {}", p.display()))?,
+        None => print!("{text}"),
+    }
+    eprintln!("kforecast: exported {} measurement(s)", lines.len());
+    Ok(ExitCode::SUCCESS)
+}

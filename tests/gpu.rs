@@ -1,0 +1,113 @@
+//! GPU tests: real measurements on the machine's GPU. Skipped (with a message) where
+//! there is no NVIDIA GPU; run them on the GPU machine and record the output in
+//! docs/measurements/ (see docs/measurements/README.md).
+
+mod common;
+
+use common::{binary, repo_root};
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn have_gpu() -> bool {
+    let present = Path::new("/dev/nvidia0").exists() || Path::new("/dev/nvidiactl").exists();
+    if !present {
+        eprintln!("skipped: no NVIDIA GPU on this machine");
+    }
+    present
+}
+
+fn verify(args: &[&str]) -> (Output, Value) {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(binary())
+        .args(["verify", "--json", "--fresh"])
+        .args(args)
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .current_dir(repo_root())
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    eprintln!("{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let v = serde_json::from_str(stdout.trim()).unwrap_or(Value::Null);
+    (out, v)
+}
+
+fn ws(p: &str) -> String {
+    format!("test-workspaces/{p}")
+}
+
+/// A copy of a workspace file with one edit, in a temporary directory.
+fn edited(rel: &str, from: &str, to: &str) -> (tempfile::TempDir, String) {
+    let text = std::fs::read_to_string(repo_root().join("test-workspaces").join(rel)).expect("read");
+    assert!(text.contains(from), "{from} not in {rel}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(Path::new(rel).file_name().expect("name"));
+    std::fs::write(&path, text.replacen(from, to, 1)).expect("write");
+    (dir, path.display().to_string())
+}
+
+#[test]
+fn gpu_cuda_pair_is_measured_and_checked() {
+    if !have_gpu() {
+        return;
+    }
+    let (out, m) = verify(&[&ws("cuda/previous/src/transpose.cu"), &ws("cuda/src/transpose.cu")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["status"], "ok");
+    assert_eq!(m["check"]["ok"], true);
+    assert!(m["speedup"].as_f64().expect("speedup") > 2.0, "tiled transpose is much faster: {m}");
+    assert!(m["device"]["name"].as_str().unwrap_or("").contains("NVIDIA"));
+}
+
+#[test]
+fn gpu_triton_pair_is_measured_and_checked() {
+    if !have_gpu() {
+        return;
+    }
+    let (out, m) = verify(&[&ws("triton/previous/kernels/vector_add.py"), &ws("triton/kernels/vector_add.py")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["status"], "ok");
+    assert!(m["speedup"].as_f64().expect("speedup") > 1.3, "{m}");
+}
+
+#[test]
+fn gpu_wrong_result_is_reported_as_wrong_not_as_a_speedup() {
+    if !have_gpu() {
+        return;
+    }
+    let (_d, bad) = edited("cuda/src/elementwise.cu", "yv.x = fmaf(a, xv.x, yv.x);", "yv.x = fmaf(a, xv.x, -yv.x);");
+    let (out, m) = verify(&["--kernel", "saxpy", &ws("cuda/previous/src/elementwise.cu"), &bad]);
+    assert_eq!(out.status.code(), Some(1), "{m}");
+    assert_eq!(m["status"], "wrong_result");
+    assert!(m["speedup"].is_null());
+    let (_d, bad) = edited("triton/kernels/vector_add.py", "x + y", "x - y");
+    let (_, m) = verify(&[&ws("triton/previous/kernels/vector_add.py"), &bad]);
+    assert_eq!(m["status"], "wrong_result", "{m}");
+}
+
+#[test]
+fn gpu_illegal_address_is_a_fault_and_the_next_job_runs() {
+    if !have_gpu() {
+        return;
+    }
+    let (_d, bad) = edited("cuda/src/transpose.cu", "out[(size_t)(y + j) * rows + x] =", "out[(size_t)(y + j) * rows + x + (1ull << 40)] =");
+    let (out, m) = verify(&[&ws("cuda/previous/src/transpose.cu"), &bad]);
+    assert_eq!(out.status.code(), Some(3), "{m}");
+    assert_eq!(m["status"], "fault", "{m}");
+    assert_eq!(m["which"], "candidate");
+    let (out, m) = verify(&[&ws("cuda/previous/src/transpose.cu"), &ws("cuda/src/transpose.cu")]);
+    assert!(out.status.success(), "{m}");
+}
+
+#[test]
+fn gpu_a_kernel_that_never_ends_times_out() {
+    if !have_gpu() {
+        return;
+    }
+    let (_d, bad) = edited("cuda/src/elementwise.cu", "const int n4 = n >> 2;", "const int n4 = n >> 2; while (n4 >= 0) { __nanosleep(1000); }");
+    let start = std::time::Instant::now();
+    let (out, m) = verify(&["--kernel", "saxpy", "--timeout", "10", &ws("cuda/previous/src/elementwise.cu"), &bad]);
+    assert_eq!(m["status"], "timeout", "{m}");
+    assert_eq!(out.status.code(), Some(3));
+    assert!(start.elapsed().as_secs() < 60);
+}

@@ -1,0 +1,214 @@
+//! The worker protocol without a GPU: a real `kforecast worker --listen` on loopback,
+//! its auth, limits and time limits, and a client that survives a worker dying mid-job.
+
+mod common;
+
+use common::{binary, repo_root};
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const TOKEN: &str = "s3cret-token";
+
+struct Worker {
+    child: Child,
+    addr: String,
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("port")
+}
+
+/// Starts a worker; `python` replaces the Triton runner's interpreter (a test double).
+fn worker(extra: &[&str], python: Option<&Path>) -> Worker {
+    let addr = format!("127.0.0.1:{}", free_port());
+    let mut cmd = Command::new(binary());
+    cmd.args(["worker", "--listen", &addr]).args(extra).env("KFORECAST_WORKER_TOKEN", TOKEN).stdout(Stdio::null()).stderr(Stdio::null());
+    if let Some(p) = python {
+        cmd.env("KFORECAST_PYTHON", p);
+    }
+    let child = cmd.spawn().expect("spawn worker");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(&addr).is_err() {
+        assert!(Instant::now() < deadline, "worker did not listen");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Worker { child, addr }
+}
+
+/// A raw HTTP/1.1 exchange: (status, body).
+fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
+    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+    let head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+    s.write_all(head.as_bytes()).expect("write");
+    let _ = s.write_all(body);
+    let mut out = String::new();
+    let _ = s.read_to_string(&mut out);
+    let status = out.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (status, body)
+}
+
+fn triton_job() -> String {
+    let root = repo_root().join("test-workspaces/triton");
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect("read");
+    serde_json::json!({
+        "job": {"language": "triton", "kernel": "add_kernel",
+            "base": {"file_name": "vector_add.py", "source": read("previous/kernels/vector_add.py"), "wrapper": "add"},
+            "candidate": {"file_name": "vector_add.py", "source": read("kernels/vector_add.py"), "wrapper": "add"},
+            "inputs": [{"kind": "tensor", "name": "x", "dtype": "f32", "shape": [1024], "init": {"kind": "randn"}},
+                       {"kind": "tensor", "name": "y", "dtype": "f32", "shape": [1024], "init": {"kind": "randn"}}],
+            "args": ["x", "y"], "outputs": []}
+    })
+    .to_string()
+}
+
+#[test]
+fn auth_limits_and_routes() {
+    let w = worker(&["--max-request-bytes", "100000"], None);
+    assert_eq!(http(&w.addr, "GET", "/v1/health", None, b"").0, 401);
+    assert_eq!(http(&w.addr, "GET", "/v1/health", Some("wrong"), b"").0, 401);
+    let (status, body) = http(&w.addr, "GET", "/v1/health", Some(TOKEN), b"");
+    assert_eq!(status, 200, "{body}");
+    let health: Value = serde_json::from_str(&body).expect("json");
+    assert!(health.get("ok").is_some() && health.get("version").is_some(), "{health}");
+    if health["ok"] == false {
+        assert!(!health["message"].as_str().unwrap_or("").is_empty(), "says why there is no GPU: {health}");
+    } else {
+        assert!(health["device"]["name"].is_string() && health["device"]["compute_capability"].is_string());
+    }
+    let big = vec![b' '; 200_000];
+    assert_eq!(http(&w.addr, "POST", "/v1/measure", Some(TOKEN), &big).0, 413);
+    assert_eq!(http(&w.addr, "POST", "/v1/measure", None, b"{}").0, 401);
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), b"{not json");
+    assert_eq!(status, 400, "{body}");
+    assert_eq!(http(&w.addr, "GET", "/v1/nothing", Some(TOKEN), b"").0, 404);
+    assert_eq!(http(&w.addr, "GET", "/v1/measure", Some(TOKEN), b"").0, 405);
+}
+
+#[test]
+fn a_job_answers_with_a_status_even_without_a_gpu() {
+    let w = worker(&[], None);
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let m: Value = serde_json::from_str(&body).expect("json");
+    let s = m["status"].as_str().expect("status");
+    assert!(["ok", "no_gpu", "error"].contains(&s), "{m}");
+    if s != "ok" {
+        assert!(m["speedup"].is_null());
+    }
+}
+
+fn script(dir: &Path, name: &str, body: &str) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).expect("write");
+    let mut perms = std::fs::metadata(&path).expect("meta").permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&path, perms).expect("chmod");
+    path
+}
+
+#[test]
+fn a_hanging_job_is_killed_at_its_time_limit_and_the_worker_keeps_serving() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A stand-in interpreter that never answers, like a kernel that never ends.
+    let hang = script(dir.path(), "python3", "exec sleep 600");
+    let w = worker(&["--job-timeout", "2"], Some(&hang));
+    let start = Instant::now();
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let m: Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(m["status"], "timeout", "{m}");
+    assert!(start.elapsed() < Duration::from_secs(20));
+    // The worker was restarted: it still answers.
+    let (status, _) = http(&w.addr, "GET", "/v1/health", Some(TOKEN), b"");
+    assert_eq!(status, 200);
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+    assert_eq!(status, 200);
+    assert_eq!(serde_json::from_str::<Value>(&body).expect("json")["status"], "timeout");
+}
+
+#[test]
+fn a_runner_that_dies_mid_job_is_reported_and_replaced() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let die = script(dir.path(), "python3", "read line; exit 7");
+    let w = worker(&[], Some(&die));
+    for _ in 0..2 {
+        let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+        assert_eq!(status, 200, "{body}");
+        let m: Value = serde_json::from_str(&body).expect("json");
+        assert_eq!(m["status"], "error", "{m}");
+        assert!(m["message"].as_str().unwrap_or("").contains("exited"), "{m}");
+    }
+}
+
+fn verify(args: &[&str]) -> Output {
+    let cache = tempfile::tempdir().expect("tempdir");
+    Command::new(binary())
+        .arg("verify")
+        .args(args)
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .env("KFORECAST_WORKER_TOKEN", TOKEN)
+        .current_dir(repo_root())
+        .output()
+        .expect("run")
+}
+
+#[test]
+fn the_client_skips_a_worker_that_dies_mid_job() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let slow = script(dir.path(), "python3", "exec sleep 600");
+    let mut dying = worker(&[], Some(&slow));
+    let alive = worker(&[], None);
+    let dying_addr = dying.addr.clone();
+    // Kill the first worker while it holds the job.
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(1500));
+        let _ = dying.child.kill();
+        let _ = dying.child.wait();
+    });
+    let out = verify(&[
+        "--json",
+        "--worker",
+        &format!("http://{dying_addr}"),
+        "--worker",
+        &format!("http://{}", alive.addr),
+        "test-workspaces/triton/previous/kernels/vector_add.py",
+        "test-workspaces/triton/kernels/vector_add.py",
+    ]);
+    killer.join().expect("join");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let m: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(m["worker"], format!("http://{}", alive.addr), "{m}");
+    // A worker that is not there at all, and a wrong token.
+    let out = verify(&["--json", "--worker", "http://127.0.0.1:1", "test-workspaces/triton/previous/kernels/vector_add.py", "test-workspaces/triton/kernels/vector_add.py"]);
+    let m: Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("json");
+    assert_eq!(m["status"], "error");
+    assert!(m["message"].as_str().unwrap_or("").contains("no GPU worker could take the job"), "{m}");
+}
+
+#[test]
+fn declaration_mistakes_are_errors_on_the_offending_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = std::fs::read_to_string(repo_root().join("test-workspaces/cuda/src/transpose.cu")).expect("read");
+    let bad = src.replace("in: f32[rows, cols]", "in: f33[rows, cols]");
+    let path = dir.path().join("transpose.cu");
+    std::fs::write(&path, &bad).expect("write");
+    let out = verify(&["test-workspaces/cuda/previous/src/transpose.cu", &path.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let line = bad.lines().position(|l| l.contains("f33")).expect("line") + 1;
+    assert!(err.contains(&format!("transpose.cu:{line}:")) && err.contains("unknown dtype `f33`"), "{err}");
+}
