@@ -80,7 +80,7 @@ fn gpu_wrong_result_is_reported_as_wrong_not_as_a_speedup() {
     assert_eq!(out.status.code(), Some(1), "{m}");
     assert_eq!(m["status"], "wrong_result");
     assert!(m["speedup"].is_null());
-    let (_d, bad) = edited("triton/kernels/vector_add.py", "x + y", "x - y");
+    let (_d, bad) = edited("triton/kernels/vector_add.py", "offsets, x + y,", "offsets, x - y,");
     let (_, m) = verify(&[&ws("triton/previous/kernels/vector_add.py"), &bad]);
     assert_eq!(m["status"], "wrong_result", "{m}");
 }

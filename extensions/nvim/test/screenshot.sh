@@ -28,9 +28,11 @@ command -v Xvfb >/dev/null || missing+=(xvfb)
 command -v xterm >/dev/null || missing+=(xterm)
 command -v import >/dev/null || missing+=(imagemagick)
 command -v xwininfo >/dev/null || missing+=(x11-utils)
-fc-list 2>/dev/null | grep -q "DejaVu Sans Mono" || missing+=(fonts-dejavu-core)
+[[ "$(fc-list 2>/dev/null)" == *"DejaVu Sans Mono"* ]] || missing+=(fonts-dejavu-core)
 if (( ${#missing[@]} )); then
-  [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null || die "missing: ${missing[*]} (apt-get install -y ${missing[*]})"
+  if [[ "$(id -u)" != 0 ]] || ! command -v apt-get >/dev/null; then
+    die "missing: ${missing[*]} (apt-get install -y ${missing[*]})"
+  fi
   say "apt-get install -y ${missing[*]}"
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}" >/dev/null
 fi
@@ -52,8 +54,8 @@ TMP="$(mktemp -d "${TMPDIR:-/tmp}/kforecast-nvim-shot.XXXXXX")"
 XVFB_PID=""
 XTERM_PID=""
 cleanup() {
-  [[ -n "$XTERM_PID" ]] && kill "$XTERM_PID" 2>/dev/null || true
-  [[ -n "$XVFB_PID" ]] && kill "$XVFB_PID" 2>/dev/null || true
+  if [[ -n "$XTERM_PID" ]]; then kill "$XTERM_PID" 2>/dev/null || true; fi
+  if [[ -n "$XVFB_PID" ]]; then kill "$XVFB_PID" 2>/dev/null || true; fi
   if [[ "${KEEP_TMP:-}" == 1 ]]; then say "kept $TMP"; else rm -rf "$TMP"; fi
 }
 trap cleanup EXIT

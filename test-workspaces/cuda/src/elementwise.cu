@@ -9,7 +9,7 @@
 // 128-bit loads/stores (float4) over a grid-stride loop; the last n % 4
 // elements are handled by a scalar tail. x and y must be 16-byte aligned
 // (always true for cudaMalloc'd buffers used from offset 0).
-// kforecast: n = 1 << 26; a = 2.0
+// kforecast: n = 1 << 24; a = 2.0
 __global__ void __launch_bounds__(ELEMWISE_THREADS)
 saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y)
 {
@@ -35,7 +35,7 @@ saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y)
 }
 
 // Scale every element by alpha: out[i] = alpha * in[i].
-// kforecast: n = 1 << 26; alpha = 0.5
+// kforecast: n = 1 << 24; alpha = 0.5
 __global__ void __launch_bounds__(ELEMWISE_THREADS)
 scale(int n, float alpha, const float* __restrict__ in, float* __restrict__ out)
 {
@@ -48,7 +48,7 @@ __device__ __forceinline__ float relu_op(float v)
     return v > 0.0f ? v : 0.0f;
 }
 
-// kforecast: n = 1 << 26
+// kforecast: n = 1 << 24
 __global__ void __launch_bounds__(ELEMWISE_THREADS)
 relu(int n, const float* __restrict__ in, float* __restrict__ out)
 {

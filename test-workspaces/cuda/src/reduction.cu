@@ -17,7 +17,7 @@ __device__ __forceinline__ float warp_reduce_sum(float v)
 // Grid-stride accumulation in registers, then warp shuffles, then one
 // shared-memory round across the block's warps, then one atomicAdd per block.
 // *out must be zeroed before the launch (the wrapper does it).
-// kforecast: n = 1 << 26; in: f32[n]; out: f32[1] zeros; rtol = 1e-3; atol = 0.5
+// kforecast: n = 1 << 24; in: f32[n]; out: f32[1] zeros; rtol = 1e-3; atol = 0.5
 template <int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
 reduce_sum(const float* __restrict__ in, float* __restrict__ out, int n)

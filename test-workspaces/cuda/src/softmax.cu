@@ -51,7 +51,7 @@ __device__ float block_sum(float v, float* smem)
 //   2. sum of exp(x - max)         (reads x)
 //   3. y = exp(x - max)            (reads x, writes y)
 //   4. y *= 1 / sum                (reads y, writes y)
-// kforecast: rows = 2048; cols = 65536; in: f32[rows, cols]; out: f32[rows, cols]; BLOCK = 1024; block = 1024
+// kforecast: rows = 256; cols = 65536; in: f32[rows, cols]; out: f32[rows, cols]; BLOCK = 1024; block = 1024
 template <int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
 softmax_rows(const float* __restrict__ in, float* __restrict__ out, int cols)

@@ -9,7 +9,7 @@
 // the global write are row-wise (coalesced). The +1 column of padding puts
 // tile[i][c] and tile[i+1][c] in different banks, so the column-wise read
 // from shared memory is free of bank conflicts.
-// kforecast: rows = 8192; cols = 8192; in: f32[rows, cols]; out: f32[rows, cols]
+// kforecast: rows = 4096; cols = 4096; in: f32[rows, cols]; out: f32[rows, cols]
 __global__ void __launch_bounds__(TILE_DIM * BLOCK_ROWS)
 transpose(const float* __restrict__ in, float* __restrict__ out, int rows, int cols)
 {

@@ -28,7 +28,12 @@ pub struct CudaEngine {
     compiled: HashMap<ContentHash, (Arc<CudaModule>, CudaFunction)>,
     flush: Option<CudaSlice<u8>>,
     poisoned: bool,
+    /// Generated input data, kept across jobs (a warm worker re-verifies at once).
+    inputs: HashMap<String, Arc<Vec<u8>>>,
 }
+
+/// Host input data kept at most.
+const INPUT_CACHE_BYTES: usize = 4 << 30;
 
 /// Why a step failed, and whose fault it is.
 struct Failure {
@@ -92,7 +97,7 @@ impl CudaEngine {
             driver: format!("CUDA {}.{}", driver / 1000, (driver % 1000) / 10),
             sm_count: sm_count.max(0) as u32,
         };
-        Ok(Self { ctx, stream, info, arch: format!("{major}{minor}"), compiled: HashMap::new(), flush: None, poisoned: false })
+        Ok(Self { ctx, stream, info, arch: format!("{major}{minor}"), compiled: HashMap::new(), flush: None, poisoned: false, inputs: HashMap::new() })
     }
 
     pub fn info(&self) -> &DeviceInfo {
@@ -160,12 +165,12 @@ impl CudaEngine {
         let compile_ms = t_base + t_cand;
         let err = |which: &'static str| move |e: DriverError| fault(which, e);
         // Inputs: the same bytes for both versions, each in its own buffers.
-        let host: Vec<Option<Vec<u8>>> = job
+        let host: Vec<Option<Arc<Vec<u8>>>> = job
             .args
             .iter()
             .enumerate()
             .map(|(i, a)| match a {
-                Arg::Buffer { dtype, len, init, .. } => Some(generate(*dtype, *len as usize, init, p.seed, i as u64)),
+                Arg::Buffer { dtype, len, init, .. } => Some(self.input(*dtype, *len as usize, init, p.seed, i as u64)),
                 Arg::Scalar { .. } => None,
             })
             .collect();
@@ -177,23 +182,21 @@ impl CudaEngine {
         if p.flush_l2 && self.flush.is_none() {
             self.flush = Some(self.stream.alloc_zeros::<u8>(FLUSH_BYTES).map_err(err("base"))?);
         }
-        let cfg = LaunchConfig {
-            grid_dim: (job.grid[0], job.grid[1], job.grid[2]),
-            block_dim: (job.block[0], job.block[1], job.block[2]),
-            shared_mem_bytes: job.shared_mem,
+        let config = |v: &CudaVersion| LaunchConfig {
+            grid_dim: (v.grid[0], v.grid[1], v.grid[2]),
+            block_dim: (v.block[0], v.block[1], v.block[2]),
+            shared_mem_bytes: v.shared_mem,
         };
-        if job.shared_mem > 48 * 1024 {
-            for f in [&base_fn, &cand_fn] {
-                let _ = f.set_attribute(
-                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    job.shared_mem as i32,
-                );
+        let (base_cfg, cand_cfg) = (config(&job.base), config(&job.candidate));
+        for (f, v) in [(&base_fn, &job.base), (&cand_fn, &job.candidate)] {
+            if v.shared_mem > 48 * 1024 {
+                let _ = f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, v.shared_mem as i32);
             }
         }
         // Correctness: one run of each, outputs compared.
-        self.launch(&base_fn, &job.args, &base_bufs, cfg).map_err(err("base"))?;
+        self.launch(&base_fn, &job.args, &base_bufs, base_cfg).map_err(err("base"))?;
         self.stream.synchronize().map_err(err("base"))?;
-        self.launch(&cand_fn, &job.args, &cand_bufs, cfg).map_err(err("candidate"))?;
+        self.launch(&cand_fn, &job.args, &cand_bufs, cand_cfg).map_err(err("candidate"))?;
         self.stream.synchronize().map_err(err("candidate"))?;
         let mut check = Check { ok: true, ..Check::default() };
         for (i, a) in job.args.iter().enumerate() {
@@ -218,8 +221,8 @@ impl CudaEngine {
         }
         // Warm-up, then interleaved timing (ABBA…) until the interval is tight.
         for _ in 0..p.warmup {
-            self.launch(&base_fn, &job.args, &base_bufs, cfg).map_err(err("base"))?;
-            self.launch(&cand_fn, &job.args, &cand_bufs, cfg).map_err(err("candidate"))?;
+            self.launch(&base_fn, &job.args, &base_bufs, base_cfg).map_err(err("base"))?;
+            self.launch(&cand_fn, &job.args, &cand_bufs, cand_cfg).map_err(err("candidate"))?;
         }
         self.stream.synchronize().map_err(err("base"))?;
         let timing = Some(sys::CUevent_flags::CU_EVENT_DEFAULT);
@@ -231,7 +234,7 @@ impl CudaEngine {
                 if let Some(f) = &mut self.flush {
                     self.stream.memset_zeros(f).map_err(err(which))?;
                 }
-                let (func, bufs) = if is_base { (&base_fn, &base_bufs) } else { (&cand_fn, &cand_bufs) };
+                let (func, bufs, cfg) = if is_base { (&base_fn, &base_bufs, base_cfg) } else { (&cand_fn, &cand_bufs, cand_cfg) };
                 let e0 = self.stream.record_event(timing).map_err(err(which))?;
                 self.launch(func, &job.args, bufs, cfg).map_err(err(which))?;
                 let e1 = self.stream.record_event(timing).map_err(err(which))?;
@@ -267,6 +270,20 @@ impl CudaEngine {
         m.check = Some(check);
         m.compile_ms = compile_ms;
         Ok(m)
+    }
+
+    fn input(&mut self, dtype: DType, len: usize, init: &super::protocol::Init, seed: u64, stream: u64) -> Arc<Vec<u8>> {
+        let key = format!("{dtype:?}/{len}/{init:?}/{seed}/{stream}");
+        if let Some(v) = self.inputs.get(&key) {
+            return v.clone();
+        }
+        let data = Arc::new(generate(dtype, len, init, seed, stream));
+        let held: usize = self.inputs.values().map(|v| v.len()).sum();
+        if held + data.len() > INPUT_CACHE_BYTES {
+            self.inputs.clear();
+        }
+        self.inputs.insert(key, data.clone());
+        data
     }
 
     fn launch(&self, func: &CudaFunction, args: &[Arg], bufs: &[Option<CudaSlice<u8>>], cfg: LaunchConfig) -> Result<(), DriverError> {

@@ -85,11 +85,45 @@ pub fn f32_to_bf16(x: f32) -> u16 {
     ((bits + round) >> 16) as u16
 }
 
-/// The bytes of a buffer of `len` elements, deterministic in (`seed`, `stream`).
+/// Elements generated per independent random stream (and per thread).
+const CHUNK: usize = 1 << 20;
+
+/// The bytes of a buffer of `len` elements, deterministic in (`seed`, `stream`) whatever
+/// the number of threads: each chunk of [`CHUNK`] elements has its own generator.
 pub fn generate(dtype: DType, len: usize, init: &Init, seed: u64, stream: u64) -> Vec<u8> {
-    let mut rng = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
-    let mut out = Vec::with_capacity(len * dtype.size());
-    for i in 0..len {
+    let size = dtype.size();
+    let mut out = vec![0u8; len * size];
+    let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1).min(16);
+    let chunks: Vec<(usize, &mut [u8])> = out.chunks_mut(CHUNK * size).enumerate().collect();
+    let per_thread = chunks.len().div_ceil(threads).max(1);
+    let mut groups: Vec<Vec<(usize, &mut [u8])>> = Vec::new();
+    for c in chunks {
+        if groups.last().is_none_or(|g| g.len() >= per_thread) {
+            groups.push(Vec::new());
+        }
+        if let Some(g) = groups.last_mut() {
+            g.push(c);
+        }
+    }
+    std::thread::scope(|scope| {
+        for group in groups {
+            scope.spawn(move || {
+                for (index, chunk) in group {
+                    fill(chunk, dtype, init, seed, stream, index);
+                }
+            });
+        }
+    });
+    out
+}
+
+fn fill(chunk: &mut [u8], dtype: DType, init: &Init, seed: u64, stream: u64, index: usize) {
+    let mut rng = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F) ^ (index as u64).wrapping_mul(0xE703_7ED1_A0B4_28DB));
+    let size = dtype.size();
+    let mut out = Vec::with_capacity(chunk.len());
+    let base = index * CHUNK;
+    for k in 0..chunk.len() / size {
+        let i = base + k;
         let v = match init {
             Init::Randn => rng.normal(),
             Init::Rand => rng.uniform(),
@@ -100,7 +134,7 @@ pub fn generate(dtype: DType, len: usize, init: &Init, seed: u64, stream: u64) -
         };
         push(&mut out, dtype, v);
     }
-    out
+    chunk.copy_from_slice(&out);
 }
 
 fn push(out: &mut Vec<u8>, dtype: DType, v: f64) {
@@ -144,11 +178,51 @@ pub fn value(bytes: &[u8], dtype: DType, i: usize) -> f64 {
 /// Compares a candidate's output with the base's: |c − b| ≤ atol + rtol·|b|, and no NaN
 /// or infinity where the base has a finite value.
 pub fn compare(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, atol: f64) -> Check {
-    let n = base.len().min(cand.len()) / dtype.size();
+    let size = dtype.size();
+    let n = base.len().min(cand.len()) / size;
+    let threads = std::thread::available_parallelism().map(|t| t.get()).unwrap_or(1).min(16);
+    if n < (1 << 20) || threads == 1 {
+        return compare_range(name, dtype, base, cand, rtol, atol, 0, n);
+    }
+    let per = n.div_ceil(threads);
+    let parts: Vec<Check> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let (lo, hi) = (t * per, ((t + 1) * per).min(n));
+                scope.spawn(move || compare_range(name, dtype, base, cand, rtol, atol, lo, hi))
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok()).collect()
+    });
+    let mut total = Check { ok: true, max_abs_err: 0.0, max_rel_err: 0.0, message: String::new() };
+    let mut bad = 0usize;
+    for part in parts {
+        total.max_abs_err = total.max_abs_err.max(part.max_abs_err);
+        total.max_rel_err = total.max_rel_err.max(part.max_rel_err);
+        if !part.ok {
+            bad += part.message.split(" of ").next().and_then(|c| c.rsplit(' ').next()).and_then(|c| c.parse::<usize>().ok()).unwrap_or(1);
+            if total.ok {
+                total.ok = false;
+                total.message = part.message;
+            }
+        }
+    }
+    if !total.ok {
+        // Report the total count with the first mismatch.
+        if let Some(first) = total.message.split("; ").nth(1) {
+            total.message = format!("`{name}`: {bad} of {n} elements differ; {first}");
+        }
+    }
+    total
+}
+
+#[allow(clippy::too_many_arguments)]
+fn compare_range(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, atol: f64, lo: usize, hi: usize) -> Check {
+    let n = hi - lo;
     let mut check = Check { ok: true, max_abs_err: 0.0, max_rel_err: 0.0, message: String::new() };
     let mut bad = 0usize;
     let mut first_bad = None;
-    for i in 0..n {
+    for i in lo..hi {
         let (b, c) = (value(base, dtype, i), value(cand, dtype, i));
         if b.is_nan() && c.is_nan() {
             continue;
@@ -170,6 +244,7 @@ pub fn compare(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, at
         check.ok = false;
         if let Some((i, b, c)) = first_bad {
             check.message = format!("`{name}`: {bad} of {n} elements differ; first at [{i}]: baseline {b}, candidate {c}");
+            let _ = lo;
         }
     }
     check

@@ -170,6 +170,10 @@ pub struct CudaVersion {
     pub source: String,
     /// What NVRTC looks up: `&name` or `&name<256>`.
     pub name_expression: String,
+    /// This version's launch shape (each version is launched as its own code says).
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared_mem: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -178,9 +182,6 @@ pub struct CudaJob {
     pub base: CudaVersion,
     pub candidate: CudaVersion,
     pub args: Vec<Arg>,
-    pub grid: [u32; 3],
-    pub block: [u32; 3],
-    pub shared_mem: u32,
 }
 
 /// One version of a Triton file.

@@ -18,9 +18,14 @@ use std::time::Duration;
 #[derive(Args)]
 pub struct VerifyArgs {
     /// The reference version.
-    base: PathBuf,
+    #[arg(required_unless_present = "health")]
+    base: Option<PathBuf>,
     /// The candidate version (its `kforecast:` declarations say how to run the kernel).
-    candidate: PathBuf,
+    #[arg(required_unless_present = "health")]
+    candidate: Option<PathBuf>,
+    /// Only report the workers' health (device, compute capability, memory, driver).
+    #[arg(long)]
+    health: bool,
     /// The kernel to measure (default: the only kernel, or the only changed one).
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
@@ -147,8 +152,19 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
-    let base = load_with_kernels(&args.base)?;
-    let cand = load_with_kernels(&args.candidate)?;
+    let settings: Vec<WorkerSetting> = args.workers.iter().map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(args.token_env.clone()) }).collect();
+    let pool = WorkerPool::new(&settings, Duration::from_secs(args.timeout)).map_err(|e| anyhow::anyhow!(e))?;
+    if args.health {
+        let mut all_ok = true;
+        for (name, h) in pool.health() {
+            all_ok &= h.ok;
+            super::out(serde_json::json!({"worker": name, "health": h}).to_string());
+        }
+        return Ok(if all_ok { ExitCode::SUCCESS } else { ExitCode::from(3) });
+    }
+    let (Some(base_path), Some(cand_path)) = (&args.base, &args.candidate) else { bail!("give BASE and CANDIDATE") };
+    let base = load_with_kernels(base_path)?;
+    let cand = load_with_kernels(cand_path)?;
     let kernel = match &args.kernel {
         Some(k) => k.clone(),
         None => {
@@ -156,7 +172,7 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
             match (cand.kernels.len(), changed.len()) {
                 (1, _) => cand.kernels[0].name.clone(),
                 (_, 1) => changed[0].name.clone(),
-                _ => bail!("{} has several kernels: name one with --kernel", args.candidate.display()),
+                _ => bail!("{} has several kernels: name one with --kernel", cand_path.display()),
             }
         }
     };
@@ -165,7 +181,7 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
         Err(errors) => {
             for e in &errors {
                 let (l, c) = line_col(&cand.text, e.range.start);
-                eprintln!("{}:{l}:{c}: error: {}", args.candidate.display(), e.message);
+                eprintln!("{}:{l}:{c}: error: {}", cand_path.display(), e.message);
             }
             return Ok(ExitCode::from(2));
         }
@@ -173,8 +189,6 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.emit_job {
         std::fs::write(path, serde_json::to_vec_pretty(&req)?).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    let settings: Vec<WorkerSetting> = args.workers.iter().map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(args.token_env.clone()) }).collect();
-    let pool = WorkerPool::new(&settings, Duration::from_secs(args.timeout)).map_err(|e| anyhow::anyhow!(e))?;
     let store = open_store(cache);
     let (m, cached) = measure_cached(&pool, store.as_ref(), &req, &base.text, &cand.text, args.fresh);
     if args.json {
@@ -184,7 +198,7 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
         super::out(v.to_string());
     } else {
         let from = if cached { " (stored measurement)" } else { "" };
-        super::out(format!("{}: `{kernel}` {}{from}", args.candidate.display(), m.headline()));
+        super::out(format!("{}: `{kernel}` {}{from}", cand_path.display(), m.headline()));
         if let (Some(b), Some(c)) = (&m.base, &m.candidate) {
             super::out(format!(
                 "    = base {:.4} ms, candidate {:.4} ms (medians of {} interleaved runs); 95% interval {:.3}–{:.3}",

@@ -81,10 +81,6 @@ impl WorkerPool {
         Ok(Self { endpoints, dead_until: Mutex::new(vec![None; n]), next: AtomicUsize::new(0), job_timeout })
     }
 
-    pub fn len(&self) -> usize {
-        self.endpoints.len()
-    }
-
     fn alive(&self, i: usize) -> bool {
         self.dead_until.lock().map(|d| d[i].is_none_or(|t| Instant::now() >= t)).unwrap_or(true)
     }

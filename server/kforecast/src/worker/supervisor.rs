@@ -46,6 +46,9 @@ impl LocalWorker {
         if self.proc.is_none() {
             let mut cmd = Command::new(&self.exe);
             cmd.arg("worker").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+            if let Some(path) = library_path() {
+                cmd.env("LD_LIBRARY_PATH", path);
+            }
             #[cfg(unix)]
             {
                 use std::os::unix::process::CommandExt;
@@ -130,6 +133,26 @@ impl LocalWorker {
             Err(CallError::Spawn(e)) => fail(e),
         }
     }
+}
+
+/// `LD_LIBRARY_PATH` with the CUDA toolkit's lib64 added, so NVRTC is found where the
+/// toolkit is installed but not registered with the loader.
+fn library_path() -> Option<String> {
+    let current = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+    let mut dirs: Vec<String> = Vec::new();
+    for home in [std::env::var("CUDA_HOME").ok(), std::env::var("CUDA_PATH").ok(), Some("/usr/local/cuda".to_string())].into_iter().flatten() {
+        let lib = format!("{home}/lib64");
+        if std::path::Path::new(&lib).is_dir() && !current.split(':').any(|d| d == lib) && !dirs.contains(&lib) {
+            dirs.push(lib);
+        }
+    }
+    if dirs.is_empty() {
+        return None;
+    }
+    if !current.is_empty() {
+        dirs.push(current);
+    }
+    Some(dirs.join(":"))
 }
 
 impl Default for LocalWorker {

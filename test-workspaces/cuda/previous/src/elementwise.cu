@@ -5,7 +5,7 @@
 #define ELEMWISE_THREADS 256
 
 // y[i] = a * x[i] + y[i], one element per thread.
-// kforecast: n = 1 << 26; a = 2.0
+// kforecast: n = 1 << 24; a = 2.0
 __global__ void __launch_bounds__(ELEMWISE_THREADS)
 saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y)
 {
@@ -16,7 +16,7 @@ saxpy(int n, float a, const float* __restrict__ x, float* __restrict__ y)
 }
 
 // out[i] = alpha * in[i]
-// kforecast: n = 1 << 26; alpha = 0.5
+// kforecast: n = 1 << 24; alpha = 0.5
 __global__ void __launch_bounds__(ELEMWISE_THREADS)
 scale(int n, float alpha, const float* __restrict__ in, float* __restrict__ out)
 {
@@ -30,7 +30,7 @@ __device__ __forceinline__ float relu_op(float v)
     return v > 0.0f ? v : 0.0f;
 }
 
-// kforecast: n = 1 << 26
+// kforecast: n = 1 << 24
 __global__ void __launch_bounds__(ELEMWISE_THREADS)
 relu(int n, const float* __restrict__ in, float* __restrict__ out)
 {

@@ -6,7 +6,7 @@
 
 // One output element per thread; every operand comes straight from global
 // memory (each A row and B column is re-read by many threads).
-// kforecast: M = 4096; N = 4096; K = 4096; alpha = 1.0; beta = 0.0; A: f32[M, K]; B: f32[K, N]; C: f32[M, N] zeros; rtol = 1e-3; atol = 1e-2
+// kforecast: M = 2048; N = 2048; K = 2048; alpha = 1.0; beta = 0.0; A: f32[M, K]; B: f32[K, N]; C: f32[M, N] zeros; rtol = 1e-3; atol = 1e-2
 __global__ void __launch_bounds__(BLOCK_DIM * BLOCK_DIM)
 sgemm(int M, int N, int K, float alpha,
       const float* __restrict__ A, const float* __restrict__ B,

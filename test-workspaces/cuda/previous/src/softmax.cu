@@ -27,7 +27,7 @@ __device__ __forceinline__ void warp_online_merge(float& m, float& s)
 
 // Pass 1 reads the row once, keeping an online (max, sum) per thread, merged
 // across the block. Pass 2 reads the row again and writes exp(x - max) / sum.
-// kforecast: rows = 2048; cols = 65536; in: f32[rows, cols]; out: f32[rows, cols]; BLOCK = 1024; block = 1024
+// kforecast: rows = 256; cols = 65536; in: f32[rows, cols]; out: f32[rows, cols]; BLOCK = 1024; block = 1024
 template <int BLOCK>
 __global__ void __launch_bounds__(BLOCK)
 softmax_rows(const float* __restrict__ in, float* __restrict__ out, int cols)

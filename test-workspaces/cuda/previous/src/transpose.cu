@@ -7,7 +7,7 @@
 
 // One element per thread. Reads of `in` are coalesced along x, but
 // neighbouring threads write `out` with a stride of `rows` floats.
-// kforecast: rows = 8192; cols = 8192; in: f32[rows, cols]; out: f32[rows, cols]
+// kforecast: rows = 4096; cols = 4096; in: f32[rows, cols]; out: f32[rows, cols]
 __global__ void __launch_bounds__(BLOCK_X * BLOCK_Y)
 transpose(const float* __restrict__ in, float* __restrict__ out, int rows, int cols)
 {
