@@ -37,14 +37,14 @@ def buffers(job, seed):
 
 def main():
     job = json.load(open(sys.argv[1]))["job"]
-    grid, block, smem = tuple(job["grid"]), tuple(job["block"]), job["shared_mem"]
     result = {}
     for role in ("base", "candidate"):
         v = job[role]
+        grid, block, smem = tuple(v["grid"]), tuple(v["block"]), v["shared_mem"]
         mod = cp.RawModule(code=v["source"], options=("-std=c++17",), name_expressions=[v["name_expression"]])
         fn = mod.get_function(v["name_expression"])
         args = tuple(buffers(job, 0))
-        call = lambda fn=fn, args=args: fn(grid, block, args, shared_mem=smem)
+        call = lambda fn=fn, args=args, grid=grid, block=block, smem=smem: fn(grid, block, args, shared_mem=smem)
         call()
         cp.cuda.Device().synchronize()
         result[role + "_ms"] = triton.testing.do_bench(call, warmup=25, rep=200, return_mode="median")

@@ -16,7 +16,7 @@ now() { date +%s.%N; }
 speed() { python3 -c 'import json,sys; m=json.loads(sys.stdin.read()); print(m["status"], m.get("speedup"), m.get("spread"), m.get("reps"), m.get("compile_ms"), m.get("total_ms"))'; }
 
 "$BIN" verify --health --json || true
-echo "== cold: a new local worker per call (transpose 8192x8192)"
+echo "== cold: a new local worker per call (transpose 4096x4096 fp32)"
 for i in 1 2 3; do
   t0=$(now); out=$("$BIN" verify --fresh --json "$BASE" "$CAND"); t1=$(now)
   echo "cold $i wall_s=$(python3 -c "print(round($t1-$t0,3))") $(echo "$out" | speed)"
