@@ -90,7 +90,11 @@ fn gpu_illegal_address_is_a_fault_and_the_next_job_runs() {
     if !have_gpu() {
         return;
     }
-    let (_d, bad) = edited("cuda/src/transpose.cu", "out[(size_t)(y + j) * rows + x] =", "out[(size_t)(y + j) * rows + x + (1ull << 40)] =");
+    let (_d, bad) = edited(
+        "cuda/src/transpose.cu",
+        "out[(size_t)(y + j) * rows + x] =",
+        "out[(size_t)(y + j) * rows + x + (1ull << 40)] =",
+    );
     let (out, m) = verify(&[&ws("cuda/previous/src/transpose.cu"), &bad]);
     assert_eq!(out.status.code(), Some(3), "{m}");
     assert_eq!(m["status"], "fault", "{m}");
@@ -104,7 +108,11 @@ fn gpu_a_kernel_that_never_ends_times_out() {
     if !have_gpu() {
         return;
     }
-    let (_d, bad) = edited("cuda/src/elementwise.cu", "const int n4 = n >> 2;", "const int n4 = n >> 2; while (n4 >= 0) { __nanosleep(1000); }");
+    let (_d, bad) = edited(
+        "cuda/src/elementwise.cu",
+        "const int n4 = n >> 2;",
+        "const int n4 = n >> 2; while (n4 >= 0) { __nanosleep(1000); }",
+    );
     let start = std::time::Instant::now();
     let (out, m) = verify(&["--kernel", "saxpy", "--timeout", "10", &ws("cuda/previous/src/elementwise.cu"), &bad]);
     assert_eq!(m["status"], "timeout", "{m}");

@@ -277,3 +277,60 @@ fn the_disk_cache_survives_a_restart() {
         assert!(c.shutdown().success());
     }
 }
+
+#[test]
+fn verify_on_gpu_is_offered_reports_progress_and_flags_bad_declarations() {
+    let before = workspace_file("cuda/previous/src/transpose.cu");
+    let after = workspace_file("cuda/src/transpose.cu");
+    let repo = git_repo(&[("transpose.cu", &before)]);
+    let uri = uri_of(&repo.path().join("transpose.cu"));
+    let mut c = Client::start();
+    let init = c.initialize(Value::Null);
+    assert!(init["result"]["capabilities"]["codeActionProvider"].is_object());
+    c.open(&uri, "cuda", &before);
+    c.change(&uri, 2, (0, 0), end_position(&before), &after);
+    let (line, _) = position_of(&after, "transpose(const");
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    let titles: Vec<&str> =
+        actions["result"].as_array().expect("actions").iter().filter_map(|a| a["title"].as_str()).collect();
+    assert!(titles.contains(&"Verify `transpose` on GPU"), "{titles:?}");
+    assert!(titles.contains(&"Set `transpose` as baseline"), "{titles:?}");
+
+    // Verify: a real worker process measures (or says it has no GPU); progress ends with the result.
+    let started = c.request(
+        "workspace/executeCommand",
+        json!({"command": "kforecast.verify", "arguments": [{"uri": uri, "kernel": "transpose"}]}),
+    );
+    assert_eq!(started["result"]["started"], true, "{started}");
+    let end = c.wait_notification(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end");
+    let message = end["params"]["value"]["message"].as_str().expect("message").to_string();
+    assert!(message.starts_with("measure"), "{message}");
+    let hints = c.inlay_hints(&uri);
+    assert!(hints.iter().any(|h| h.contains("measure")), "the result replaces or joins the forecast: {hints:?}");
+
+    // A declaration mistake: an error diagnostic on that line, and no job.
+    let bad_line = position_of(&after, "in: f32[rows, cols]");
+    c.change(&uri, 3, (bad_line.0, bad_line.1 + 4), (bad_line.0, bad_line.1 + 7), "f33");
+    let resp = c.request(
+        "workspace/executeCommand",
+        json!({"command": "kforecast.verify", "arguments": [{"uri": uri, "kernel": "transpose"}]}),
+    );
+    assert!(resp["error"]["message"].as_str().unwrap_or("").contains("f33"), "{resp}");
+    let diag = c.wait_notification(|n| {
+        n["method"] == "textDocument/publishDiagnostics"
+            && n["params"]["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["severity"] == 1))
+    });
+    let d = diag["params"]["diagnostics"]
+        .as_array()
+        .expect("diags")
+        .iter()
+        .find(|x| x["severity"] == 1)
+        .expect("error")
+        .clone();
+    assert_eq!(d["range"]["start"]["line"], bad_line.0, "{d}");
+    assert!(d["message"].as_str().unwrap_or("").contains("unknown dtype `f33`"), "{d}");
+    assert!(c.shutdown().success());
+}

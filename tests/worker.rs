@@ -33,7 +33,11 @@ fn free_port() -> u16 {
 fn worker(extra: &[&str], python: Option<&Path>) -> Worker {
     let addr = format!("127.0.0.1:{}", free_port());
     let mut cmd = Command::new(binary());
-    cmd.args(["worker", "--listen", &addr]).args(extra).env("KFORECAST_WORKER_TOKEN", TOKEN).stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.args(["worker", "--listen", &addr])
+        .args(extra)
+        .env("KFORECAST_WORKER_TOKEN", TOKEN)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     if let Some(p) = python {
         cmd.env("KFORECAST_PYTHON", p);
     }
@@ -190,10 +194,17 @@ fn the_client_skips_a_worker_that_dies_mid_job() {
     ]);
     killer.join().expect("join");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    let m: Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&out.stderr)));
+    let m: Value = serde_json::from_str(stdout.trim())
+        .unwrap_or_else(|e| panic!("{e}: {stdout} {}", String::from_utf8_lossy(&out.stderr)));
     assert_eq!(m["worker"], format!("http://{}", alive.addr), "{m}");
     // A worker that is not there at all, and a wrong token.
-    let out = verify(&["--json", "--worker", "http://127.0.0.1:1", "test-workspaces/triton/previous/kernels/vector_add.py", "test-workspaces/triton/kernels/vector_add.py"]);
+    let out = verify(&[
+        "--json",
+        "--worker",
+        "http://127.0.0.1:1",
+        "test-workspaces/triton/previous/kernels/vector_add.py",
+        "test-workspaces/triton/kernels/vector_add.py",
+    ]);
     let m: Value = serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("json");
     assert_eq!(m["status"], "error");
     assert!(m["message"].as_str().unwrap_or("").contains("no GPU worker could take the job"), "{m}");

@@ -13,12 +13,16 @@ pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The binary under test (`KFORECAST_BIN` overrides, e.g. on the GPU machine).
 pub fn binary() -> PathBuf {
-    std::env::var_os("KFORECAST_BIN").map(PathBuf::from).unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_kforecast")))
+    std::env::var_os("KFORECAST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_BIN_EXE_kforecast")))
 }
 
 /// The repository root (`KFORECAST_REPO` overrides).
 pub fn repo_root() -> PathBuf {
-    std::env::var_os("KFORECAST_REPO").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
+    std::env::var_os("KFORECAST_REPO")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../.."))
 }
 
 pub fn workspace_file(rel: &str) -> String {
@@ -177,6 +181,7 @@ impl Client {
                 "capabilities": {
                     "general": general,
                     "workspace": {"inlayHint": {"refreshSupport": true}, "codeLens": {"refreshSupport": true}},
+                    "window": {"workDoneProgress": true},
                     "textDocument": {"inlayHint": {}, "hover": {"contentFormat": ["markdown"]}}
                 },
                 "initializationOptions": options

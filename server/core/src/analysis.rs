@@ -59,6 +59,10 @@ impl Analyzer {
         &self.cache
     }
 
+    pub fn cache_arc(&self) -> Arc<ForecastCache> {
+        self.cache.clone()
+    }
+
     pub fn device(&self) -> &str {
         &self.device
     }

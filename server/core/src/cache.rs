@@ -67,6 +67,11 @@ impl ForecastCache {
         self.store.as_deref()
     }
 
+    /// The store, shared (for work on other threads).
+    pub fn store_arc(&self) -> Option<Arc<Store>> {
+        self.store.clone()
+    }
+
     pub fn stats(&self) -> CacheStats {
         self.stats.lock().map(|s| *s).unwrap_or_default()
     }

@@ -10,7 +10,9 @@ use super::inputs::{compare, generate};
 use super::protocol::{Arg, Check, CudaJob, CudaVersion, DType, DeviceInfo, Measurement, Protocol, Status};
 use super::stats::{rel_half_width, speedup_interval, time_stats};
 use crate::hash::{ContentHash, Hasher};
-use cudarc::driver::{sys, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    sys, CudaContext, CudaFunction, CudaModule, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+};
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::sync::Arc;
@@ -62,14 +64,17 @@ fn fault(which: &'static str, e: DriverError) -> Failure {
 
 impl CudaEngine {
     /// Opens device 0, or explains why there is no GPU.
-    pub fn open() -> Result<Self, Measurement> {
-        let no_gpu = |m: String| Measurement::failure(Status::NoGpu, m);
+    pub fn open() -> Result<Self, Box<Measurement>> {
+        let no_gpu = |m: String| Box::new(Measurement::failure(Status::NoGpu, m));
         // Loading a missing library panics inside cudarc: ask first.
         if !unsafe { sys::is_culib_present() } {
             return Err(no_gpu("the CUDA driver library (libcuda.so) is not installed on this machine".into()));
         }
         if !unsafe { cudarc::nvrtc::sys::is_culib_present() } {
-            return Err(no_gpu("NVRTC (libnvrtc.so) was not found: install the CUDA toolkit or add its lib64 to LD_LIBRARY_PATH".into()));
+            return Err(no_gpu(
+                "NVRTC (libnvrtc.so) was not found: install the CUDA toolkit or add its lib64 to LD_LIBRARY_PATH"
+                    .into(),
+            ));
         }
         let opened = std::panic::catch_unwind(|| CudaContext::new(0));
         let ctx = match opened {
@@ -97,7 +102,16 @@ impl CudaEngine {
             driver: format!("CUDA {}.{}", driver / 1000, (driver % 1000) / 10),
             sm_count: sm_count.max(0) as u32,
         };
-        Ok(Self { ctx, stream, info, arch: format!("{major}{minor}"), compiled: HashMap::new(), flush: None, poisoned: false, inputs: HashMap::new() })
+        Ok(Self {
+            ctx,
+            stream,
+            info,
+            arch: format!("{major}{minor}"),
+            compiled: HashMap::new(),
+            flush: None,
+            poisoned: false,
+            inputs: HashMap::new(),
+        })
     }
 
     pub fn info(&self) -> &DeviceInfo {
@@ -132,9 +146,14 @@ impl CudaEngine {
         }
         let start = Instant::now();
         let compile_error = |m: String| Failure { status: Status::CompileError, which: Some(which), message: m };
-        let (ptx, lowered) = nvrtc_compile(&v.source, &v.name_expression, &self.arch, &Self::include_paths()).map_err(compile_error)?;
-        let module = self.ctx.load_module(cudarc::nvrtc::Ptx::from_src(ptx)).map_err(|e| compile_error(format!("loading the compiled module: {e}")))?;
-        let func = module.load_function(&lowered).map_err(|e| compile_error(format!("kernel `{lowered}` not found: {e}")))?;
+        let (ptx, lowered) =
+            nvrtc_compile(&v.source, &v.name_expression, &self.arch, &Self::include_paths()).map_err(compile_error)?;
+        let module = self
+            .ctx
+            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+            .map_err(|e| compile_error(format!("loading the compiled module: {e}")))?;
+        let func =
+            module.load_function(&lowered).map_err(|e| compile_error(format!("kernel `{lowered}` not found: {e}")))?;
         self.compiled.insert(key, (module, func.clone()));
         Ok((func, start.elapsed().as_secs_f64() * 1e3))
     }
@@ -175,7 +194,11 @@ impl CudaEngine {
             })
             .collect();
         let upload = |this: &Self, which: &'static str| -> Result<Vec<Option<CudaSlice<u8>>>, Failure> {
-            host.iter().map(|h| h.as_ref().map(|bytes| this.stream.memcpy_stod(bytes.as_slice()).map_err(err(which))).transpose()).collect()
+            host.iter()
+                .map(|h| {
+                    h.as_ref().map(|bytes| this.stream.memcpy_stod(bytes.as_slice()).map_err(err(which))).transpose()
+                })
+                .collect()
         };
         let base_bufs = upload(self, "base")?;
         let cand_bufs = upload(self, "candidate")?;
@@ -190,7 +213,10 @@ impl CudaEngine {
         let (base_cfg, cand_cfg) = (config(&job.base), config(&job.candidate));
         for (f, v) in [(&base_fn, &job.base), (&cand_fn, &job.candidate)] {
             if v.shared_mem > 48 * 1024 {
-                let _ = f.set_attribute(sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, v.shared_mem as i32);
+                let _ = f.set_attribute(
+                    sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    v.shared_mem as i32,
+                );
             }
         }
         // Correctness: one run of each, outputs compared.
@@ -229,12 +255,17 @@ impl CudaEngine {
         let (mut tb, mut tc) = (Vec::new(), Vec::new());
         let started = Instant::now();
         for rep in 0..p.max_reps.max(3) {
-            let order: [(&'static str, bool); 2] = if rep % 2 == 0 { [("base", true), ("candidate", false)] } else { [("candidate", false), ("base", true)] };
+            let order: [(&'static str, bool); 2] = if rep % 2 == 0 {
+                [("base", true), ("candidate", false)]
+            } else {
+                [("candidate", false), ("base", true)]
+            };
             for (which, is_base) in order {
                 if let Some(f) = &mut self.flush {
                     self.stream.memset_zeros(f).map_err(err(which))?;
                 }
-                let (func, bufs, cfg) = if is_base { (&base_fn, &base_bufs, base_cfg) } else { (&cand_fn, &cand_bufs, cand_cfg) };
+                let (func, bufs, cfg) =
+                    if is_base { (&base_fn, &base_bufs, base_cfg) } else { (&cand_fn, &cand_bufs, cand_cfg) };
                 let e0 = self.stream.record_event(timing).map_err(err(which))?;
                 self.launch(func, &job.args, bufs, cfg).map_err(err(which))?;
                 let e1 = self.stream.record_event(timing).map_err(err(which))?;
@@ -272,7 +303,14 @@ impl CudaEngine {
         Ok(m)
     }
 
-    fn input(&mut self, dtype: DType, len: usize, init: &super::protocol::Init, seed: u64, stream: u64) -> Arc<Vec<u8>> {
+    fn input(
+        &mut self,
+        dtype: DType,
+        len: usize,
+        init: &super::protocol::Init,
+        seed: u64,
+        stream: u64,
+    ) -> Arc<Vec<u8>> {
         let key = format!("{dtype:?}/{len}/{init:?}/{seed}/{stream}");
         if let Some(v) = self.inputs.get(&key) {
             return v.clone();
@@ -286,7 +324,13 @@ impl CudaEngine {
         data
     }
 
-    fn launch(&self, func: &CudaFunction, args: &[Arg], bufs: &[Option<CudaSlice<u8>>], cfg: LaunchConfig) -> Result<(), DriverError> {
+    fn launch(
+        &self,
+        func: &CudaFunction,
+        args: &[Arg],
+        bufs: &[Option<CudaSlice<u8>>],
+        cfg: LaunchConfig,
+    ) -> Result<(), DriverError> {
         enum Scalar {
             I8(i8),
             U8(u8),
@@ -339,18 +383,26 @@ impl CudaEngine {
 }
 
 /// NVRTC: source → (PTX, lowered kernel name).
-fn nvrtc_compile(source: &str, name_expression: &str, arch: &str, includes: &[String]) -> Result<(String, String), String> {
+fn nvrtc_compile(
+    source: &str,
+    name_expression: &str,
+    arch: &str,
+    includes: &[String],
+) -> Result<(String, String), String> {
     use cudarc::nvrtc::{result, sys as nv};
     let src = CString::new(source).map_err(|_| "the source contains a NUL byte".to_string())?;
     let name = CString::new("kernel.cu").map_err(|e| e.to_string())?;
     let expr = CString::new(name_expression).map_err(|_| "bad kernel name".to_string())?;
     let prog = result::create_program(&src, Some(&name)).map_err(|e| format!("NVRTC: {e}"))?;
-    let mut options = vec![format!("--gpu-architecture=compute_{arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
+    let mut options =
+        vec![format!("--gpu-architecture=compute_{arch}"), "-std=c++17".to_string(), "-default-device".to_string()];
     options.extend(includes.iter().map(|i| format!("-I{i}")));
     let out = (|| unsafe {
         nv::nvrtcAddNameExpression(prog, expr.as_ptr()).result().map_err(|e| format!("NVRTC: {e}"))?;
         if let Err(e) = result::compile_program(prog, &options) {
-            let log = result::get_program_log(prog).map(|l| CStr::from_ptr(l.as_ptr()).to_string_lossy().into_owned()).unwrap_or_default();
+            let log = result::get_program_log(prog)
+                .map(|l| CStr::from_ptr(l.as_ptr()).to_string_lossy().into_owned())
+                .unwrap_or_default();
             return Err(format!("{e}\n{}", log.trim()));
         }
         let mut lowered: *const std::ffi::c_char = std::ptr::null();

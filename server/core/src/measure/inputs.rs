@@ -118,7 +118,8 @@ pub fn generate(dtype: DType, len: usize, init: &Init, seed: u64, stream: u64) -
 }
 
 fn fill(chunk: &mut [u8], dtype: DType, init: &Init, seed: u64, stream: u64, index: usize) {
-    let mut rng = Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F) ^ (index as u64).wrapping_mul(0xE703_7ED1_A0B4_28DB));
+    let mut rng =
+        Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F) ^ (index as u64).wrapping_mul(0xE703_7ED1_A0B4_28DB));
     let size = dtype.size();
     let mut out = Vec::with_capacity(chunk.len());
     let base = index * CHUNK;
@@ -200,7 +201,13 @@ pub fn compare(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, at
         total.max_abs_err = total.max_abs_err.max(part.max_abs_err);
         total.max_rel_err = total.max_rel_err.max(part.max_rel_err);
         if !part.ok {
-            bad += part.message.split(" of ").next().and_then(|c| c.rsplit(' ').next()).and_then(|c| c.parse::<usize>().ok()).unwrap_or(1);
+            bad += part
+                .message
+                .split(" of ")
+                .next()
+                .and_then(|c| c.rsplit(' ').next())
+                .and_then(|c| c.parse::<usize>().ok())
+                .unwrap_or(1);
             if total.ok {
                 total.ok = false;
                 total.message = part.message;
@@ -217,7 +224,16 @@ pub fn compare(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, at
 }
 
 #[allow(clippy::too_many_arguments)]
-fn compare_range(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, atol: f64, lo: usize, hi: usize) -> Check {
+fn compare_range(
+    name: &str,
+    dtype: DType,
+    base: &[u8],
+    cand: &[u8],
+    rtol: f64,
+    atol: f64,
+    lo: usize,
+    hi: usize,
+) -> Check {
     let n = hi - lo;
     let mut check = Check { ok: true, max_abs_err: 0.0, max_rel_err: 0.0, message: String::new() };
     let mut bad = 0usize;
@@ -235,7 +251,8 @@ fn compare_range(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, 
                 check.max_rel_err = check.max_rel_err.max(err / b.abs());
             }
         }
-        if finite_mismatch || !(err <= atol + rtol * b.abs()) && !(b.is_infinite() && b == c) {
+        let within = err <= atol + rtol * b.abs() || (b.is_infinite() && b == c);
+        if finite_mismatch || !within {
             bad += 1;
             first_bad.get_or_insert((i, b, c));
         }
@@ -243,7 +260,8 @@ fn compare_range(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, 
     if bad > 0 {
         check.ok = false;
         if let Some((i, b, c)) = first_bad {
-            check.message = format!("`{name}`: {bad} of {n} elements differ; first at [{i}]: baseline {b}, candidate {c}");
+            check.message =
+                format!("`{name}`: {bad} of {n} elements differ; first at [{i}]: baseline {b}, candidate {c}");
             let _ = lo;
         }
     }

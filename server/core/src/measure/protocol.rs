@@ -118,7 +118,10 @@ pub enum Init {
     /// i mod 1024.
     Arange,
     /// Uniform integers in [lo, hi).
-    Randint { lo: i64, hi: i64 },
+    Randint {
+        lo: i64,
+        hi: i64,
+    },
 }
 
 impl Init {
@@ -359,7 +362,8 @@ impl Measurement {
         match (self.status, self.speedup) {
             (Status::Ok, Some(s)) => {
                 let pm = self.spread.map(|x| format!(" ±{:.0}%", (x * 100.0).max(1.0))).unwrap_or_default();
-                let dir = if s >= 1.0 { format!("{s:.2}× faster") } else { format!("{:.2}× slower", 1.0 / s.max(1e-9)) };
+                let dir =
+                    if s >= 1.0 { format!("{s:.2}× faster") } else { format!("{:.2}× slower", 1.0 / s.max(1e-9)) };
                 if device.is_empty() {
                     format!("measured {dir}{pm}")
                 } else {
@@ -367,8 +371,12 @@ impl Measurement {
                 }
             }
             (Status::WrongResult, _) => "measured: WRONG RESULT (outputs differ from the baseline)".to_string(),
-            (Status::CompileError, _) => format!("measure failed: {} does not compile", self.which.as_deref().unwrap_or("a version")),
-            (Status::Fault, _) => format!("measure failed: {} faulted on the GPU", self.which.as_deref().unwrap_or("a version")),
+            (Status::CompileError, _) => {
+                format!("measure failed: {} does not compile", self.which.as_deref().unwrap_or("a version"))
+            }
+            (Status::Fault, _) => {
+                format!("measure failed: {} faulted on the GPU", self.which.as_deref().unwrap_or("a version"))
+            }
             (Status::Timeout, _) => "measure failed: time limit exceeded".to_string(),
             (Status::NoGpu, _) => "measure failed: no GPU on the worker".to_string(),
             _ => format!("measure failed: {}", self.message.lines().next().unwrap_or("error")),

@@ -59,7 +59,8 @@ pub fn items(text: &str, kernel: &Kernel) -> Vec<Item> {
         let prev_end = cursor - 1;
         let prev_start = text[..prev_end].rfind('\n').map(|i| i + 1).unwrap_or(0);
         let line = text[prev_start..prev_end].trim();
-        let comment = line.starts_with("//") || line.starts_with('#') || line.starts_with("/*") || line.starts_with('*');
+        let comment =
+            line.starts_with("//") || line.starts_with('#') || line.starts_with("/*") || line.starts_with('*');
         if !comment {
             break;
         }
@@ -131,8 +132,13 @@ fn parse_buffer(value: &str) -> Result<BufferDecl, String> {
     let open = value.find('[').ok_or_else(|| format!("expected `dtype[shape]`, got `{value}`"))?;
     let close = value.rfind(']').ok_or_else(|| format!("missing `]` in `{value}`"))?;
     let dtype_text = value[..open].trim();
-    let dtype = DType::parse(dtype_text).ok_or_else(|| format!("unknown dtype `{dtype_text}` (use f16, bf16, f32, f64, i8, u8, i32, u32, i64, u64)"))?;
-    let shape: Vec<String> = split_top(&value[open + 1..close], ',').into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+    let dtype = DType::parse(dtype_text)
+        .ok_or_else(|| format!("unknown dtype `{dtype_text}` (use f16, bf16, f32, f64, i8, u8, i32, u32, i64, u64)"))?;
+    let shape: Vec<String> = split_top(&value[open + 1..close], ',')
+        .into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect();
     if shape.is_empty() {
         return Err("a buffer needs a shape, e.g. `f32[n]`".to_string());
     }
@@ -142,7 +148,11 @@ fn parse_buffer(value: &str) -> Result<BufferDecl, String> {
         match word {
             "out" | "output" => output = Some(true),
             "in" | "input" => output = Some(false),
-            w => init = Some(Init::parse(w).ok_or_else(|| format!("unknown initialiser `{w}` (use randn, rand, zeros, ones, arange, randint(lo,hi))"))?),
+            w => {
+                init = Some(Init::parse(w).ok_or_else(|| {
+                    format!("unknown initialiser `{w}` (use randn, rand, zeros, ones, arange, randint(lo,hi))")
+                })?)
+            }
         }
     }
     Ok(BufferDecl { dtype, shape, init, output })
@@ -239,7 +249,11 @@ pub fn cuda_translation_unit(kernel: &Kernel, file_text: &str) -> String {
     let mut out = String::from(NVRTC_PRELUDE);
     for line in file_text.lines() {
         let l = line.trim();
-        if l.starts_with("#include") && ["cuda_fp16", "cuda_bf16", "mma.h", "cooperative_groups", "cuda/std", "cuda_pipeline"].iter().any(|h| l.contains(h)) {
+        if l.starts_with("#include")
+            && ["cuda_fp16", "cuda_bf16", "mma.h", "cooperative_groups", "cuda/std", "cuda_pipeline"]
+                .iter()
+                .any(|h| l.contains(h))
+        {
             out += l;
             out += "\n";
         }
@@ -287,7 +301,8 @@ pub fn cuda_job(
     if params.is_empty() && !cand.source.contains("()") {
         errors.push(err(decl_anchor, format!("cannot read the parameters of `{}`", cand.name)));
     }
-    let int_scalars: Vec<&Param> = params.iter().filter(|p| !p.pointer && DType::parse(&p.base_type).is_some_and(|d| !d.is_float())).collect();
+    let int_scalars: Vec<&Param> =
+        params.iter().filter(|p| !p.pointer && DType::parse(&p.base_type).is_some_and(|d| !d.is_float())).collect();
     let default_len = if int_scalars.len() == 1 { Some(int_scalars[0].name.clone()) } else { None };
     let explicit_outputs: Option<Vec<String>> =
         items.iter().find(|i| i.key == "outputs").map(|i| i.value.split(',').map(|s| s.trim().to_string()).collect());
@@ -310,7 +325,13 @@ pub fn cuda_job(
                 Some((_, Err(_))) => continue,
                 None => {
                     let Some(dtype) = DType::parse(&type_name).or_else(|| vector_dtype(&type_name)) else {
-                        errors.push(err(decl_anchor, format!("`{}` has type `{}*`: declare it, e.g. `// kforecast: {}: f32[n]`", p.name, type_name, p.name)));
+                        errors.push(err(
+                            decl_anchor,
+                            format!(
+                                "`{}` has type `{}*`: declare it, e.g. `// kforecast: {}: f32[n]`",
+                                p.name, type_name, p.name
+                            ),
+                        ));
                         continue;
                     };
                     let lanes = vector_lanes(&type_name);
@@ -319,7 +340,12 @@ pub fn cuda_job(
                         None => {
                             errors.push(err(
                                 decl_anchor,
-                                format!("how many elements does `{}` have? declare it, e.g. `// kforecast: {}: {}[n]`", p.name, p.name, dtype_name(dtype)),
+                                format!(
+                                    "how many elements does `{}` have? declare it, e.g. `// kforecast: {}: {}[n]`",
+                                    p.name,
+                                    p.name,
+                                    dtype_name(dtype)
+                                ),
                             ));
                             continue;
                         }
@@ -331,13 +357,22 @@ pub fn cuda_job(
             args.push(Arg::Buffer { name: p.name.clone(), dtype, len: len as u64, init, output });
         } else {
             let Some(dtype) = DType::parse(&type_name) else {
-                errors.push(err(decl_anchor, format!("parameter `{}` has type `{type_name}`, which kforecast cannot pass yet", p.name)));
+                errors.push(err(
+                    decl_anchor,
+                    format!("parameter `{}` has type `{type_name}`, which kforecast cannot pass yet", p.name),
+                ));
                 continue;
             };
             match decl.filter(|d| !d.typed).map(|d| (d, eval_exact(&env, &d.value))) {
                 Some((_, Some(v))) => args.push(Arg::Scalar { name: p.name.clone(), dtype, value: v }),
-                Some((d, None)) => errors.push(err(d.range, format!("cannot evaluate `{}` (a number or an expression of declared names)", d.value))),
-                None => errors.push(err(decl_anchor, format!("parameter `{}` needs a value: add `// kforecast: {} = …`", p.name, p.name))),
+                Some((d, None)) => errors.push(err(
+                    d.range,
+                    format!("cannot evaluate `{}` (a number or an expression of declared names)", d.value),
+                )),
+                None => errors.push(err(
+                    decl_anchor,
+                    format!("parameter `{}` needs a value: add `// kforecast: {} = …`", p.name, p.name),
+                )),
             }
         }
     }
@@ -359,7 +394,13 @@ pub fn cuda_job(
 
 /// A version's grid, block, dynamic shared memory and NVRTC name expression: declared,
 /// else from its own launch site with the kernel's arguments bound to the declared values.
-fn launch_shape(k: &Kernel, items: &[Item], declared: &Env, decl_anchor: TextRange, errors: &mut Vec<SpecError>) -> ([u32; 3], [u32; 3], u32, String) {
+fn launch_shape(
+    k: &Kernel,
+    items: &[Item],
+    declared: &Env,
+    decl_anchor: TextRange,
+    errors: &mut Vec<SpecError>,
+) -> ([u32; 3], [u32; 3], u32, String) {
     let err = |range: TextRange, message: String| SpecError { range, message };
     let mut env = declared.clone();
     let params = cuda_params(k);
@@ -408,14 +449,22 @@ fn launch_shape(k: &Kernel, items: &[Item], declared: &Env, decl_anchor: TextRan
         for (slot, part) in out.iter_mut().zip(&parts) {
             match eval_exact(&env, part) {
                 Some(v) if v >= 1.0 && v <= u32::MAX as f64 => *slot = v as u32,
-                _ => errors.push(err(range, format!("cannot evaluate the {key} dimension `{part}`: declare the names it uses"))),
+                _ => errors.push(err(
+                    range,
+                    format!("cannot evaluate the {key} dimension `{part}`: declare the names it uses"),
+                )),
             }
         }
         out
     };
     let grid = dims("grid", launch.and_then(|l| l.grid.as_ref()));
     let block = dims("block", launch.and_then(|l| l.block.as_ref()));
-    let shared_mem = match items.iter().find(|i| i.key == "smem").map(|i| i.value.clone()).or_else(|| launch.and_then(|l| l.shared_mem.clone())) {
+    let shared_mem = match items
+        .iter()
+        .find(|i| i.key == "smem")
+        .map(|i| i.value.clone())
+        .or_else(|| launch.and_then(|l| l.shared_mem.clone()))
+    {
         Some(t) => eval_exact(&env, &t).unwrap_or(0.0) as u32,
         None => 0,
     };
@@ -482,19 +531,32 @@ pub fn triton_job(
     let err = |range: TextRange, message: String| SpecError { range, message };
     let env = declared_env(items);
     let Some(wrapper) = items.iter().find(|i| i.key == "wrapper") else {
-        return Err(vec![err(decl_anchor, format!("`{kernel}`: name the launch wrapper to call, e.g. `# kforecast: wrapper = softmax(x)`"))]);
+        return Err(vec![err(
+            decl_anchor,
+            format!("`{kernel}`: name the launch wrapper to call, e.g. `# kforecast: wrapper = softmax(x)`"),
+        )]);
     };
     let (name, args) = match wrapper.value.split_once('(') {
         Some((n, rest)) => {
             let inner = rest.trim_end().strip_suffix(')').unwrap_or(rest);
-            (n.trim().to_string(), split_top(inner, ',').into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect::<Vec<_>>())
+            (
+                n.trim().to_string(),
+                split_top(inner, ',')
+                    .into_iter()
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect::<Vec<_>>(),
+            )
         }
         None => (wrapper.value.trim().to_string(), Vec::new()),
     };
     let mut inputs = Vec::new();
     for arg in &args {
         let Some(it) = items.iter().find(|i| &i.key == arg) else {
-            errors.push(err(wrapper.range, format!("`{arg}` is passed to `{name}` but not declared (e.g. `# kforecast: {arg}: f32[4096] randn`)")));
+            errors.push(err(
+                wrapper.range,
+                format!("`{arg}` is passed to `{name}` but not declared (e.g. `# kforecast: {arg}: f32[4096] randn`)"),
+            ));
             continue;
         };
         if it.typed {
@@ -507,7 +569,16 @@ pub fn triton_job(
                             _ => errors.push(err(it.range, format!("`{arg}`: cannot evaluate the size `{dim}`"))),
                         }
                     }
-                    inputs.push(TritonInput::Tensor { name: arg.clone(), dtype: b.dtype, shape, init: b.init.unwrap_or(if b.dtype.is_float() { Init::Randn } else { Init::Randint { lo: 0, hi: 100 } }) });
+                    inputs.push(TritonInput::Tensor {
+                        name: arg.clone(),
+                        dtype: b.dtype,
+                        shape,
+                        init: b.init.unwrap_or(if b.dtype.is_float() {
+                            Init::Randn
+                        } else {
+                            Init::Randint { lo: 0, hi: 100 }
+                        }),
+                    });
                 }
                 Err(e) => errors.push(err(it.range, format!("`{arg}`: {e}"))),
             }
@@ -518,12 +589,27 @@ pub fn triton_job(
             }
         }
     }
-    let outputs = items.iter().find(|i| i.key == "outputs").map(|i| i.value.split(',').map(|s| s.trim().to_string()).collect()).unwrap_or_default();
+    let outputs = items
+        .iter()
+        .find(|i| i.key == "outputs")
+        .map(|i| i.value.split(',').map(|s| s.trim().to_string()).collect())
+        .unwrap_or_default();
     if !errors.is_empty() {
         return Err(errors);
     }
-    let version = |(file_name, source): (&str, &str)| TritonVersion { file_name: file_name.to_string(), source: source.to_string(), wrapper: name.clone() };
-    Ok(TritonJob { kernel: kernel.to_string(), base: version(base), candidate: version(candidate), inputs, args, outputs })
+    let version = |(file_name, source): (&str, &str)| TritonVersion {
+        file_name: file_name.to_string(),
+        source: source.to_string(),
+        wrapper: name.clone(),
+    };
+    Ok(TritonJob {
+        kernel: kernel.to_string(),
+        base: version(base),
+        candidate: version(candidate),
+        inputs,
+        args,
+        outputs,
+    })
 }
 
 /// Declared items as a map (for display).

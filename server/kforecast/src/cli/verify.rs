@@ -67,10 +67,22 @@ pub fn measurement_key(req: &MeasureRequest) -> ContentHash {
 }
 
 /// The job for `kernel`, or the declaration errors with their places.
-pub fn build_job(kernel: &str, base: (&Path, &str, &[Kernel]), cand: (&Path, &str, &[Kernel])) -> Result<MeasureRequest, Vec<SpecError>> {
+pub fn build_job(
+    kernel: &str,
+    base: (&Path, &str, &[Kernel]),
+    cand: (&Path, &str, &[Kernel]),
+) -> Result<MeasureRequest, Vec<SpecError>> {
     let whole = |m: String| vec![SpecError { range: TextRange::default(), message: m }];
-    let ck = cand.2.iter().find(|k| k.name == kernel).ok_or_else(|| whole(format!("no kernel `{kernel}` in the candidate")))?;
-    let bk = base.2.iter().find(|k| k.name == kernel).ok_or_else(|| whole(format!("no kernel `{kernel}` in the baseline")))?;
+    let ck = cand
+        .2
+        .iter()
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| whole(format!("no kernel `{kernel}` in the candidate")))?;
+    let bk = base
+        .2
+        .iter()
+        .find(|k| k.name == kernel)
+        .ok_or_else(|| whole(format!("no kernel `{kernel}` in the baseline")))?;
     let mut items = spec::items(cand.1, ck);
     if items.is_empty() {
         items = spec::items(base.1, bk);
@@ -78,8 +90,16 @@ pub fn build_job(kernel: &str, base: (&Path, &str, &[Kernel]), cand: (&Path, &st
     let job = match ck.language {
         Language::Cuda => Job::Cuda(spec::cuda_job((bk, base.1), (ck, cand.1), &items, ck.name_range)?),
         Language::Triton => {
-            let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into());
-            Job::Triton(spec::triton_job(kernel, (&name(base.0), base.1), (&name(cand.0), cand.1), &items, ck.name_range)?)
+            let name = |p: &Path| {
+                p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into())
+            };
+            Job::Triton(spec::triton_job(
+                kernel,
+                (&name(base.0), base.1),
+                (&name(cand.0), cand.1),
+                &items,
+                ck.name_range,
+            )?)
         }
     };
     let mut protocol = Protocol::default();
@@ -94,10 +114,20 @@ pub fn build_job(kernel: &str, base: (&Path, &str, &[Kernel]), cand: (&Path, &st
 }
 
 /// Runs a job through the store: an identical job measured before answers at once.
-pub fn measure_cached(pool: &WorkerPool, store: Option<&Store>, req: &MeasureRequest, base_src: &str, cand_src: &str, fresh: bool) -> (Measurement, bool) {
+pub fn measure_cached(
+    pool: &WorkerPool,
+    store: Option<&Store>,
+    req: &MeasureRequest,
+    base_src: &str,
+    cand_src: &str,
+    fresh: bool,
+) -> (Measurement, bool) {
     let key = measurement_key(req);
     if !fresh {
-        if let Some(ex) = store.and_then(|s| s.get(Table::Measurements, &key).ok().flatten()).and_then(|b| serde_json::from_slice::<Example>(&b).ok()) {
+        if let Some(ex) = store
+            .and_then(|s| s.get(Table::Measurements, &key).ok().flatten())
+            .and_then(|b| serde_json::from_slice::<Example>(&b).ok())
+        {
             return (ex.measurement, true);
         }
     }
@@ -115,7 +145,10 @@ pub fn measure_cached(pool: &WorkerPool, store: Option<&Store>, req: &MeasureReq
                 candidate_source: cand_src.to_string(),
                 request: req.clone(),
                 measurement: m.clone(),
-                measured_at: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+                measured_at: std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map(|d| d.as_secs())
+                    .unwrap_or(0),
             };
             if let Ok(bytes) = serde_json::to_vec(&ex) {
                 if let Err(e) = s.put_many(Table::Measurements, &[(key, bytes)]) {
@@ -152,7 +185,11 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 }
 
 pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
-    let settings: Vec<WorkerSetting> = args.workers.iter().map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(args.token_env.clone()) }).collect();
+    let settings: Vec<WorkerSetting> = args
+        .workers
+        .iter()
+        .map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(args.token_env.clone()) })
+        .collect();
     let pool = WorkerPool::new(&settings, Duration::from_secs(args.timeout)).map_err(|e| anyhow::anyhow!(e))?;
     if args.health {
         let mut all_ok = true;
@@ -168,7 +205,11 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
     let kernel = match &args.kernel {
         Some(k) => k.clone(),
         None => {
-            let changed: Vec<&Kernel> = cand.kernels.iter().filter(|k| base.kernels.iter().find(|b| b.name == k.name).is_none_or(|b| b.raw_hash != k.raw_hash)).collect();
+            let changed: Vec<&Kernel> = cand
+                .kernels
+                .iter()
+                .filter(|k| base.kernels.iter().find(|b| b.name == k.name).is_none_or(|b| b.raw_hash != k.raw_hash))
+                .collect();
             match (cand.kernels.len(), changed.len()) {
                 (1, _) => cand.kernels[0].name.clone(),
                 (_, 1) => changed[0].name.clone(),
@@ -176,7 +217,8 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    let req = match build_job(&kernel, (&base.path, &base.text, &base.kernels), (&cand.path, &cand.text, &cand.kernels)) {
+    let req = match build_job(&kernel, (&base.path, &base.text, &base.kernels), (&cand.path, &cand.text, &cand.kernels))
+    {
         Ok(r) => r,
         Err(errors) => {
             for e in &errors {
@@ -187,7 +229,8 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
         }
     };
     if let Some(path) = &args.emit_job {
-        std::fs::write(path, serde_json::to_vec_pretty(&req)?).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(path, serde_json::to_vec_pretty(&req)?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let store = open_store(cache);
     let (m, cached) = measure_cached(&pool, store.as_ref(), &req, &base.text, &cand.text, args.fresh);

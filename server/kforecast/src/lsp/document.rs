@@ -5,8 +5,12 @@ use super::settings::BaselineMode;
 use kforecast_core::analysis::{Analyzer, KernelReport, LastGood};
 use kforecast_core::baseline;
 use kforecast_core::extract::{self, Extractor};
+use kforecast_core::hash::ContentHash;
 use kforecast_core::kernel::{Kernel, Language};
+use kforecast_core::measure::protocol::Measurement;
+use kforecast_core::measure::spec::SpecError;
 use kforecast_core::source::SourceText;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
@@ -15,6 +19,26 @@ pub struct Baseline {
     pub kernels: Vec<Kernel>,
     /// Shown to the user: `HEAD`, `the version when opened`, `the baseline you set`.
     pub label: String,
+    /// The whole file as it was (a Triton measurement runs the baseline's wrapper).
+    pub text: String,
+}
+
+/// One version of a file: its path, text and kernels.
+pub type Side = (PathBuf, String, Vec<Kernel>);
+
+/// A GPU measurement of one kernel, valid while the pair it measured is current.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// Identities of the (baseline, candidate) versions measured.
+    pub pair: (ContentHash, ContentHash),
+    pub measurement: Measurement,
+}
+
+/// Where a kernel's verification stands.
+#[derive(Clone, Debug)]
+pub enum Verification {
+    Running { pair: (ContentHash, ContentHash) },
+    Done(Box<Verified>),
 }
 
 pub struct Document {
@@ -23,8 +47,13 @@ pub struct Document {
     pub src: SourceText,
     extractor: Extractor,
     last_good: LastGood,
-    /// Kernels as of opening (the `open` baseline).
+    /// Kernels and text as of opening (the `open` baseline).
     opened: Vec<Kernel>,
+    opened_text: String,
+    /// GPU measurements by kernel name.
+    pub verifications: HashMap<String, Verification>,
+    /// Declaration mistakes found when verifying, by kernel name.
+    pub spec_errors: HashMap<String, Vec<SpecError>>,
     pub baseline: Baseline,
     /// The kernels being forecast (last good stand-ins flagged).
     pub current: Vec<(Kernel, bool)>,
@@ -67,7 +96,10 @@ impl Document {
             extractor,
             last_good: LastGood::default(),
             opened,
-            baseline: Baseline { kernels: Vec::new(), label: String::new() },
+            opened_text: if max_size >= text.len() { text.to_string() } else { String::new() },
+            verifications: HashMap::new(),
+            spec_errors: HashMap::new(),
+            baseline: Baseline { kernels: Vec::new(), label: String::new(), text: String::new() },
             current: Vec::new(),
             reports: Vec::new(),
             disabled,
@@ -84,14 +116,18 @@ impl Document {
                 match baseline::git_show(path, "HEAD") {
                     Ok(text) => {
                         let kernels = extract::extract_text(self.language, &text).kernels;
-                        self.baseline = Baseline { kernels, label: "HEAD".to_string() };
+                        self.baseline = Baseline { kernels, label: "HEAD".to_string(), text };
                         return;
                     }
                     Err(e) => tracing::debug!("no git baseline for {}: {e}", path.display()),
                 }
             }
         }
-        self.baseline = Baseline { kernels: self.opened.clone(), label: "the version when opened".to_string() };
+        self.baseline = Baseline {
+            kernels: self.opened.clone(),
+            label: "the version when opened".to_string(),
+            text: self.opened_text.clone(),
+        };
     }
 
     /// Applies `didChange` content changes in order. Ranges are clamped to the text.
@@ -134,6 +170,7 @@ impl Document {
                 self.baseline = Baseline {
                     kernels: self.current.iter().map(|(k, _)| k.clone()).collect(),
                     label: "the baseline you set".to_string(),
+                    text: self.src.text(),
                 };
                 Ok(self.current.len())
             }
@@ -145,8 +182,41 @@ impl Document {
                 self.baseline.kernels.retain(|b| b.name != name);
                 self.baseline.kernels.push(k);
                 self.baseline.label = "the baseline you set".to_string();
+                self.baseline.text = self.src.text();
                 Ok(1)
             }
         }
+    }
+
+    /// Identities of (baseline, current) for a kernel, if both exist.
+    pub fn pair(&self, name: &str) -> Option<(ContentHash, ContentHash)> {
+        let cur = self.current.iter().map(|(k, _)| k).find(|k| k.name == name)?;
+        let base = self.baseline.kernels.iter().find(|k| k.name == name)?;
+        Some((base.identity(), cur.identity()))
+    }
+
+    /// The measurement of a kernel, if it measured the pair that is current now.
+    pub fn verified(&self, name: &str) -> Option<&Measurement> {
+        match self.verifications.get(name)? {
+            Verification::Done(v) if Some(v.pair) == self.pair(name) => Some(&v.measurement),
+            _ => None,
+        }
+    }
+
+    /// A verification of the current pair is running.
+    pub fn verifying(&self, name: &str) -> bool {
+        matches!(self.verifications.get(name), Some(Verification::Running { pair }) if Some(*pair) == self.pair(name))
+    }
+
+    /// The (path, text, kernels) of the baseline and of the current version.
+    pub fn sides(&self) -> (Side, Side) {
+        let path = self.path.clone().unwrap_or_else(|| {
+            PathBuf::from(match self.language {
+                Language::Cuda => "kernels.cu",
+                Language::Triton => "kernels.py",
+            })
+        });
+        let current: Vec<Kernel> = self.current.iter().map(|(k, _)| k.clone()).collect();
+        ((path.clone(), self.baseline.text.clone(), self.baseline.kernels.clone()), (path, self.src.text(), current))
     }
 }

@@ -1,18 +1,23 @@
 //! The `LanguageServer` implementation. One mutex owns all state; handlers do their
 //! (millisecond) work under it and talk to the client after releasing it.
 
-use super::document::{language_of, Document};
+use super::document::{language_of, Document, Verification, Verified};
 use super::position::{to_offset, Encoding};
 use super::settings::Settings;
 use super::to_proto;
+use crate::cli::verify::{build_job, measure_cached};
 use crate::cli::{open_cache, CacheOptions};
+use crate::worker::pool::WorkerPool;
 use kforecast_core::analysis::Analyzer;
 use kforecast_core::forecast::EmbeddedForecaster;
+use kforecast_core::measure::protocol::{Measurement, Status as MeasureStatus};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 use tower_lsp::jsonrpc::{Error, Result};
 use tower_lsp::lsp_types::*;
+use tower_lsp::lsp_types::{notification, request};
 use tower_lsp::{Client, LanguageServer};
 
 /// Set once the client has asked the server to shut down.
@@ -20,6 +25,7 @@ pub static SHUTDOWN_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic
 
 pub const SET_BASELINE: &str = "kforecast.setBaseline";
 pub const SHOW_FORECAST: &str = "kforecast.showForecast";
+pub const VERIFY: &str = "kforecast.verify";
 
 struct State {
     settings: Settings,
@@ -28,6 +34,10 @@ struct State {
     analyzer: Analyzer,
     refresh_hints: bool,
     refresh_lenses: bool,
+    progress: bool,
+    pool: Arc<WorkerPool>,
+    /// GPU jobs in flight.
+    jobs: usize,
     /// Messages to show once the client is initialised.
     pending: Vec<(MessageType, String)>,
 }
@@ -43,6 +53,11 @@ impl Backend {
         let cache = open_cache(cache, &mut |w| pending.push((MessageType::WARNING, w)));
         let settings = Settings::default();
         let analyzer = Analyzer::new(Arc::new(EmbeddedForecaster::new()), Arc::new(cache), settings.device.clone());
+        let pool = Arc::new(
+            WorkerPool::new(&settings.gpu_workers, Duration::from_secs(settings.verify_timeout)).unwrap_or_else(|_| {
+                WorkerPool::new(&[], Duration::from_secs(120)).expect("a local pool needs no settings")
+            }),
+        );
         let state = State {
             settings,
             encoding: Encoding::Utf16,
@@ -50,6 +65,9 @@ impl Backend {
             analyzer,
             refresh_hints: false,
             refresh_lenses: false,
+            progress: false,
+            pool,
+            jobs: 0,
             pending,
         };
         Self { client, state: Arc::new(Mutex::new(state)) }
@@ -70,36 +88,155 @@ impl Backend {
             "documents": st.docs.len(),
             "store": st.analyzer.cache().store().map(|s| s.path().display().to_string()),
             "cache": {"memoryHits": stats.memory_hits, "diskHits": stats.disk_hits, "misses": stats.misses},
-            "jobs": 0,
+            "jobs": st.jobs,
+            "gpuWorkers": st.settings.gpu_workers.iter().map(|w| w.url.clone()).collect::<Vec<_>>(),
         }))
     }
 
     async fn publish(&self, uri: Url) {
-        let (diags, version) = {
-            let st = self.state();
-            match st.docs.get(&uri) {
-                Some(doc) => {
-                    (to_proto::diagnostics(doc, st.encoding, st.settings.confidence_threshold), Some(doc.version))
-                }
-                None => (Vec::new(), None),
-            }
-        };
-        self.client.publish_diagnostics(uri, diags, version).await;
+        publish(&self.client, &self.state, uri).await;
     }
 
     /// Asks the client to re-request hints and lenses (without waiting for it).
     fn refresh(&self) {
-        let (hints, lenses) = {
-            let st = self.state();
-            (st.refresh_hints, st.refresh_lenses)
-        };
-        let client = self.client.clone();
-        tokio::spawn(async move {
-            if hints {
-                let _ = client.inlay_hint_refresh().await;
+        refresh(&self.client, &self.state);
+    }
+
+    /// Starts measuring a kernel against its baseline on a GPU worker; the result
+    /// replaces the forecast inline when it comes back.
+    fn start_verify(&self, uri: Url, kernel: String) -> std::result::Result<Value, String> {
+        let prepared = {
+            let mut st = self.state();
+            let State { docs, analyzer, pool, .. } = &mut *st;
+            let Some(doc) = docs.get_mut(&uri) else { return Err(format!("{uri} is not open")) };
+            let Some(pair) = doc.pair(&kernel) else {
+                return Err(format!("`{kernel}` has no version in {} to compare with", doc.baseline.label));
+            };
+            if doc.verifying(&kernel) {
+                return Ok(json!({"started": false, "running": true}));
             }
-            if lenses {
-                let _ = client.code_lens_refresh().await;
+            let ((bp, bt, bk), (cp, ct, ck)) = doc.sides();
+            match build_job(&kernel, (&bp, &bt, &bk), (&cp, &ct, &ck)) {
+                Err(errors) => {
+                    let first = errors.first().map(|e| e.message.clone()).unwrap_or_default();
+                    doc.spec_errors.insert(kernel.clone(), errors);
+                    Err(format!("cannot verify `{kernel}`: {first}"))
+                }
+                Ok(req) => {
+                    doc.spec_errors.remove(&kernel);
+                    doc.verifications.insert(kernel.clone(), Verification::Running { pair });
+                    Ok((req, bt, ct, pair, pool.clone(), analyzer.cache_arc()))
+                }
+            }
+        };
+        let (req, base_text, cand_text, pair, pool, cache) = match prepared {
+            Ok(p) => p,
+            Err(msg) => {
+                let (client, state, uri) = (self.client.clone(), self.state.clone(), uri.clone());
+                tokio::spawn(async move { publish(&client, &state, uri).await });
+                return Err(msg);
+            }
+        };
+        let progress = {
+            let mut st = self.state();
+            st.jobs += 1;
+            st.progress
+        };
+        let (client, state) = (self.client.clone(), self.state.clone());
+        tokio::spawn(async move {
+            let token = NumberOrString::String(format!("kforecast/verify/{}", pair.1.short()));
+            if progress {
+                let created = client
+                    .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
+                        token: token.clone(),
+                    })
+                    .await;
+                if created.is_ok() {
+                    let begin = WorkDoneProgressBegin {
+                        title: format!("Verifying `{kernel}` on GPU"),
+                        cancellable: Some(false),
+                        message: Some("compiling, checking outputs, timing".to_string()),
+                        percentage: None,
+                    };
+                    let value = ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(begin));
+                    client
+                        .send_notification::<notification::Progress>(ProgressParams { token: token.clone(), value })
+                        .await;
+                }
+            }
+            let job = tokio::task::spawn_blocking(move || {
+                let store = cache.store_arc();
+                measure_cached(&pool, store.as_deref(), &req, &base_text, &cand_text, false)
+            })
+            .await;
+            let (m, cached) = match job {
+                Ok(r) => r,
+                Err(e) => {
+                    (Measurement::failure(MeasureStatus::Error, format!("the verification task failed: {e}")), false)
+                }
+            };
+            let headline = m.headline();
+            if progress {
+                let value = ProgressParamsValue::WorkDone(WorkDoneProgress::End(WorkDoneProgressEnd {
+                    message: Some(headline.clone()),
+                }));
+                client.send_notification::<notification::Progress>(ProgressParams { token, value }).await;
+            }
+            {
+                let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+                st.jobs = st.jobs.saturating_sub(1);
+                if let Some(doc) = st.docs.get_mut(&uri) {
+                    let still =
+                        matches!(doc.verifications.get(&kernel), Some(Verification::Running { pair: p }) if *p == pair);
+                    if still {
+                        doc.verifications
+                            .insert(kernel.clone(), Verification::Done(Box::new(Verified { pair, measurement: m })));
+                    }
+                }
+            }
+            let from = if cached { " (stored measurement)" } else { "" };
+            client.log_message(MessageType::INFO, format!("kforecast: `{kernel}` {headline}{from}")).await;
+            publish(&client, &state, uri).await;
+            refresh(&client, &state);
+        });
+        Ok(json!({"started": true}))
+    }
+
+    /// With `autoVerify`, deferred forecasts of this document go to the GPU once the
+    /// text has been still for a moment.
+    fn auto_verify(&self, uri: &Url) {
+        let (candidates, version) = {
+            let st = self.state();
+            if !st.settings.auto_verify {
+                return;
+            }
+            let Some(doc) = st.docs.get(uri) else { return };
+            let threshold = st.settings.confidence_threshold;
+            let names: Vec<String> = doc
+                .reports
+                .iter()
+                .filter(|r| r.forecast().is_some_and(|f| f.defer(threshold)))
+                .filter(|r| {
+                    doc.verified(&r.name).is_none() && !doc.verifying(&r.name) && !doc.spec_errors.contains_key(&r.name)
+                })
+                .map(|r| r.name.clone())
+                .collect();
+            (names, doc.version)
+        };
+        if candidates.is_empty() {
+            return;
+        }
+        let uri = uri.clone();
+        let me = Backend { client: self.client.clone(), state: self.state.clone() };
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            let still = me.state().docs.get(&uri).is_some_and(|d| d.version == version);
+            if still {
+                for k in candidates {
+                    if let Err(e) = me.start_verify(uri.clone(), k) {
+                        tracing::info!("auto-verify: {e}");
+                    }
+                }
             }
         });
     }
@@ -110,6 +247,33 @@ impl Backend {
             self.client.show_message(MessageType::ERROR, e).await;
         }
     }
+}
+
+async fn publish(client: &Client, state: &Mutex<State>, uri: Url) {
+    let (diags, version) = {
+        let st = state.lock().unwrap_or_else(|p| p.into_inner());
+        match st.docs.get(&uri) {
+            Some(doc) => (to_proto::diagnostics(doc, st.encoding, st.settings.confidence_threshold), Some(doc.version)),
+            None => (Vec::new(), None),
+        }
+    };
+    client.publish_diagnostics(uri, diags, version).await;
+}
+
+fn refresh(client: &Client, state: &Mutex<State>) {
+    let (hints, lenses) = {
+        let st = state.lock().unwrap_or_else(|p| p.into_inner());
+        (st.refresh_hints, st.refresh_lenses)
+    };
+    let client = client.clone();
+    tokio::spawn(async move {
+        if hints {
+            let _ = client.inlay_hint_refresh().await;
+        }
+        if lenses {
+            let _ = client.code_lens_refresh().await;
+        }
+    });
 }
 
 /// `[{"uri": …, "kernel": …}]` or `["uri", "kernel"]`.
@@ -140,11 +304,16 @@ impl LanguageServer for Backend {
                 workspace.and_then(|w| w.inlay_hint.as_ref()).and_then(|h| h.refresh_support).unwrap_or(false);
             st.refresh_lenses =
                 workspace.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false);
+            st.progress = params.capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
             if let Some(options) = &params.initialization_options {
                 let errors = st.settings.apply(options);
                 st.pending.extend(errors.into_iter().map(|e| (MessageType::ERROR, e)));
                 let device = st.settings.device.clone();
                 st.analyzer.set_device(device);
+                match WorkerPool::new(&st.settings.gpu_workers, Duration::from_secs(st.settings.verify_timeout)) {
+                    Ok(p) => st.pool = Arc::new(p),
+                    Err(e) => st.pending.push((MessageType::ERROR, format!("setting `kforecast.gpuWorkers`: {e}"))),
+                }
             }
         }
         Ok(InitializeResult {
@@ -154,8 +323,12 @@ impl LanguageServer for Backend {
                 inlay_hint_provider: Some(OneOf::Left(true)),
                 code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
+                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                    code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR]),
+                    ..CodeActionOptions::default()
+                })),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![SET_BASELINE.to_string(), SHOW_FORECAST.to_string()],
+                    commands: vec![SET_BASELINE.to_string(), SHOW_FORECAST.to_string(), VERIFY.to_string()],
                     work_done_progress_options: WorkDoneProgressOptions::default(),
                 }),
                 ..ServerCapabilities::default()
@@ -200,6 +373,7 @@ impl LanguageServer for Backend {
         if let Some(w) = warning {
             self.client.show_message(MessageType::WARNING, w).await;
         }
+        self.auto_verify(&item.uri);
         self.publish(item.uri).await;
     }
 
@@ -217,6 +391,7 @@ impl LanguageServer for Backend {
             doc.apply_changes(params.content_changes, enc);
             doc.analyze(analyzer);
         }
+        self.auto_verify(&uri);
         self.publish(uri).await;
     }
 
@@ -230,8 +405,14 @@ impl LanguageServer for Backend {
         let (errors, uris) = {
             let mut st = self.state();
             let before = st.settings.clone();
-            let errors = st.settings.apply(&params.settings);
+            let mut errors = st.settings.apply(&params.settings);
             let settings = st.settings.clone();
+            if settings.gpu_workers != before.gpu_workers || settings.verify_timeout != before.verify_timeout {
+                match WorkerPool::new(&settings.gpu_workers, Duration::from_secs(settings.verify_timeout)) {
+                    Ok(p) => st.pool = Arc::new(p),
+                    Err(e) => errors.push(format!("setting `kforecast.gpuWorkers`: {e}")),
+                }
+            }
             st.analyzer.set_device(settings.device.clone());
             let State { docs, analyzer, .. } = &mut *st;
             for doc in docs.values_mut() {
@@ -270,6 +451,13 @@ impl LanguageServer for Backend {
         Ok(to_proto::hover(doc, offset, st.encoding, st.settings.confidence_threshold, st.analyzer.device()))
     }
 
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let st = self.state();
+        let uri = params.text_document.uri;
+        let Some(doc) = st.docs.get(&uri) else { return Ok(None) };
+        Ok(Some(to_proto::code_actions(doc, &uri, params.range, st.encoding, st.settings.confidence_threshold)))
+    }
+
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
         let Some((uri, kernel)) = command_target(&params.arguments) else {
             return Err(Error::invalid_params(format!(
@@ -278,6 +466,12 @@ impl LanguageServer for Backend {
             )));
         };
         match params.command.as_str() {
+            VERIFY => {
+                let Some(kernel) = kernel else {
+                    return Err(Error::invalid_params("kforecast.verify needs a kernel name"));
+                };
+                self.start_verify(uri, kernel).map(Some).map_err(Error::invalid_params)
+            }
             SET_BASELINE => {
                 let count = {
                     let mut st = self.state();

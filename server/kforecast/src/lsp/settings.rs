@@ -1,6 +1,7 @@
 //! Server settings, parsed once into a typed struct; a bad value is reported by name
 //! and the previous value is kept.
 
+use crate::worker::pool::WorkerSetting;
 use serde_json::Value;
 
 /// Where a kernel's baseline comes from.
@@ -19,6 +20,12 @@ pub struct Settings {
     pub device: String,
     /// Files larger than this are not analysed.
     pub max_file_size: usize,
+    /// Where GPU jobs go (none: a local worker process).
+    pub gpu_workers: Vec<WorkerSetting>,
+    /// Verify deferred forecasts on the GPU without being asked.
+    pub auto_verify: bool,
+    /// Time limit of one GPU job, in seconds.
+    pub verify_timeout: u64,
 }
 
 impl Default for Settings {
@@ -28,12 +35,15 @@ impl Default for Settings {
             baseline_mode: BaselineMode::Git,
             device: crate::cli::DEFAULT_DEVICE.to_string(),
             max_file_size: 16 * 1024 * 1024,
+            gpu_workers: Vec::new(),
+            auto_verify: false,
+            verify_timeout: 120,
         }
     }
 }
 
 /// Keys later features use; accepted now so editors can send them.
-const RESERVED: [&str; 5] = ["gpuWorkers", "llmEndpoint", "autoVerify", "searchBudget", "cacheDir"];
+const RESERVED: [&str; 3] = ["llmEndpoint", "searchBudget", "cacheDir"];
 
 impl Settings {
     /// Applies a settings object (flat, or nested under `kforecast`). Returns one message
@@ -74,6 +84,20 @@ impl Settings {
                     _ => errors.push(format!(
                         "setting `kforecast.maxFileSize` must be a whole number of bytes ≥ 1024, got {v}"
                     )),
+                },
+                "gpuWorkers" => match serde_json::from_value::<Vec<WorkerSetting>>(v.clone()) {
+                    Ok(w) => self.gpu_workers = w,
+                    Err(e) => errors.push(format!(
+                        "setting `kforecast.gpuWorkers` must be a list of {{\"url\": \"http(s)://host:port\", \"tokenEnv\": \"VAR\"}} (or \"url\": \"local\"): {e}"
+                    )),
+                },
+                "autoVerify" => match v.as_bool() {
+                    Some(b) => self.auto_verify = b,
+                    None => errors.push(format!("setting `kforecast.autoVerify` must be true or false, got {v}")),
+                },
+                "verifyTimeout" => match v.as_u64() {
+                    Some(n) if (1..=3600).contains(&n) => self.verify_timeout = n,
+                    _ => errors.push(format!("setting `kforecast.verifyTimeout` must be a number of seconds from 1 to 3600, got {v}")),
                 },
                 k if RESERVED.contains(&k) => {}
                 other => tracing::info!("ignoring unknown setting `kforecast.{other}`"),

@@ -2,9 +2,10 @@
 
 use super::document::Document;
 use super::position::{to_position, Encoding};
-use kforecast_core::analysis::{KernelReport, Status};
+use kforecast_core::analysis::{KernelReport, Status as Compared};
 use kforecast_core::bins::{NAMES, NUM_BINS, RANGES};
 use kforecast_core::forecast::Forecast;
+use kforecast_core::measure::protocol::{Measurement, Status};
 use serde_json::json;
 use tower_lsp::lsp_types::*;
 
@@ -33,9 +34,15 @@ pub fn inlay_hints(doc: &Document, visible: Range, enc: Encoding, threshold: f64
             if pos < visible.start || pos > visible.end {
                 return None;
             }
+            let label = match doc.verified(&r.name) {
+                Some(m) if m.status == Status::Ok => m.headline(),
+                Some(m) => format!("{} · {}", hint_label(f, threshold, r.stale), m.headline()),
+                None if doc.verifying(&r.name) => format!("{} · measuring on GPU…", hint_label(f, threshold, r.stale)),
+                None => hint_label(f, threshold, r.stale),
+            };
             Some(InlayHint {
                 position: pos,
-                label: InlayHintLabel::String(hint_label(f, threshold, r.stale)),
+                label: InlayHintLabel::String(label),
                 kind: None,
                 text_edits: None,
                 tooltip: Some(InlayHintTooltip::String(format!(
@@ -58,7 +65,14 @@ pub fn code_lenses(doc: &Document, uri: &Url, enc: Encoding, threshold: f64) -> 
         let at = range(doc, r.range.start, r.range.start, enc);
         let arg = json!({"uri": uri, "kernel": r.name});
         let title = match &r.status {
-            Status::Changed(f) => {
+            Compared::Changed(_) if doc.verified(&r.name).is_some_and(|m| m.status == Status::Ok) => {
+                format!(
+                    "kforecast: {} than {}",
+                    doc.verified(&r.name).map(|m| m.headline()).unwrap_or_default(),
+                    doc.baseline.label
+                )
+            }
+            Compared::Changed(f) => {
                 let conf = if f.defer(threshold) { "unsure" } else { "confident" };
                 format!(
                     "kforecast: {} than {} · {:.0}% {conf}",
@@ -67,8 +81,8 @@ pub fn code_lenses(doc: &Document, uri: &Url, enc: Encoding, threshold: f64) -> 
                     f.confidence * 100.0
                 )
             }
-            Status::New => format!("kforecast: new kernel (not in {})", doc.baseline.label),
-            Status::Unchanged => continue,
+            Compared::New => format!("kforecast: new kernel (not in {})", doc.baseline.label),
+            Compared::Unchanged => continue,
         };
         lenses.push(CodeLens {
             range: at,
@@ -92,14 +106,38 @@ pub fn code_lenses(doc: &Document, uri: &Url, enc: Encoding, threshold: f64) -> 
 pub fn hover(doc: &Document, offset: usize, enc: Encoding, threshold: f64, device: &str) -> Option<Hover> {
     let r = doc.reports.iter().find(|r| r.range.start <= offset && offset <= r.signature_end.max(r.name_range.end))?;
     let text = match &r.status {
-        Status::Changed(f) => forecast_markdown(r, f, &doc.baseline.label, threshold, device),
-        Status::New => format!("**kforecast** · `{}` is new: it is not in {}.", r.name, doc.baseline.label),
-        Status::Unchanged => format!("**kforecast** · `{}` is unchanged since {}.", r.name, doc.baseline.label),
+        Compared::Changed(f) => {
+            let mut md = String::new();
+            if let Some(m) = doc.verified(&r.name) {
+                md += &measurement_markdown(m);
+            }
+            md + &forecast_markdown(r, f, &doc.baseline.label, threshold, device)
+        }
+        Compared::New => format!("**kforecast** · `{}` is new: it is not in {}.", r.name, doc.baseline.label),
+        Compared::Unchanged => format!("**kforecast** · `{}` is unchanged since {}.", r.name, doc.baseline.label),
     };
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: text }),
         range: Some(range(doc, r.name_range.start, r.name_range.end, enc)),
     })
+}
+
+fn measurement_markdown(m: &Measurement) -> String {
+    let mut s = format!("**Measured on GPU**: {}\n\n", m.headline());
+    if let (Some(b), Some(c)) = (&m.base, &m.candidate) {
+        s += &format!(
+            "baseline {:.4} ms · new {:.4} ms · medians of {} interleaved runs · 95% interval {:.3}–{:.3}\n\n",
+            b.median_ms,
+            c.median_ms,
+            m.reps,
+            m.ci_low.unwrap_or(f64::NAN),
+            m.ci_high.unwrap_or(f64::NAN)
+        );
+    }
+    if !m.message.is_empty() && m.status != Status::Ok {
+        s += &format!("```\n{}\n```\n\n", m.message.lines().take(10).collect::<Vec<_>>().join("\n"));
+    }
+    s + "---\n\n"
 }
 
 fn forecast_markdown(r: &KernelReport, f: &Forecast, label: &str, threshold: f64, device: &str) -> String {
@@ -132,28 +170,89 @@ fn forecast_markdown(r: &KernelReport, f: &Forecast, label: &str, threshold: f64
 }
 
 pub fn diagnostics(doc: &Document, enc: Encoding, threshold: f64) -> Vec<Diagnostic> {
-    doc.reports
-        .iter()
-        .filter_map(|r| {
-            let f = r.forecast()?;
-            if !f.is_regression(threshold) {
-                return None;
-            }
-            let why = f.reasons.first().map(|w| format!(": {w}")).unwrap_or_default();
-            Some(Diagnostic {
-                range: range(doc, r.name_range.start, r.name_range.end, enc),
-                severity: Some(DiagnosticSeverity::INFORMATION),
-                code: Some(NumberOrString::String("regression".to_string())),
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for (name, errors) in &doc.spec_errors {
+        let fallback = doc.reports.iter().find(|r| &r.name == name).map(|r| r.name_range);
+        for e in errors {
+            let r = if e.range.is_empty() { fallback.unwrap_or(e.range) } else { e.range };
+            out.push(Diagnostic {
+                range: range(doc, r.start, r.end, enc),
+                severity: Some(DiagnosticSeverity::ERROR),
+                code: Some(NumberOrString::String("declaration".to_string())),
                 source: Some("kforecast".to_string()),
-                message: format!(
-                    "`{}` is forecast {} than {} (confidence {:.0}%){why}",
-                    r.name,
-                    f.headline(),
-                    doc.baseline.label,
-                    f.confidence * 100.0
-                ),
+                message: format!("cannot verify `{name}` on the GPU: {}", e.message),
                 ..Diagnostic::default()
-            })
+            });
+        }
+    }
+    for r in &doc.reports {
+        if let Some(m) = doc.verified(&r.name).filter(|m| m.status == Status::WrongResult) {
+            out.push(Diagnostic {
+                range: range(doc, r.name_range.start, r.name_range.end, enc),
+                severity: Some(DiagnosticSeverity::WARNING),
+                code: Some(NumberOrString::String("wrong-result".to_string())),
+                source: Some("kforecast".to_string()),
+                message: format!("`{}` computes a different result than {}: {}", r.name, doc.baseline.label, m.message),
+                ..Diagnostic::default()
+            });
+        }
+    }
+    out.extend(doc.reports.iter().filter_map(|r| {
+        let f = r.forecast()?;
+        if !f.is_regression(threshold) {
+            return None;
+        }
+        let why = f.reasons.first().map(|w| format!(": {w}")).unwrap_or_default();
+        Some(Diagnostic {
+            range: range(doc, r.name_range.start, r.name_range.end, enc),
+            severity: Some(DiagnosticSeverity::INFORMATION),
+            code: Some(NumberOrString::String("regression".to_string())),
+            source: Some("kforecast".to_string()),
+            message: format!(
+                "`{}` is forecast {} than {} (confidence {:.0}%){why}",
+                r.name,
+                f.headline(),
+                doc.baseline.label,
+                f.confidence * 100.0
+            ),
+            ..Diagnostic::default()
         })
-        .collect()
+    }));
+    out
+}
+
+/// "Verify on GPU" (a quick fix where the forecast is unsure) and "Set as baseline" for
+/// the kernels under `at`.
+pub fn code_actions(doc: &Document, uri: &Url, at: Range, enc: Encoding, threshold: f64) -> Vec<CodeActionOrCommand> {
+    let mut out = Vec::new();
+    for r in &doc.reports {
+        let kr = range(doc, r.range.start, r.range.end, enc);
+        if kr.end < at.start || kr.start > at.end {
+            continue;
+        }
+        let arg = json!({"uri": uri, "kernel": r.name});
+        let unsure = r.forecast().is_some_and(|f| f.defer(threshold));
+        if matches!(r.status, Compared::Changed(_)) {
+            let title = if unsure {
+                format!("Verify `{}` on GPU (forecast unsure)", r.name)
+            } else {
+                format!("Verify `{}` on GPU", r.name)
+            };
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: title.clone(),
+                kind: Some(if unsure { CodeActionKind::QUICKFIX } else { CodeActionKind::REFACTOR }),
+                command: Some(Command::new(title, "kforecast.verify".to_string(), Some(vec![arg.clone()]))),
+                is_preferred: Some(unsure),
+                ..CodeAction::default()
+            }));
+            let title = format!("Set `{}` as baseline", r.name);
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: title.clone(),
+                kind: Some(CodeActionKind::REFACTOR),
+                command: Some(Command::new(title, "kforecast.setBaseline".to_string(), Some(vec![arg]))),
+                ..CodeAction::default()
+            }));
+        }
+    }
+    out
 }

@@ -69,7 +69,12 @@ pub fn serve(opts: ServeOptions) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn handle(req: &mut Request, worker: &Mutex<LocalWorker>, health: &Mutex<Option<Health>>, opts: &ServeOptions) -> (u16, String) {
+fn handle(
+    req: &mut Request,
+    worker: &Mutex<LocalWorker>,
+    health: &Mutex<Option<Health>>,
+    opts: &ServeOptions,
+) -> (u16, String) {
     let fail = |status: u16, message: &str| (status, serde_json::json!({ "error": message }).to_string());
     if !authorized(req, &opts.token) {
         return fail(401, "missing or wrong bearer token");

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "lowercase", tag = "op")]
 pub enum Request {
     Health,
-    Measure(MeasureRequest),
+    Measure(Box<MeasureRequest>),
 }
 
 /// What `health` answers.

@@ -58,13 +58,17 @@ impl WorkerPool {
                 endpoints.push(Endpoint::Local(Mutex::new(LocalWorker::new())));
                 continue;
             }
-            let parsed = reqwest::Url::parse(&s.url).map_err(|e| format!("gpuWorkers[{i}].url `{}` is not a URL: {e}", s.url))?;
+            let parsed = reqwest::Url::parse(&s.url)
+                .map_err(|e| format!("gpuWorkers[{i}].url `{}` is not a URL: {e}", s.url))?;
             if !matches!(parsed.scheme(), "http" | "https") {
                 return Err(format!("gpuWorkers[{i}].url must be http:// or https://, got `{}`", s.url));
             }
             let token = match (&s.token, &s.token_env) {
                 (Some(t), _) => Some(t.clone()),
-                (None, Some(var)) => Some(std::env::var(var).map_err(|_| format!("gpuWorkers[{i}].tokenEnv: environment variable `{var}` is not set"))?),
+                (None, Some(var)) => Some(
+                    std::env::var(var)
+                        .map_err(|_| format!("gpuWorkers[{i}].tokenEnv: environment variable `{var}` is not set"))?,
+                ),
                 (None, None) => None,
             };
             let client = reqwest::blocking::Client::builder()
@@ -135,7 +139,9 @@ impl WorkerPool {
                 let body = resp.text().unwrap_or_default();
                 match status.as_u16() {
                     401 => Err(Unreachable("the worker rejected the token (check gpuWorkers' token)".into())),
-                    413 => Ok(Measurement::failure(Status::Error, format!("the job is larger than {url} accepts: {body}"))),
+                    413 => {
+                        Ok(Measurement::failure(Status::Error, format!("the job is larger than {url} accepts: {body}")))
+                    }
                     400 => Ok(Measurement::failure(Status::Error, format!("{url} rejected the job: {body}"))),
                     code => Err(Unreachable(format!("HTTP {code}: {body}"))),
                 }

@@ -13,7 +13,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
     exit_with_parent();
     let stdin = std::io::stdin();
     let mut stdout = std::io::stdout().lock();
-    let mut engine: Option<Result<CudaEngine, Measurement>> = None;
+    let mut engine: Option<Result<CudaEngine, Box<Measurement>>> = None;
     let mut triton = TritonRunner::default();
     for line in stdin.lock().lines() {
         let line = line?;
@@ -21,12 +21,26 @@ pub fn run() -> anyhow::Result<ExitCode> {
             continue;
         }
         let (reply, faulted) = match serde_json::from_str::<Request>(&line) {
-            Err(e) => (serde_json::to_string(&Measurement::failure(Status::Error, format!("bad request: {e}")))?, false),
+            Err(e) => {
+                (serde_json::to_string(&Measurement::failure(Status::Error, format!("bad request: {e}")))?, false)
+            }
             Ok(Request::Health) => {
                 let engine = engine.get_or_insert_with(CudaEngine::open);
                 let health = match engine {
-                    Ok(e) => Health { ok: true, version: env!("CARGO_PKG_VERSION").into(), device: Some(e.info().clone()), message: String::new(), python: triton.python_version() },
-                    Err(m) => Health { ok: false, version: env!("CARGO_PKG_VERSION").into(), device: None, message: m.message.clone(), python: triton.python_version() },
+                    Ok(e) => Health {
+                        ok: true,
+                        version: env!("CARGO_PKG_VERSION").into(),
+                        device: Some(e.info().clone()),
+                        message: String::new(),
+                        python: triton.python_version(),
+                    },
+                    Err(m) => Health {
+                        ok: false,
+                        version: env!("CARGO_PKG_VERSION").into(),
+                        device: None,
+                        message: m.message.clone(),
+                        python: triton.python_version(),
+                    },
                 };
                 (serde_json::to_string(&health)?, false)
             }
@@ -34,7 +48,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 let m = match &req.job {
                     Job::Cuda(job) => match engine.get_or_insert_with(CudaEngine::open) {
                         Ok(e) => e.measure(job, &req.protocol),
-                        Err(m) => m.clone(),
+                        Err(m) => (**m).clone(),
                     },
                     Job::Triton(job) => triton.measure(job, &req.protocol),
                 };

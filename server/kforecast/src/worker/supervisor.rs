@@ -110,22 +110,31 @@ impl LocalWorker {
 
     /// Runs one job with a time limit. Never fails: problems come back as a status.
     pub fn measure(&mut self, req: &MeasureRequest, timeout: Duration) -> Measurement {
-        match self.call(&Request::Measure(req.clone()), timeout) {
+        match self.call(&Request::Measure(Box::new(req.clone())), timeout) {
             Ok(line) => serde_json::from_str(&line)
                 .unwrap_or_else(|e| Measurement::failure(Status::Error, format!("the worker answered garbage: {e}"))),
             Err(CallError::Timeout) => Measurement::failure(
                 Status::Timeout,
-                format!("the job ran longer than {:.0} s; the worker was killed and will be restarted", timeout.as_secs_f64()),
+                format!(
+                    "the job ran longer than {:.0} s; the worker was killed and will be restarted",
+                    timeout.as_secs_f64()
+                ),
             ),
-            Err(CallError::Died(status)) => {
-                Measurement::failure(Status::Error, format!("the worker process died mid-job ({status}); it will be restarted"))
-            }
+            Err(CallError::Died(status)) => Measurement::failure(
+                Status::Error,
+                format!("the worker process died mid-job ({status}); it will be restarted"),
+            ),
             Err(CallError::Spawn(e)) => Measurement::failure(Status::Error, e),
         }
     }
 
     pub fn health(&mut self, timeout: Duration) -> Health {
-        let fail = |m: String| Health { ok: false, version: env!("CARGO_PKG_VERSION").into(), message: m, ..Health::default() };
+        let fail = |m: String| Health {
+            ok: false,
+            version: env!("CARGO_PKG_VERSION").into(),
+            message: m,
+            ..Health::default()
+        };
         match self.call(&Request::Health, timeout) {
             Ok(line) => serde_json::from_str(&line).unwrap_or_else(|e| fail(format!("bad health answer: {e}"))),
             Err(CallError::Timeout) => fail("the worker did not answer in time".into()),
@@ -140,7 +149,10 @@ impl LocalWorker {
 fn library_path() -> Option<String> {
     let current = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
     let mut dirs: Vec<String> = Vec::new();
-    for home in [std::env::var("CUDA_HOME").ok(), std::env::var("CUDA_PATH").ok(), Some("/usr/local/cuda".to_string())].into_iter().flatten() {
+    for home in [std::env::var("CUDA_HOME").ok(), std::env::var("CUDA_PATH").ok(), Some("/usr/local/cuda".to_string())]
+        .into_iter()
+        .flatten()
+    {
         let lib = format!("{home}/lib64");
         if std::path::Path::new(&lib).is_dir() && !current.split(':').any(|d| d == lib) && !dirs.contains(&lib) {
             dirs.push(lib);

@@ -2,7 +2,9 @@
 //! in the repository (`server/kforecast/runners/triton_runner.py`, embedded here). One
 //! runner process stays warm across jobs; it is restarted after a fatal GPU error.
 
-use kforecast_core::measure::protocol::{Check, DeviceInfo, Measurement, Protocol, Status, TimeStats, TritonInput, TritonJob};
+use kforecast_core::measure::protocol::{
+    Check, DeviceInfo, Measurement, Protocol, Status, TimeStats, TritonInput, TritonJob,
+};
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -43,9 +45,9 @@ impl TritonRunner {
             let mut cmd = Command::new(python());
             cmd.arg("-c").arg(RUNNER).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
             super::supervisor::die_with_parent(&mut cmd);
-            let mut child = cmd
-                .spawn()
-                .map_err(|e| format!("cannot start `{}` for the Triton runner: {e} (set KFORECAST_PYTHON)", python()))?;
+            let mut child = cmd.spawn().map_err(|e| {
+                format!("cannot start `{}` for the Triton runner: {e} (set KFORECAST_PYTHON)", python())
+            })?;
             let stdin = child.stdin.take().ok_or("no stdin")?;
             let stdout = BufReader::new(child.stdout.take().ok_or("no stdout")?);
             self.process = Some(Process { child, stdin, stdout });
@@ -65,9 +67,14 @@ impl TritonRunner {
             std::fs::write(&path, source)?;
             Ok(path.display().to_string())
         };
-        let (base_path, cand_path) = match (write("base", &job.base.file_name, &job.base.source), write("candidate", &job.candidate.file_name, &job.candidate.source)) {
+        let (base_path, cand_path) = match (
+            write("base", &job.base.file_name, &job.base.source),
+            write("candidate", &job.candidate.file_name, &job.candidate.source),
+        ) {
             (Ok(a), Ok(b)) => (a, b),
-            (Err(e), _) | (_, Err(e)) => return Measurement::failure(Status::Error, format!("cannot write the sources: {e}")),
+            (Err(e), _) | (_, Err(e)) => {
+                return Measurement::failure(Status::Error, format!("cannot write the sources: {e}"))
+            }
         };
         self.next_id += 1;
         let inputs: Vec<Value> = job
@@ -99,7 +106,9 @@ impl TritonRunner {
 
     fn exchange(&mut self, request: &Value) -> Result<Value, String> {
         let p = self.start()?;
-        writeln!(p.stdin, "{request}").and_then(|_| p.stdin.flush()).map_err(|e| format!("the Triton runner is gone: {e}"))?;
+        writeln!(p.stdin, "{request}")
+            .and_then(|_| p.stdin.flush())
+            .map_err(|e| format!("the Triton runner is gone: {e}"))?;
         let mut line = String::new();
         match p.stdout.read_line(&mut line) {
             Ok(0) | Err(_) => {
@@ -108,7 +117,8 @@ impl TritonRunner {
                 Err(format!("the Triton runner exited ({status}) without answering"))
             }
             Ok(_) => {
-                let v: Value = serde_json::from_str(&line).map_err(|e| format!("the Triton runner answered garbage: {e}"))?;
+                let v: Value =
+                    serde_json::from_str(&line).map_err(|e| format!("the Triton runner answered garbage: {e}"))?;
                 if v.get("fatal").and_then(Value::as_bool) == Some(true) {
                     let _ = p.child.wait();
                     self.process = None;
