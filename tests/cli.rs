@@ -169,3 +169,13 @@ fn bad_files_are_clear_errors() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no such file"), "{}", stderr(&o));
 }
+
+#[test]
+fn export_writes_stored_measurements_as_json_lines() {
+    let out = kforecast(&["export"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("exported 0 measurement"), "{}", stderr(&out));
+    for line in stdout(&out).lines() {
+        let _: Value = serde_json::from_str(line).expect("json line");
+    }
+}

@@ -308,8 +308,18 @@ fn verify_on_gpu_is_offered_reports_progress_and_flags_bad_declarations() {
     let end = c.wait_notification(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end");
     let message = end["params"]["value"]["message"].as_str().expect("message").to_string();
     assert!(message.starts_with("measure"), "{message}");
+    // Measured: the hint shows it; failed (no GPU here): the hover says why.
     let hints = c.inlay_hints(&uri);
-    assert!(hints.iter().any(|h| h.contains("measure")), "the result replaces or joins the forecast: {hints:?}");
+    if message.starts_with("measured") {
+        assert!(hints.iter().any(|h| h.starts_with("measured")), "{hints:?}");
+    }
+    let (hl, hc) = position_of(&after, "transpose(const");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": hl, "character": hc + 1}}),
+    );
+    let md = hover["result"]["contents"]["value"].as_str().unwrap_or("");
+    assert!(md.contains("**Measured on GPU**"), "{md}");
 
     // A declaration mistake: an error diagnostic on that line, and no job.
     let bad_line = position_of(&after, "in: f32[rows, cols]");
@@ -332,5 +342,25 @@ fn verify_on_gpu_is_offered_reports_progress_and_flags_bad_declarations() {
         .clone();
     assert_eq!(d["range"]["start"]["line"], bad_line.0, "{d}");
     assert!(d["message"].as_str().unwrap_or("").contains("unknown dtype `f33`"), "{d}");
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn auto_verify_sends_unsure_forecasts_to_the_gpu_by_itself() {
+    let before = workspace_file("cuda/previous/src/transpose.cu");
+    let after = workspace_file("cuda/src/transpose.cu");
+    let repo = git_repo(&[("transpose.cu", &before)]);
+    let uri = uri_of(&repo.path().join("transpose.cu"));
+    let mut c = Client::start();
+    // Every forecast is unsure at this threshold, so each is deferred to the GPU.
+    c.initialize(json!({"autoVerify": true, "confidenceThreshold": 0.9999}));
+    c.open(&uri, "cuda", &before);
+    c.change(&uri, 2, (0, 0), end_position(&before), &after);
+    let hints = c.inlay_hints(&uri);
+    assert!(hints.iter().all(|h| h.contains("unsure")), "{hints:?}");
+    let end = c.wait_notification(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == "end");
+    assert!(end["params"]["value"]["message"].as_str().unwrap_or("").starts_with("measure"), "{end}");
+    let status = c.request("kforecast/status", Value::Null);
+    assert_eq!(status["result"]["jobs"], 0, "{status}");
     assert!(c.shutdown().success());
 }

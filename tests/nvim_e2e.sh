@@ -19,9 +19,8 @@
 set -euo pipefail
 
 # The code actions expected at a changed kernel, as a JSON list of titles
-# ("{kernel}" stands for the kernel's name). None until GPU verification lands
-# (the server has no codeActionProvider yet): update this one line then.
-EXPECTED_CODE_ACTIONS='[]'
+# ("{kernel}" stands for the kernel's name): GPU verification and set-baseline.
+EXPECTED_CODE_ACTIONS='["Verify `{kernel}` on GPU", "Set `{kernel}` as baseline"]'
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"

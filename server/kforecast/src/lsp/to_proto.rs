@@ -34,11 +34,11 @@ pub fn inlay_hints(doc: &Document, visible: Range, enc: Encoding, threshold: f64
             if pos < visible.start || pos > visible.end {
                 return None;
             }
+            // A measurement replaces the forecast; a failed one leaves it (details in the hover).
             let label = match doc.verified(&r.name) {
-                Some(m) if m.status == Status::Ok => m.headline(),
-                Some(m) => format!("{} · {}", hint_label(f, threshold, r.stale), m.headline()),
-                None if doc.verifying(&r.name) => format!("{} · measuring on GPU…", hint_label(f, threshold, r.stale)),
-                None => hint_label(f, threshold, r.stale),
+                Some(m) if matches!(m.status, Status::Ok | Status::WrongResult) => m.headline(),
+                _ if doc.verifying(&r.name) => format!("{} · measuring on GPU…", hint_label(f, threshold, r.stale)),
+                _ => hint_label(f, threshold, r.stale),
             };
             Some(InlayHint {
                 position: pos,
