@@ -270,27 +270,12 @@ pub fn git(dir: &Path, args: &[&str]) {
 /// A temporary git repository holding `files` committed at HEAD.
 pub fn git_repo(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
-    let git = |args: &[&str]| {
-        let ok = Command::new("git")
-            .args(args)
-            .current_dir(dir.path())
-            .env("GIT_AUTHOR_NAME", "t")
-            .env("GIT_AUTHOR_EMAIL", "t@t")
-            .env("GIT_COMMITTER_NAME", "t")
-            .env("GIT_COMMITTER_EMAIL", "t@t")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .expect("git")
-            .success();
-        assert!(ok, "git {args:?} failed");
-    };
-    git(&["init", "-q"]);
+    git(dir.path(), &["init", "-q"]);
     for (name, text) in files {
         std::fs::write(dir.path().join(name), text).expect("write");
     }
-    git(&["add", "."]);
-    git(&["commit", "-q", "-m", "base"]);
+    git(dir.path(), &["add", "."]);
+    git(dir.path(), &["commit", "-q", "-m", "base"]);
     dir
 }
 

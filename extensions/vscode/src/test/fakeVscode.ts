@@ -125,7 +125,41 @@ export class MarkdownString {
   }
 }
 
-export class Hover {
+export class CodeActionKind {
+  static readonly Empty = new CodeActionKind('');
+  static readonly QuickFix = new CodeActionKind('quickfix');
+  static readonly Refactor = new CodeActionKind('refactor');
+  static readonly RefactorExtract = new CodeActionKind('refactor.extract');
+  static readonly RefactorInline = new CodeActionKind('refactor.inline');
+  static readonly RefactorMove = new CodeActionKind('refactor.move');
+  static readonly RefactorRewrite = new CodeActionKind('refactor.rewrite');
+  static readonly Source = new CodeActionKind('source');
+  static readonly SourceOrganizeImports = new CodeActionKind('source.organizeImports');
+  static readonly SourceFixAll = new CodeActionKind('source.fixAll');
+  static readonly Notebook = new CodeActionKind('notebook');
+  constructor(readonly value: string) {}
+  append(part: string): CodeActionKind {
+    return new CodeActionKind(this.value ? `${this.value}.${part}` : part);
+  }
+  intersects(other: CodeActionKind): boolean {
+    return this.contains(other) || other.contains(this);
+  }
+  contains(other: CodeActionKind): boolean {
+    return this.value === '' || other.value === this.value || other.value.startsWith(`${this.value}.`);
+  }
+}
+
+class CodeAction {
+  command?: unknown;
+  diagnostics?: unknown[];
+  isPreferred?: boolean;
+  constructor(
+    public title: string,
+    public kind?: CodeActionKind,
+  ) {}
+}
+
+class Hover {
   contents: MarkdownString[];
   constructor(contents: MarkdownString | MarkdownString[], public range?: Range) {
     this.contents = Array.isArray(contents) ? contents : [contents];
@@ -309,6 +343,9 @@ export function createFakeVscode(): { api: Record<string, unknown>; state: FakeS
     InlayHint,
     InlayHintLabelPart,
     InlayHintKind: { Type: 1, Parameter: 2 },
+    CodeActionKind,
+    CodeAction,
+    CodeActionTriggerKind: { Invoke: 1, Automatic: 2 },
     CodeLens,
     Diagnostic,
     DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
