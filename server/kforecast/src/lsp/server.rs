@@ -176,12 +176,6 @@ impl Backend {
                 }
             };
             let headline = m.headline();
-            if progress {
-                let value = ProgressParamsValue::WorkDone(WorkDoneProgress::End(WorkDoneProgressEnd {
-                    message: Some(headline.clone()),
-                }));
-                client.send_notification::<notification::Progress>(ProgressParams { token, value }).await;
-            }
             {
                 let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
                 st.jobs = st.jobs.saturating_sub(1);
@@ -193,6 +187,12 @@ impl Backend {
                             .insert(kernel.clone(), Verification::Done(Box::new(Verified { pair, measurement: m })));
                     }
                 }
+            }
+            if progress {
+                let value = ProgressParamsValue::WorkDone(WorkDoneProgress::End(WorkDoneProgressEnd {
+                    message: Some(headline.clone()),
+                }));
+                client.send_notification::<notification::Progress>(ProgressParams { token, value }).await;
             }
             let from = if cached { " (stored measurement)" } else { "" };
             client.log_message(MessageType::INFO, format!("kforecast: `{kernel}` {headline}{from}")).await;
