@@ -140,7 +140,12 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
             i += 1;
         } else if c.is_ascii_digit() || (c == '.' && bytes.get(i + 1).is_some_and(|b| b.is_ascii_digit())) {
             let start = i;
+            let hex = bytes.get(i + 1).is_some_and(|b| *b == b'x' || *b == b'X');
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
+                // An exponent sign: `1e-8`, `2.5E+3`.
+                if !hex && (bytes[i] == b'e' || bytes[i] == b'E') && matches!(bytes.get(i + 1), Some(b'+' | b'-')) {
+                    i += 1;
+                }
                 i += 1;
             }
             let lit = text[start..i].trim_end_matches(['u', 'U', 'l', 'L', 'f', 'F']);
@@ -307,6 +312,18 @@ impl ExprParser<'_> {
             }
             Tok::Name(name) => {
                 self.pos += 1;
+                if name == "sizeof" && self.eat("(") {
+                    // `sizeof(float)`, `sizeof(float4)`: the size of a type.
+                    let mut ty = Vec::new();
+                    while let Some(Tok::Name(n)) = self.tokens.get(self.pos) {
+                        ty.push(n.clone());
+                        self.pos += 1;
+                    }
+                    if !self.eat(")") {
+                        return None;
+                    }
+                    return type_size(&ty.join(" "));
+                }
                 if self.eat("(") {
                     let mut args = Vec::new();
                     if !self.eat(")") {
@@ -336,6 +353,20 @@ impl ExprParser<'_> {
             Tok::Op(_) => None,
         }
     }
+}
+
+/// Bytes of a C type named in `sizeof(…)`.
+fn type_size(ty: &str) -> Option<f64> {
+    let lanes = |t: &str| t.chars().last().and_then(|c| c.to_digit(10)).map(f64::from).unwrap_or(1.0);
+    Some(match ty.trim() {
+        "char" | "unsigned char" | "int8_t" | "uint8_t" | "bool" => 1.0,
+        "short" | "half" | "__half" | "__nv_bfloat16" | "int16_t" | "uint16_t" => 2.0,
+        "float" | "int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" | "half2" | "__half2" => 4.0,
+        "double" | "long" | "long long" | "size_t" | "int64_t" | "uint64_t" => 8.0,
+        t if t.starts_with("float") || t.starts_with("int") || t.starts_with("uint") => 4.0 * lanes(t),
+        t if t.starts_with("double") => 8.0 * lanes(t),
+        _ => return None,
+    })
 }
 
 /// Names that ask for the number of SMs (`num_sms()`, `sm_count`, `multiProcessorCount`).
@@ -381,6 +412,9 @@ mod tests {
         assert_eq!(env.eval("1 << 10").map(|e| e.value), Some(1024.0));
         assert_eq!(env.eval("lambda meta: (triton.cdiv(n, 1024),)").map(|e| e.value), Some(977.0));
         assert_eq!(env.eval("256u").map(|e| e.value), Some(256.0));
+        assert_eq!(env.eval("1e-8 * 1e8").map(|e| e.value), Some(1.0));
+        assert_eq!(env.eval("0xE0").map(|e| e.value), Some(224.0));
+        assert_eq!(env.eval("32 * sizeof(float4)").map(|e| e.value), Some(512.0));
         assert!(env.eval("a +* b").is_none());
         assert!(env.eval("x[").is_none());
     }

@@ -144,7 +144,19 @@ fn parse_buffer(value: &str) -> Result<BufferDecl, String> {
     }
     let mut init = None;
     let mut output = None;
-    for word in value[close + 1..].split_whitespace() {
+    // `randint(0, 256)`: no spaces inside parentheses before splitting into words.
+    let mut rest = String::new();
+    let mut depth = 0;
+    for c in value[close + 1..].chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            c if c.is_whitespace() && depth > 0 => continue,
+            _ => {}
+        }
+        rest.push(c);
+    }
+    for word in rest.split_whitespace() {
         match word {
             "out" | "output" => output = Some(true),
             "in" | "input" => output = Some(false),
@@ -468,6 +480,16 @@ fn launch_shape(
         Some(t) => eval_exact(&env, &t).unwrap_or(0.0) as u32,
         None => 0,
     };
+    // The hardware's limits on a launch (every current NVIDIA GPU).
+    for (axis, (g, limit)) in ["x", "y", "z"].iter().zip(grid.iter().zip([i32::MAX as u32, 65535, 65535])) {
+        if *g > limit {
+            errors
+                .push(err(decl_anchor, format!("`{}`: grid.{axis} = {g} is over the limit of {limit} blocks", k.name)));
+        }
+    }
+    if block[2] > 64 {
+        errors.push(err(decl_anchor, format!("`{}`: block.z = {} is over the limit of 64", k.name, block[2])));
+    }
     if block.iter().map(|&b| b as u64).product::<u64>() > 1024 {
         errors.push(err(decl_anchor, format!("a block of {block:?} has more than 1024 threads")));
     }
@@ -668,6 +690,14 @@ void launch(int count, float a, const float* x, float* y) {
         let k = extract_text(Language::Cuda, &missing).kernels.remove(0);
         let errs = cuda_job((&k, &missing), (&k, &missing), &items(&missing, &k), k.name_range).expect_err("errors");
         assert!(errs.iter().any(|e| e.message.contains("parameter `n` needs a value")));
+    }
+
+    #[test]
+    fn launch_limits_are_declaration_errors() {
+        let text = SAXPY.replace("saxpy<<<blocks, THREADS>>>", "saxpy<<<dim3(1, 70000), THREADS>>>");
+        let k = extract_text(Language::Cuda, &text).kernels.remove(0);
+        let errs = cuda_job((&k, &text), (&k, &text), &items(&text, &k), k.name_range).expect_err("errors");
+        assert!(errs.iter().any(|e| e.message.contains("grid.y = 70000 is over the limit of 65535")), "{errs:?}");
     }
 
     #[test]

@@ -1,0 +1,24 @@
+"""Elementwise vector add out = x + y: 4096 elements per program, 8 warps (16 per thread)."""
+import torch
+import triton
+import triton.language as tl
+
+
+# kforecast: wrapper = add(x, y); x: f32[1 << 24]; y: f32[1 << 24]; rtol = 1e-6; atol = 1e-6
+@triton.jit
+def add_kernel(x_ptr, y_ptr, out_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, x + y, mask=mask)
+
+
+def add(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    out = torch.empty_like(x)
+    n_elements = out.numel()
+    BLOCK_SIZE = 4096
+    grid = (triton.cdiv(n_elements, BLOCK_SIZE),)
+    add_kernel[grid](x, y, out, n_elements, BLOCK_SIZE=BLOCK_SIZE, num_warps=8)
+    return out
