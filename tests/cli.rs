@@ -179,3 +179,21 @@ fn export_writes_stored_measurements_as_json_lines() {
         let _: Value = serde_json::from_str(line).expect("json line");
     }
 }
+
+#[test]
+fn eval_scores_the_forecaster_on_the_measured_corpus() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let json = dir.path().join("m.json");
+    let o = kforecast(&["eval", "corpus", "--split", "heldout", "--json", &json.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for metric in ["direction accuracy, |log2 S| > 0.2", "Brier", "CRPS", "ECE", "AURC", "top-10% recovery"] {
+        assert!(out.contains(metric), "{metric} missing:\n{out}");
+    }
+    let v: Value = serde_json::from_slice(&std::fs::read(&json).expect("json")).expect("parse");
+    assert!(v["metrics"]["pairs"].as_u64().expect("pairs") > 100);
+    let acc = v["metrics"]["direction_accuracy_clear"].as_f64().expect("accuracy");
+    assert!((0.0..=1.0).contains(&acc));
+    let o = kforecast(&["eval", "corpus", "--split", "nope"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -13,6 +13,7 @@ pub mod analysis;
 pub mod baseline;
 pub mod bins;
 pub mod cache;
+pub mod eval;
 pub mod extract;
 pub mod features;
 pub mod forecast;

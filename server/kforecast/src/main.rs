@@ -45,6 +45,8 @@ enum Command {
     Profile(cli::profile::ProfileArgs),
     /// Measure a candidate against a base on a GPU worker (correctness-checked).
     Verify(cli::verify::VerifyArgs),
+    /// Score the forecaster on a measured corpus (direction, bins, Brier, CRPS, ECE, AURC, top-10%).
+    Eval(cli::eval::EvalArgs),
     /// Write every stored measurement as JSON lines (training examples).
     Export(cli::verify::ExportArgs),
     /// Measure kernels on this machine's GPU: JSON lines on stdin (used by the server),
@@ -84,6 +86,7 @@ fn main() -> ExitCode {
         Command::Worker(args) => run_worker(args),
         Command::Verify(args) => cli::verify::run(args, &options),
         Command::Export(args) => cli::verify::export(args, &options),
+        Command::Eval(args) => cli::eval::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,6 +1,7 @@
 //! The command line: `check` and `forecast`, on the same core as the server.
 
 pub mod check;
+pub mod eval;
 pub mod forecast;
 mod output;
 pub use output::forecast_json;

@@ -1,0 +1,198 @@
+//! Scoring a forecaster against measured pairs, with the paper's metrics: direction
+//! accuracy, 8-bin accuracy, Brier score, CRPS over the ordered bins, expected
+//! calibration error, the risk–coverage curve and its area, and top-10% recovery.
+
+use crate::bins::{bin_of, NUM_BINS};
+use crate::forecast::{Claim, Forecast, SAME_BAND};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One measured pair and the forecast for it.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub family: String,
+    pub base: String,
+    pub candidate: String,
+    /// Measured S = t_base / t_candidate.
+    pub speedup: f64,
+    pub forecast: Forecast,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Metrics {
+    pub pairs: usize,
+    /// P(faster) > 0.5 agrees with S > 1.
+    pub direction_accuracy: f64,
+    /// The same, on pairs with |log2 S| > 0.2 (a difference of more than ~15%).
+    pub direction_accuracy_clear: f64,
+    pub clear_pairs: usize,
+    /// The most likely bin is the measured one.
+    pub bin_accuracy: f64,
+    /// Σ over bins of (p − outcome)², averaged over pairs (0 best, 2 worst).
+    pub brier: f64,
+    /// Ranked probability score: Σ over the 7 bin edges of (CDF − outcome CDF)², averaged.
+    pub crps: f64,
+    /// Calibration of the most likely bin's probability (10 equal-width buckets).
+    pub ece_bin: f64,
+    /// Calibration of the claim's confidence (what the editor shows).
+    pub ece_claim: f64,
+    /// The claim (faster / slower / about the same) holds.
+    pub claim_accuracy: f64,
+    /// Area under the risk–coverage curve of the claim, deferring least confident first.
+    pub aurc: f64,
+    /// (coverage, risk) at a few coverages.
+    pub risk_coverage: Vec<(f64, f64)>,
+    /// Per family: rank versions by forecast against the first version, measure the top
+    /// 10%, best found over pool best; mean over families.
+    pub top10_recovery: f64,
+    /// Fraction of families whose top-10% pick is within 10% of the pool's best.
+    pub top10_within_10pct: f64,
+    pub families: usize,
+}
+
+fn claim_holds(f: &Forecast, s: f64) -> bool {
+    let l = s.log2();
+    match f.claim {
+        Claim::Faster => s > 1.0,
+        Claim::Slower => s < 1.0,
+        Claim::Same => l.abs() < SAME_BAND,
+    }
+}
+
+fn ece(pairs: &[(f64, bool)]) -> f64 {
+    let mut buckets = [(0.0f64, 0.0f64, 0usize); 10];
+    for (conf, ok) in pairs {
+        let b = ((conf * 10.0) as usize).min(9);
+        buckets[b].0 += conf;
+        buckets[b].1 += if *ok { 1.0 } else { 0.0 };
+        buckets[b].2 += 1;
+    }
+    let n = pairs.len().max(1) as f64;
+    buckets
+        .iter()
+        .filter(|b| b.2 > 0)
+        .map(|(c, a, k)| (*k as f64 / n) * ((a / *k as f64) - (c / *k as f64)).abs())
+        .sum()
+}
+
+pub fn metrics(samples: &[Sample]) -> Metrics {
+    let n = samples.len();
+    if n == 0 {
+        return Metrics::default();
+    }
+    let nf = n as f64;
+    let mut m = Metrics { pairs: n, ..Metrics::default() };
+    let (mut dir, mut clear, mut clear_ok, mut bin, mut claim) = (0, 0, 0, 0, 0);
+    let mut bin_conf = Vec::with_capacity(n);
+    let mut claim_conf = Vec::with_capacity(n);
+    for s in samples {
+        let f = &s.forecast;
+        let truth = bin_of(s.speedup);
+        let faster = s.speedup > 1.0;
+        let ok_dir = (f.p_faster > 0.5) == faster;
+        dir += ok_dir as usize;
+        if s.speedup.log2().abs() > 0.2 {
+            clear += 1;
+            clear_ok += ok_dir as usize;
+        }
+        let top = f.bins.argmax();
+        bin += (top == truth) as usize;
+        bin_conf.push((f.bins.0[top], top == truth));
+        let holds = claim_holds(f, s.speedup);
+        claim += holds as usize;
+        claim_conf.push((f.confidence, holds));
+        let mut cdf = 0.0;
+        let mut crps = 0.0;
+        for k in 0..NUM_BINS {
+            let outcome = if k == truth { 1.0 } else { 0.0 };
+            m.brier += (f.bins.0[k] - outcome).powi(2);
+            if k < NUM_BINS - 1 {
+                cdf += f.bins.0[k];
+                let true_cdf = if truth <= k { 1.0 } else { 0.0 };
+                crps += (cdf - true_cdf).powi(2);
+            }
+        }
+        m.crps += crps;
+    }
+    m.brier /= nf;
+    m.crps /= nf;
+    m.direction_accuracy = dir as f64 / nf;
+    m.clear_pairs = clear;
+    m.direction_accuracy_clear = if clear > 0 { clear_ok as f64 / clear as f64 } else { f64::NAN };
+    m.bin_accuracy = bin as f64 / nf;
+    m.claim_accuracy = claim as f64 / nf;
+    m.ece_bin = ece(&bin_conf);
+    m.ece_claim = ece(&claim_conf);
+    // Risk–coverage: keep the most confident first.
+    let mut order = claim_conf.clone();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut errors = 0usize;
+    let mut risks = Vec::with_capacity(n);
+    for (k, (_, ok)) in order.iter().enumerate() {
+        errors += (!ok) as usize;
+        risks.push(errors as f64 / (k + 1) as f64);
+    }
+    m.aurc = risks.iter().sum::<f64>() / nf;
+    m.risk_coverage = [0.1, 0.25, 0.5, 0.75, 1.0]
+        .iter()
+        .map(|c| {
+            let k = ((c * nf).ceil() as usize).clamp(1, n);
+            (*c, risks[k - 1])
+        })
+        .collect();
+    // Top-10% recovery per family, against the family's first version.
+    let mut by_family: BTreeMap<&str, Vec<&Sample>> = BTreeMap::new();
+    for s in samples {
+        by_family.entry(&s.family).or_default().push(s);
+    }
+    let (mut rec_sum, mut within, mut fams) = (0.0, 0usize, 0usize);
+    for (_, group) in by_family {
+        let Some(reference) = group.iter().map(|s| s.base.as_str()).min() else { continue };
+        let pool: Vec<&&Sample> = group.iter().filter(|s| s.base == reference).collect();
+        if pool.is_empty() {
+            continue;
+        }
+        // The reference itself is in the pool with S = 1.
+        let pool_best = pool.iter().map(|s| s.speedup).fold(1.0f64, f64::max);
+        let mut ranked = pool.clone();
+        ranked.sort_by(|a, b| b.forecast.speedup.total_cmp(&a.forecast.speedup));
+        let k = ((ranked.len() + 1) as f64 * 0.1).ceil().max(1.0) as usize;
+        let found = ranked.iter().take(k).map(|s| s.speedup).fold(1.0f64, f64::max);
+        let r = found / pool_best;
+        rec_sum += r;
+        within += (r >= 0.9) as usize;
+        fams += 1;
+    }
+    m.families = fams;
+    m.top10_recovery = if fams > 0 { rec_sum / fams as f64 } else { f64::NAN };
+    m.top10_within_10pct = if fams > 0 { within as f64 / fams as f64 } else { f64::NAN };
+    m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(s: f64, mu: f64) -> Sample {
+        Sample {
+            family: "f".into(),
+            base: "v0".into(),
+            candidate: format!("v{s}"),
+            speedup: s,
+            forecast: Forecast::from_log2_normal(mu, 0.2, "t", vec![]),
+        }
+    }
+
+    #[test]
+    fn a_perfect_forecaster_scores_perfectly_on_direction_and_recovery() {
+        let samples: Vec<Sample> = [0.3, 0.6, 1.5, 3.0, 5.0].iter().map(|&s| sample(s, f64::log2(s))).collect();
+        let m = metrics(&samples);
+        assert_eq!(m.direction_accuracy, 1.0);
+        assert_eq!(m.top10_recovery, 1.0);
+        assert!(m.brier < 1.0 && m.crps < 0.5);
+        let wrong: Vec<Sample> = [0.3, 0.6, 1.5, 3.0, 5.0].iter().map(|&s| sample(s, -f64::log2(s))).collect();
+        let w = metrics(&wrong);
+        assert_eq!(w.direction_accuracy, 0.0);
+        assert!(w.brier > m.brier && w.crps > m.crps && w.aurc > m.aurc);
+    }
+}
