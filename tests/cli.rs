@@ -194,6 +194,8 @@ fn eval_scores_the_forecaster_on_the_measured_corpus() {
     assert!(v["metrics"]["pairs"].as_u64().expect("pairs") > 100);
     let acc = v["metrics"]["direction_accuracy_clear"].as_f64().expect("accuracy");
     assert!((0.0..=1.0).contains(&acc));
+    let o = kforecast(&["eval", "corpus", "--fit"]);
+    assert!(stdout(&o).contains("fitted on the train split"), "{}", stdout(&o));
     let o = kforecast(&["eval", "corpus", "--split", "nope"]);
     assert_eq!(o.status.code(), Some(2));
 }

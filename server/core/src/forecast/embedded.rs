@@ -27,7 +27,31 @@ const GUESS_SIGMA: f64 = 0.05;
 /// Extra spread when the code changed but the profile barely did.
 const UNSEEN_SIGMA: f64 = 0.25;
 
+/// The model's free parameters (log2 units). `Params::default()` is the shipped model;
+/// `kforecast eval --fit` searches them on a corpus's training split.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Params {
+    pub damping: f64,
+    pub base_sigma: f64,
+    pub relative_sigma: f64,
+    pub guess_sigma: f64,
+    pub unseen_sigma: f64,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Self {
+            damping: DAMPING,
+            base_sigma: BASE_SIGMA,
+            relative_sigma: RELATIVE_SIGMA,
+            guess_sigma: GUESS_SIGMA,
+            unseen_sigma: UNSEEN_SIGMA,
+        }
+    }
+}
+
 pub struct EmbeddedForecaster {
+    params: Params,
     rates: Rates,
     profiles: Mutex<LruCache<ContentHash, Arc<Profile>>>,
 }
@@ -45,7 +69,7 @@ impl EmbeddedForecaster {
 
     pub fn with_rates(rates: Rates) -> Self {
         let capacity = NonZeroUsize::new(4096).unwrap_or(NonZeroUsize::MIN);
-        Self { rates, profiles: Mutex::new(LruCache::new(capacity)) }
+        Self { params: Params::default(), rates, profiles: Mutex::new(LruCache::new(capacity)) }
     }
 
     /// Profile of a kernel version, cached by its identity.
@@ -63,15 +87,27 @@ impl EmbeddedForecaster {
         profile
     }
 
+    /// The model's parameters.
+    pub fn params(&self) -> Params {
+        self.params
+    }
+
     /// The pairwise model on two profiles.
     pub fn forecast_profiles(&self, base: &Profile, candidate: &Profile) -> Forecast {
+        self.forecast_profiles_with(&self.params, base, candidate)
+    }
+
+    /// The pairwise model with other parameters (for fitting them).
+    pub fn forecast_profiles_with(&self, p: &Params, base: &Profile, candidate: &Profile) -> Forecast {
         let ratio = base.cost.total / candidate.cost.total.max(1e-9);
-        let mu = DAMPING * ratio.log2();
+        let mu = p.damping * ratio.log2();
         let guesses = f64::from((base.guesses + candidate.guesses).min(8));
-        let unseen = if feature_distance(base, candidate) < 0.02 { UNSEEN_SIGMA } else { 0.0 };
-        let sigma =
-            (BASE_SIGMA.powi(2) + (RELATIVE_SIGMA * mu).powi(2) + (GUESS_SIGMA * guesses).powi(2) + unseen * unseen)
-                .sqrt();
+        let unseen = if feature_distance(base, candidate) < 0.02 { p.unseen_sigma } else { 0.0 };
+        let sigma = (p.base_sigma.powi(2)
+            + (p.relative_sigma * mu).powi(2)
+            + (p.guess_sigma * guesses).powi(2)
+            + unseen * unseen)
+            .sqrt();
         Forecast::from_log2_normal(mu, sigma, ID, explain::reasons(base, candidate))
     }
 }

@@ -9,7 +9,7 @@ use crate::kernel::Kernel;
 use serde::{Deserialize, Serialize};
 
 pub use combine::{combine, forecast_unit, Part};
-pub use embedded::EmbeddedForecaster;
+pub use embedded::{EmbeddedForecaster, Params};
 
 /// What a forecast claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

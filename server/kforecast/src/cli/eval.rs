@@ -4,7 +4,8 @@ use super::load_with_kernels;
 use anyhow::{bail, Context};
 use clap::Args;
 use kforecast_core::eval::{metrics, Metrics, Sample};
-use kforecast_core::forecast::{EmbeddedForecaster, Forecaster};
+use kforecast_core::features::Profile;
+use kforecast_core::forecast::{EmbeddedForecaster, Forecast, Forecaster, Params};
 use kforecast_core::kernel::Kernel;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -24,6 +25,72 @@ pub struct EvalArgs {
     /// Also write the metrics as JSON here.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Fit the model's damping and spreads on the train split (lowest mean CRPS), then
+    /// score the fitted model on --split as well.
+    #[arg(long)]
+    fit: bool,
+    /// With --fit: write the fitted parameters here (JSON).
+    #[arg(long, value_name = "FILE", requires = "fit")]
+    save: Option<PathBuf>,
+}
+
+/// A measured pair with both versions' profiles, so the model can be re-run cheaply.
+struct Pair {
+    family: String,
+    split: String,
+    base: String,
+    candidate: String,
+    speedup: f64,
+    identical: bool,
+    profiles: (std::sync::Arc<Profile>, std::sync::Arc<Profile>),
+}
+
+fn samples(pairs: &[Pair], split: &str, forecaster: &EmbeddedForecaster, params: &Params) -> Vec<Sample> {
+    pairs
+        .iter()
+        .filter(|p| split == "all" || p.split == split)
+        .map(|p| {
+            let forecast = if p.identical {
+                let mut f = Forecast::from_log2_normal(0.0, 0.03, forecaster.id(), Vec::new());
+                f.identical = true;
+                f
+            } else {
+                forecaster.forecast_profiles_with(params, &p.profiles.0, &p.profiles.1)
+            };
+            Sample {
+                family: p.family.clone(),
+                base: p.base.clone(),
+                candidate: p.candidate.clone(),
+                speedup: p.speedup,
+                forecast,
+            }
+        })
+        .collect()
+}
+
+/// Grid search of the parameters on `train` pairs for the lowest mean CRPS.
+fn fit(pairs: &[Pair], forecaster: &EmbeddedForecaster) -> (Params, f64) {
+    let mut best = (forecaster.params(), f64::INFINITY);
+    for damping in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1.0] {
+        for base_sigma in [0.1, 0.2, 0.3, 0.45, 0.6, 0.8] {
+            for relative_sigma in [0.0, 0.15, 0.3, 0.5, 0.8] {
+                for guess_sigma in [0.0, 0.05, 0.15] {
+                    let p = Params {
+                        damping,
+                        base_sigma,
+                        relative_sigma,
+                        guess_sigma,
+                        unseen_sigma: forecaster.params().unseen_sigma,
+                    };
+                    let crps = metrics(&samples(pairs, "train", forecaster, &p)).crps;
+                    if crps < best.1 {
+                        best = (p, crps);
+                    }
+                }
+            }
+        }
+    }
+    best
 }
 
 fn newest(dir: &Path) -> Option<PathBuf> {
@@ -59,19 +126,18 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         kernels.insert(p.to_string(), k.clone());
         Ok(k)
     };
-    let (mut samples, mut skipped) = (Vec::new(), 0);
+    let (mut pairs, mut skipped) = (Vec::new(), 0);
     for (i, line) in text.lines().enumerate() {
         let Ok(row) = serde_json::from_str::<Value>(line) else {
             eprintln!("warning: {}:{}: not JSON", file.display(), i + 1);
             continue;
         };
-        let split = row["split"].as_str().unwrap_or("train");
-        if args.split != "all" && split != args.split {
-            continue;
-        }
+        let split = row["split"].as_str().unwrap_or("train").to_string();
         let r = &row["result"];
         let (Some("ok"), Some(s)) = (r["status"].as_str(), r["speedup"].as_f64()) else {
-            skipped += 1;
+            if args.split == "all" || split == args.split {
+                skipped += 1;
+            }
             continue;
         };
         let (Some(base), Some(cand), Some(kernel)) =
@@ -83,20 +149,36 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         let (Some(b), Some(c)) = (bk.iter().find(|k| k.name == kernel), ck.iter().find(|k| k.name == kernel)) else {
             continue;
         };
-        samples.push(Sample {
+        pairs.push(Pair {
             family: format!("{}/{}", row["language"].as_str().unwrap_or(""), row["family"].as_str().unwrap_or("")),
+            split,
             base: base.to_string(),
             candidate: cand.to_string(),
             speedup: s,
-            forecast: forecaster.forecast(b, c),
+            identical: b.identity() == c.identity(),
+            profiles: (forecaster.profile(b), forecaster.profile(c)),
         });
     }
-    let m = metrics(&samples);
+    let shipped = forecaster.params();
+    let m = metrics(&samples(&pairs, &args.split, &forecaster, &shipped));
     print_table(&m, &args.split, &file, forecaster.id(), skipped);
+    let mut report = serde_json::json!({"split": args.split, "measurements": file, "forecaster": forecaster.id(), "params": shipped, "metrics": m});
+    if args.fit {
+        let (p, train_crps) = fit(&pairs, &forecaster);
+        super::out(format!(
+            "fitted on the train split (mean CRPS {train_crps:.3}): damping {}, base_sigma {}, relative_sigma {}, guess_sigma {}",
+            p.damping, p.base_sigma, p.relative_sigma, p.guess_sigma
+        ));
+        let fitted = metrics(&samples(&pairs, &args.split, &forecaster, &p));
+        print_table(&fitted, &args.split, &file, &format!("{} (fitted)", forecaster.id()), skipped);
+        report["fitted"] = serde_json::json!({"params": p, "metrics": fitted});
+        if let Some(path) = &args.save {
+            std::fs::write(path, serde_json::to_vec_pretty(&p)?)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+    }
     if let Some(out) = &args.json {
-        let v =
-            serde_json::json!({"split": args.split, "measurements": file, "forecaster": forecaster.id(), "metrics": m});
-        std::fs::write(out, serde_json::to_vec_pretty(&v)?)
+        std::fs::write(out, serde_json::to_vec_pretty(&report)?)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(ExitCode::SUCCESS)
