@@ -3,6 +3,7 @@
 use crate::cache::ForecastCache;
 use crate::extract::Extraction;
 use crate::forecast::{Forecast, Forecaster};
+use crate::hash::ContentHash;
 use crate::kernel::{Kernel, TextRange};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -28,6 +29,8 @@ pub struct KernelReport {
     pub status: Status,
     /// The kernel does not parse right now; this is the forecast of its last good version.
     pub stale: bool,
+    /// Identities of (baseline, current), when the baseline has this kernel.
+    pub pair: Option<(ContentHash, ContentHash)>,
 }
 
 impl KernelReport {
@@ -82,9 +85,10 @@ impl Analyzer {
         current
             .iter()
             .map(|(kernel, stale)| {
-                let status = match by_name.get(kernel.name.as_str()) {
+                let base = by_name.get(kernel.name.as_str());
+                let status = match base {
                     None => Status::New,
-                    Some(base) if base.raw_hash == kernel.raw_hash && base.identity() == kernel.identity() => {
+                    Some(base) if base.raw_hash == kernel.raw_hash && base.identity == kernel.identity => {
                         Status::Unchanged
                     }
                     Some(base) => Status::Changed(self.forecast(base, kernel)),
@@ -96,6 +100,7 @@ impl Analyzer {
                     signature_end: kernel.signature_end,
                     status,
                     stale: *stale,
+                    pair: base.map(|b| (b.identity, kernel.identity)),
                 }
             })
             .collect()
@@ -124,7 +129,12 @@ impl LastGood {
                     out.push((stand_in, true));
                     continue;
                 }
-            } else {
+            } else if self
+                .kernels
+                .get(&kernel.name)
+                .is_none_or(|k| k.raw_hash != kernel.raw_hash || k.identity != kernel.identity)
+            {
+                // Only a new version is stored: a stand-in takes its ranges from the current parse.
                 self.kernels.insert(kernel.name.clone(), kernel.clone());
             }
             out.push((kernel.clone(), kernel.has_errors));

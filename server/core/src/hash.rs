@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A content hash.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ContentHash(pub [u8; 32]);
 
 impl ContentHash {
@@ -56,6 +56,16 @@ impl Hasher {
 
     pub fn str(&mut self, s: &str) -> &mut Self {
         self.field(s.as_bytes())
+    }
+
+    /// A field given in pieces (the chunks of a rope slice): hashes like [`Hasher::str`]
+    /// of the pieces joined.
+    pub fn pieces<'a>(&mut self, len: usize, pieces: impl IntoIterator<Item = &'a str>) -> &mut Self {
+        self.0.update(&(len as u64).to_le_bytes());
+        for p in pieces {
+            self.0.update(p.as_bytes());
+        }
+        self
     }
 
     pub fn hash(&mut self, h: &ContentHash) -> &mut Self {

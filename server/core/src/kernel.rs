@@ -120,6 +120,8 @@ pub struct Kernel {
     pub raw_hash: ContentHash,
     /// Hash of the normalised definition: comments, whitespace and local names removed.
     pub normalized_hash: ContentHash,
+    /// See [`Kernel::identity`]; computed once, when the kernel is extracted.
+    pub identity: ContentHash,
     /// Helpers it uses, sorted by name.
     pub helpers: Vec<Helper>,
     /// `__launch_bounds__(…)` arguments.
@@ -139,6 +141,11 @@ impl Kernel {
     /// its helpers and its launch context. Two versions with equal identity are
     /// the same kernel for the forecaster.
     pub fn identity(&self) -> ContentHash {
+        self.identity
+    }
+
+    /// Computes [`Kernel::identity`] from the other fields.
+    pub(crate) fn compute_identity(&self) -> ContentHash {
         let mut h = crate::hash::Hasher::new();
         h.str(self.language.name()).hash(&self.normalized_hash);
         for helper in &self.helpers {

@@ -1,5 +1,6 @@
 //! A document's text as a rope, with an incrementally maintained tree-sitter parse.
 
+use crate::hash::{ContentHash, Hasher};
 use crate::kernel::Language;
 use ropey::Rope;
 use std::borrow::Cow;
@@ -60,6 +61,15 @@ impl SourceText {
         let start = self.snap(start.min(len));
         let end = self.snap(end.min(len)).max(start);
         self.rope.byte_slice(start..end).into()
+    }
+
+    /// Content hash of a byte range, read straight from the rope (no copy).
+    pub fn hash_range(&self, start: usize, end: usize) -> ContentHash {
+        let len = self.rope.len_bytes();
+        let start = self.snap(start.min(len));
+        let end = self.snap(end.min(len)).max(start);
+        let slice = self.rope.byte_slice(start..end);
+        Hasher::new().pieces(end - start, slice.chunks()).finish()
     }
 
     /// Largest char boundary at or before `byte`.
@@ -142,6 +152,14 @@ mod tests {
         assert_eq!(src.text(), "__global__ void k(float* a) { a[threadIdx.x] = 1; }\n");
         let tree = src.tree().expect("tree");
         assert!(!tree.root_node().has_error());
+    }
+
+    #[test]
+    fn range_hashes_do_not_depend_on_rope_chunks() {
+        let text = "x".repeat(5000) + "é" + &"y".repeat(5000);
+        let src = SourceText::new(Language::Cuda, &text);
+        let (a, b) = (100, text.len() - 100);
+        assert_eq!(src.hash_range(a, b), Hasher::new().str(&text[a..b]).finish());
     }
 
     #[test]

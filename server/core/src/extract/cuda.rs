@@ -3,6 +3,7 @@
 
 use super::normalize::normalize;
 use super::{node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
+use crate::hash::ContentHash;
 use crate::kernel::{HelperKind, LaunchSite};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, HashSet};
@@ -115,7 +116,10 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
             launch_bounds = child.named_children(&mut inner).map(|n| squash(&node_text(n, src))).collect();
         }
     }
+    let source = node_text(outer, src).into_owned();
     facts.kernels.push(KernelDraft {
+        raw_hash: ContentHash::of(source.as_bytes()),
+        source,
         name,
         range: node_range(outer),
         name_range: node_range(name_node),

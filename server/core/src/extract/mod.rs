@@ -13,13 +13,12 @@ mod walk;
 
 pub(crate) use walk::preorder as walk_preorder;
 
-use crate::hash::{ContentHash, Hasher};
+use crate::hash::ContentHash;
 use crate::kernel::{Helper, HelperKind, Kernel, Language, LaunchSite, TextRange};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 use tree_sitter::Node;
-
-pub use normalize::Normalized;
 
 /// The kernels of one file.
 #[derive(Clone, Debug, Default)]
@@ -39,6 +38,9 @@ impl Extraction {
 #[derive(Clone, Debug)]
 struct KernelDraft {
     name: String,
+    /// Definition text and its hash, read once per item text.
+    source: String,
+    raw_hash: ContentHash,
     range: TextRange,
     name_range: TextRange,
     signature_end: usize,
@@ -78,7 +80,7 @@ struct ItemFacts {
 /// Reads one document; keeps a per-item cache between calls.
 pub struct Extractor {
     language: Language,
-    cache: HashMap<ContentHash, ItemFacts>,
+    cache: HashMap<ContentHash, Arc<ItemFacts>>,
 }
 
 impl Extractor {
@@ -96,10 +98,9 @@ impl Extractor {
         collect_items(self.language, root, &mut items);
 
         let mut live = HashMap::with_capacity(items.len());
-        let mut placed: Vec<(usize, ItemFacts)> = Vec::with_capacity(items.len());
+        let mut placed: Vec<(usize, Arc<ItemFacts>)> = Vec::with_capacity(items.len());
         for item in items {
-            let text = src.slice(item.start_byte(), item.end_byte());
-            let key = Hasher::new().str(&text).finish();
+            let key = src.hash_range(item.start_byte(), item.end_byte());
             let facts = match self.cache.get(&key) {
                 Some(facts) => facts.clone(),
                 None => {
@@ -107,7 +108,7 @@ impl Extractor {
                         Language::Cuda => cuda::item_facts(item, src),
                         Language::Triton => triton::item_facts(item, src),
                     };
-                    facts.relative_to(item.start_byte())
+                    Arc::new(facts.relative_to(item.start_byte()))
                 }
             };
             live.insert(key, facts.clone());
@@ -120,7 +121,7 @@ impl Extractor {
         if root.has_error() {
             walk::errors(root, &mut syntax_errors, 32);
         }
-        Extraction { kernels: assemble(self.language, src, placed), syntax_errors }
+        Extraction { kernels: assemble(self.language, placed), syntax_errors }
     }
 }
 
@@ -173,7 +174,7 @@ impl ItemFacts {
     }
 }
 
-fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)>) -> Vec<Kernel> {
+fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>) -> Vec<Kernel> {
     let mut helpers: HashMap<&str, &HelperDraft> = HashMap::new();
     let mut launches: HashMap<&str, Vec<(&LaunchDraft, usize)>> = HashMap::new();
     let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();
@@ -196,7 +197,6 @@ fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)
     for (base, facts) in &placed {
         for draft in &facts.kernels {
             let range = draft.range.shifted(*base as isize);
-            let source = src.slice(range.start, range.end).into_owned();
             let mut used = Vec::new();
             resolve_helpers(&draft.name, &draft.uses, &helpers, &jit_kernels, &mut used);
             let sites = launches
@@ -220,22 +220,25 @@ fn assemble(language: Language, src: &SourceText, placed: Vec<(usize, ItemFacts)
             let count = seen.entry(draft.name.clone()).or_insert(0);
             *count += 1;
             let name = if *count == 1 { draft.name.clone() } else { format!("{}#{}", draft.name, count) };
-            kernels.push(Kernel {
+            let mut kernel = Kernel {
                 name,
                 language,
                 range,
                 name_range: draft.name_range.shifted(*base as isize),
                 signature_end: draft.signature_end + base,
-                raw_hash: ContentHash::of(source.as_bytes()),
-                source,
+                raw_hash: draft.raw_hash,
+                source: draft.source.clone(),
                 normalized_hash: draft.normalized,
+                identity: ContentHash::default(),
                 helpers: used,
                 launch_bounds: draft.launch_bounds.clone(),
                 constexpr_params: draft.constexpr_params.clone(),
                 launches: sites,
                 autotune: draft.autotune.clone(),
                 has_errors: draft.has_errors,
-            });
+            };
+            kernel.identity = kernel.compute_identity();
+            kernels.push(kernel);
         }
     }
     kernels

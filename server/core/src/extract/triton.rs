@@ -3,6 +3,7 @@
 
 use super::normalize::normalize;
 use super::{node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
+use crate::hash::ContentHash;
 use crate::kernel::{HelperKind, LaunchSite};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, HashSet};
@@ -74,7 +75,10 @@ fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
     let (locals, constexpr_params) = locals_and_constexprs(def, src);
     // Normalise the definition itself: decorators are compared through `autotune`.
     let norm = normalize(def, src, &locals, renamable);
+    let source = node_text(item, src).into_owned();
     facts.kernels.push(KernelDraft {
+        raw_hash: ContentHash::of(source.as_bytes()),
+        source,
         name: node_text(name, src).into_owned(),
         range: node_range(item),
         name_range: node_range(name),

@@ -188,24 +188,17 @@ impl Document {
         }
     }
 
-    /// Identities of (baseline, current) for a kernel, if both exist.
-    pub fn pair(&self, name: &str) -> Option<(ContentHash, ContentHash)> {
-        let cur = self.current.iter().map(|(k, _)| k).find(|k| k.name == name)?;
-        let base = self.baseline.kernels.iter().find(|k| k.name == name)?;
-        Some((base.identity(), cur.identity()))
-    }
-
     /// The measurement of a kernel, if it measured the pair that is current now.
-    pub fn verified(&self, name: &str) -> Option<&Measurement> {
-        match self.verifications.get(name)? {
-            Verification::Done(v) if Some(v.pair) == self.pair(name) => Some(&v.measurement),
+    pub fn verified(&self, report: &KernelReport) -> Option<&Measurement> {
+        match self.verifications.get(&report.name)? {
+            Verification::Done(v) if Some(v.pair) == report.pair => Some(&v.measurement),
             _ => None,
         }
     }
 
     /// A verification of the current pair is running.
-    pub fn verifying(&self, name: &str) -> bool {
-        matches!(self.verifications.get(name), Some(Verification::Running { pair }) if Some(*pair) == self.pair(name))
+    pub fn verifying(&self, report: &KernelReport) -> bool {
+        matches!(self.verifications.get(&report.name), Some(Verification::Running { pair }) if Some(*pair) == report.pair)
     }
 
     /// The (path, text, kernels) of the baseline and of the current version.

@@ -109,10 +109,13 @@ impl Backend {
             let mut st = self.state();
             let State { docs, analyzer, pool, .. } = &mut *st;
             let Some(doc) = docs.get_mut(&uri) else { return Err(format!("{uri} is not open")) };
-            let Some(pair) = doc.pair(&kernel) else {
+            let Some(report) = doc.reports.iter().find(|r| r.name == kernel) else {
+                return Err(format!("no kernel named `{kernel}` in {uri}"));
+            };
+            let Some(pair) = report.pair else {
                 return Err(format!("`{kernel}` has no version in {} to compare with", doc.baseline.label));
             };
-            if doc.verifying(&kernel) {
+            if doc.verifying(report) {
                 return Ok(json!({"started": false, "running": true}));
             }
             let ((bp, bt, bk), (cp, ct, ck)) = doc.sides();
@@ -216,9 +219,7 @@ impl Backend {
                 .reports
                 .iter()
                 .filter(|r| r.forecast().is_some_and(|f| f.defer(threshold)))
-                .filter(|r| {
-                    doc.verified(&r.name).is_none() && !doc.verifying(&r.name) && !doc.spec_errors.contains_key(&r.name)
-                })
+                .filter(|r| doc.verified(r).is_none() && !doc.verifying(r) && !doc.spec_errors.contains_key(&r.name))
                 .map(|r| r.name.clone())
                 .collect();
             (names, doc.version)

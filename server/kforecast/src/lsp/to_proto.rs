@@ -35,9 +35,9 @@ pub fn inlay_hints(doc: &Document, visible: Range, enc: Encoding, threshold: f64
                 return None;
             }
             // A measurement replaces the forecast; a failed one leaves it (details in the hover).
-            let label = match doc.verified(&r.name) {
+            let label = match doc.verified(r) {
                 Some(m) if matches!(m.status, Status::Ok | Status::WrongResult) => m.headline(),
-                _ if doc.verifying(&r.name) => format!("{} · measuring on GPU…", hint_label(f, threshold, r.stale)),
+                _ if doc.verifying(r) => format!("{} · measuring on GPU…", hint_label(f, threshold, r.stale)),
                 _ => hint_label(f, threshold, r.stale),
             };
             Some(InlayHint {
@@ -65,10 +65,10 @@ pub fn code_lenses(doc: &Document, uri: &Url, enc: Encoding, threshold: f64) -> 
         let at = range(doc, r.range.start, r.range.start, enc);
         let arg = json!({"uri": uri, "kernel": r.name});
         let title = match &r.status {
-            Compared::Changed(_) if doc.verified(&r.name).is_some_and(|m| m.status == Status::Ok) => {
+            Compared::Changed(_) if doc.verified(r).is_some_and(|m| m.status == Status::Ok) => {
                 format!(
                     "kforecast: {} than {}",
-                    doc.verified(&r.name).map(|m| m.headline()).unwrap_or_default(),
+                    doc.verified(r).map(|m| m.headline()).unwrap_or_default(),
                     doc.baseline.label
                 )
             }
@@ -108,7 +108,7 @@ pub fn hover(doc: &Document, offset: usize, enc: Encoding, threshold: f64, devic
     let text = match &r.status {
         Compared::Changed(f) => {
             let mut md = String::new();
-            if let Some(m) = doc.verified(&r.name) {
+            if let Some(m) = doc.verified(r) {
                 md += &measurement_markdown(m);
             }
             md + &forecast_markdown(r, f, &doc.baseline.label, threshold, device)
@@ -186,7 +186,7 @@ pub fn diagnostics(doc: &Document, enc: Encoding, threshold: f64) -> Vec<Diagnos
         }
     }
     for r in &doc.reports {
-        if let Some(m) = doc.verified(&r.name).filter(|m| m.status == Status::WrongResult) {
+        if let Some(m) = doc.verified(r).filter(|m| m.status == Status::WrongResult) {
             out.push(Diagnostic {
                 range: range(doc, r.name_range.start, r.name_range.end, enc),
                 severity: Some(DiagnosticSeverity::WARNING),
