@@ -45,10 +45,6 @@ impl TextRange {
         Self { start, end: end.max(start) }
     }
 
-    pub fn contains(&self, offset: usize) -> bool {
-        self.start <= offset && offset <= self.end
-    }
-
     pub fn shifted(self, delta: isize) -> Self {
         let shift = |x: usize| (x as isize + delta).max(0) as usize;
         Self::new(shift(self.start), shift(self.end))
@@ -92,6 +88,26 @@ pub struct Helper {
     pub text: String,
     /// Hash of its normalised tokens.
     pub hash: ContentHash,
+}
+
+impl Helper {
+    /// What the helper stands for in an expression (see [`definition_value`]).
+    pub fn value(&self) -> &str {
+        definition_value(self.kind, &self.text)
+    }
+}
+
+/// The value a `#define` or a constant stands for: a macro's body, the right-hand side of
+/// `constexpr int X = 4;` (CUDA), or the text itself (a Triton constant's text is its value).
+pub fn definition_value(kind: HelperKind, text: &str) -> &str {
+    if kind == HelperKind::Constant {
+        if let Some((head, value)) = text.split_once('=') {
+            if !head.contains('(') {
+                return value.trim().trim_end_matches(';').trim();
+            }
+        }
+    }
+    text
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -168,7 +168,7 @@ fn template_params(decl: Node, src: &SourceText) -> Vec<String> {
 }
 
 /// The identifier at the bottom of a declarator chain (`*p`, `a[4]`, `x = 1`, `&r`).
-fn declarator_name(mut node: Node) -> Option<Node> {
+pub(crate) fn declarator_name(mut node: Node) -> Option<Node> {
     for _ in 0..16 {
         match node.kind() {
             "identifier" | "field_identifier" | "type_identifier" => return Some(node),

@@ -11,10 +11,11 @@ mod normalize;
 mod triton;
 mod walk;
 
+pub(crate) use cuda::declarator_name;
 pub(crate) use walk::preorder as walk_preorder;
 
 use crate::hash::ContentHash;
-use crate::kernel::{Helper, HelperKind, Kernel, Language, LaunchSite, TextRange};
+use crate::kernel::{definition_value, Helper, HelperKind, Kernel, Language, LaunchSite, TextRange};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
@@ -258,7 +259,7 @@ fn add_file_constants(site: &mut LaunchSite, helpers: &HashMap<&str, &HelperDraf
             for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
                 if let Some(h) = helpers.get(word) {
                     if matches!(h.kind, HelperKind::Define | HelperKind::Constant) && !site.locals.contains_key(word) {
-                        found.push((word.to_string(), h.text.clone()));
+                        found.push((word.to_string(), definition_value(h.kind, &h.text).to_string()));
                     }
                 }
             }
@@ -267,22 +268,9 @@ fn add_file_constants(site: &mut LaunchSite, helpers: &HashMap<&str, &HelperDraf
             break;
         }
         for (k, v) in found {
-            let v = match h_value(&v) {
-                Some(value) => value,
-                None => v,
-            };
             site.locals.insert(k, v);
         }
     }
-}
-
-/// `constexpr int X = 4;` → `4`; a `#define` value passes through.
-fn h_value(text: &str) -> Option<String> {
-    let (head, value) = text.split_once('=')?;
-    if head.contains('(') {
-        return None;
-    }
-    Some(value.trim().trim_end_matches(';').trim().to_string())
 }
 
 fn resolve_helpers(

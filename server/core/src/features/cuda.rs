@@ -101,12 +101,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     let mut env = Env::default();
     for h in &kernel.helpers {
         match h.kind {
-            HelperKind::Define => env.define(&h.name, &h.text),
-            HelperKind::Constant => {
-                if let Some(value) = constant_value(&h.text) {
-                    env.define(&h.name, value);
-                }
-            }
+            HelperKind::Define | HelperKind::Constant => env.define(&h.name, h.value()),
             _ => {}
         }
     }
@@ -224,21 +219,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     Profile { language: Language::Cuda, features, cost, guesses }
 }
 
-/// `constexpr int TILE = 32;` → `32`.
-fn constant_value(text: &str) -> Option<&str> {
-    let (_, value) = text.split_once('=')?;
-    Some(value.trim().trim_end_matches(';').trim())
-}
-
 /// Evaluates a launch dimension: `256`, `threads`, `dim3(32, 8)`, `block` (a local).
 fn dims(text: &str, env: &Env, guesses: &mut u32) -> [f64; 3] {
-    let mut text = text.to_string();
-    for _ in 0..4 {
-        match env.texts.get(text.trim()) {
-            Some(def) => text = def.clone(),
-            None => break,
-        }
-    }
+    let text = env.resolve(text);
     let parts = components(&text).unwrap_or_else(|| vec![text.clone()]);
     let mut out = [1.0; 3];
     for (slot, part) in out.iter_mut().zip(parts.iter()) {
@@ -291,7 +274,7 @@ impl Walker<'_> {
             if decl.kind() != "pointer_declarator" {
                 continue;
             }
-            if let Some(name) = bottom_identifier(decl) {
+            if let Some(name) = crate::extract::declarator_name(decl) {
                 let width = vector_width(self.text(p));
                 self.global.insert(self.text(name).to_string(), width);
             }
@@ -397,7 +380,7 @@ impl Walker<'_> {
                     }
                     cur = c.child_by_field_name("declarator");
                 }
-                if let Some(name) = bottom_identifier(d) {
+                if let Some(name) = crate::extract::declarator_name(d) {
                     let bytes_per = 4.0 * vector_width(&type_text);
                     if dims > 0 {
                         self.acc.smem_bytes += elems * bytes_per;
@@ -410,7 +393,7 @@ impl Walker<'_> {
                 "init_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("value")),
                 _ => (Some(d), None),
             };
-            let Some(name_node) = name.and_then(bottom_identifier) else {
+            let Some(name_node) = name.and_then(crate::extract::declarator_name) else {
                 continue;
             };
             let name = self.text(name_node).to_string();
@@ -881,14 +864,4 @@ fn access_kind(node: Node, src: &str) -> (bool, bool) {
         }
         _ => (false, true),
     }
-}
-
-fn bottom_identifier(mut node: Node) -> Option<Node> {
-    for _ in 0..16 {
-        if node.kind() == "identifier" {
-            return Some(node);
-        }
-        node = node.child_by_field_name("declarator").or_else(|| node.named_child(0))?;
-    }
-    None
 }

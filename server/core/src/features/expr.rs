@@ -44,6 +44,18 @@ impl Env {
         self.texts.insert(name.to_string(), text.to_string());
     }
 
+    /// Follows a name to its definition (`block` → `dim3(32, 8)`), a few steps at most.
+    pub fn resolve(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for _ in 0..4 {
+            match self.texts.get(text.trim()) {
+                Some(def) => text = def.clone(),
+                None => break,
+            }
+        }
+        text
+    }
+
     /// Evaluates `text`; `None` if it is not an arithmetic expression.
     pub fn eval(&self, text: &str) -> Option<Eval> {
         self.eval_depth(text, 0)
@@ -387,15 +399,6 @@ fn call(name: &str, args: &[f64]) -> Option<f64> {
         ("sqrt" | "sqrtf", [a]) => Some(a.sqrt()),
         _ => None,
     }
-}
-
-/// Convenience for maps of texts.
-pub fn env_with(texts: &BTreeMap<String, String>) -> Env {
-    let mut env = Env::default();
-    for (k, v) in texts {
-        env.define(k, v);
-    }
-    env
 }
 
 #[cfg(test)]

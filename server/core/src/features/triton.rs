@@ -46,7 +46,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     let mut env = Env::default();
     for h in &kernel.helpers {
         if h.kind == HelperKind::Constant {
-            env.define(&h.name, &h.text);
+            env.define(&h.name, h.value());
         }
     }
     if let Some(l) = kernel.launches.first() {
@@ -157,13 +157,7 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -
     }
     let programs = match kernel.launches.first().and_then(|l| l.grid.as_deref()) {
         Some(grid) => {
-            let mut text = grid.to_string();
-            for _ in 0..4 {
-                match walker.env.texts.get(text.trim()) {
-                    Some(t) => text = t.clone(),
-                    None => break,
-                }
-            }
+            let text = walker.env.resolve(grid);
             let e = walker.env.eval_or(Some(&text), ASSUMED_SIZE);
             guesses += e.guesses.min(1);
             e.value.max(1.0)

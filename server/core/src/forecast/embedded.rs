@@ -136,10 +136,7 @@ impl Forecaster for EmbeddedForecaster {
 
     fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
         if base.identity() == candidate.identity() {
-            let mut f = Forecast::from_log2_normal(0.0, 0.03, ID, Vec::new());
-            f.identical = true;
-            f.reasons = vec!["same kernel: only comments, whitespace or local names changed".to_string()];
-            return f;
+            return Forecast::same_kernel(ID);
         }
         let (b, c) = (self.profile(base), self.profile(candidate));
         self.forecast_profiles(&b, &c)

@@ -179,65 +179,56 @@ pub fn value(bytes: &[u8], dtype: DType, i: usize) -> f64 {
 /// Compares a candidate's output with the base's: |c − b| ≤ atol + rtol·|b|, and no NaN
 /// or infinity where the base has a finite value.
 pub fn compare(name: &str, dtype: DType, base: &[u8], cand: &[u8], rtol: f64, atol: f64) -> Check {
-    let size = dtype.size();
-    let n = base.len().min(cand.len()) / size;
+    let n = base.len().min(cand.len()) / dtype.size();
     let threads = std::thread::available_parallelism().map(|t| t.get()).unwrap_or(1).min(16);
-    if n < (1 << 20) || threads == 1 {
-        return compare_range(name, dtype, base, cand, rtol, atol, 0, n);
+    let tally = if n < (1 << 20) || threads == 1 {
+        tally(dtype, base, cand, rtol, atol, 0, n)
+    } else {
+        let per = n.div_ceil(threads);
+        let parts: Vec<Tally> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let (lo, hi) = (t * per, ((t + 1) * per).min(n));
+                    scope.spawn(move || tally(dtype, base, cand, rtol, atol, lo, hi))
+                })
+                .collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        parts.into_iter().fold(Tally::default(), Tally::merge)
+    };
+    let mut check =
+        Check { ok: tally.bad == 0, max_abs_err: tally.max_abs, max_rel_err: tally.max_rel, message: String::new() };
+    if let Some((i, b, c)) = tally.first_bad {
+        check.message =
+            format!("`{name}`: {} of {n} elements differ; first at [{i}]: baseline {b}, candidate {c}", tally.bad);
     }
-    let per = n.div_ceil(threads);
-    let parts: Vec<Check> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads)
-            .map(|t| {
-                let (lo, hi) = (t * per, ((t + 1) * per).min(n));
-                scope.spawn(move || compare_range(name, dtype, base, cand, rtol, atol, lo, hi))
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok()).collect()
-    });
-    let mut total = Check { ok: true, max_abs_err: 0.0, max_rel_err: 0.0, message: String::new() };
-    let mut bad = 0usize;
-    for part in parts {
-        total.max_abs_err = total.max_abs_err.max(part.max_abs_err);
-        total.max_rel_err = total.max_rel_err.max(part.max_rel_err);
-        if !part.ok {
-            bad += part
-                .message
-                .split(" of ")
-                .next()
-                .and_then(|c| c.rsplit(' ').next())
-                .and_then(|c| c.parse::<usize>().ok())
-                .unwrap_or(1);
-            if total.ok {
-                total.ok = false;
-                total.message = part.message;
-            }
-        }
-    }
-    if !total.ok {
-        // Report the total count with the first mismatch.
-        if let Some(first) = total.message.split("; ").nth(1) {
-            total.message = format!("`{name}`: {bad} of {n} elements differ; {first}");
-        }
-    }
-    total
+    check
 }
 
-#[allow(clippy::too_many_arguments)]
-fn compare_range(
-    name: &str,
-    dtype: DType,
-    base: &[u8],
-    cand: &[u8],
-    rtol: f64,
-    atol: f64,
-    lo: usize,
-    hi: usize,
-) -> Check {
-    let n = hi - lo;
-    let mut check = Check { ok: true, max_abs_err: 0.0, max_rel_err: 0.0, message: String::new() };
-    let mut bad = 0usize;
-    let mut first_bad = None;
+/// Differences over a range of elements.
+#[derive(Default)]
+struct Tally {
+    max_abs: f64,
+    max_rel: f64,
+    bad: usize,
+    /// (index, baseline, candidate) of the first element out of tolerance.
+    first_bad: Option<(usize, f64, f64)>,
+}
+
+impl Tally {
+    /// Combines with the tally of a later range.
+    fn merge(self, later: Tally) -> Tally {
+        Tally {
+            max_abs: self.max_abs.max(later.max_abs),
+            max_rel: self.max_rel.max(later.max_rel),
+            bad: self.bad + later.bad,
+            first_bad: self.first_bad.or(later.first_bad),
+        }
+    }
+}
+
+fn tally(dtype: DType, base: &[u8], cand: &[u8], rtol: f64, atol: f64, lo: usize, hi: usize) -> Tally {
+    let mut t = Tally::default();
     for i in lo..hi {
         let (b, c) = (value(base, dtype, i), value(cand, dtype, i));
         if b.is_nan() && c.is_nan() {
@@ -246,26 +237,18 @@ fn compare_range(
         let err = (c - b).abs();
         let finite_mismatch = b.is_finite() != c.is_finite();
         if err.is_finite() {
-            check.max_abs_err = check.max_abs_err.max(err);
+            t.max_abs = t.max_abs.max(err);
             if b.abs() > 0.0 {
-                check.max_rel_err = check.max_rel_err.max(err / b.abs());
+                t.max_rel = t.max_rel.max(err / b.abs());
             }
         }
         let within = err <= atol + rtol * b.abs() || (b.is_infinite() && b == c);
         if finite_mismatch || !within {
-            bad += 1;
-            first_bad.get_or_insert((i, b, c));
+            t.bad += 1;
+            t.first_bad.get_or_insert((i, b, c));
         }
     }
-    if bad > 0 {
-        check.ok = false;
-        if let Some((i, b, c)) = first_bad {
-            check.message =
-                format!("`{name}`: {bad} of {n} elements differ; first at [{i}]: baseline {b}, candidate {c}");
-            let _ = lo;
-        }
-    }
-    check
+    t
 }
 
 #[cfg(test)]

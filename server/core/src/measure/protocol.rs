@@ -351,11 +351,6 @@ impl Measurement {
         }
     }
 
-    pub fn with_which(mut self, which: &str) -> Self {
-        self.which = Some(which.to_string());
-        self
-    }
-
     /// `measured 1.74× faster ±2% · H100`, or why there is no speed.
     pub fn headline(&self) -> String {
         let device = self.device.as_ref().map(|d| short_device(&d.name)).unwrap_or_default();

@@ -22,7 +22,6 @@ use crate::features::expr::{components, Env};
 use crate::kernel::{HelperKind, Kernel, TextRange};
 use crate::source::parser_for;
 use crate::Language;
-use std::collections::BTreeMap;
 
 /// One `key = value` or `name: type[shape] init` item and where it is.
 #[derive(Clone, Debug, PartialEq)]
@@ -213,13 +212,7 @@ fn cuda_params(kernel: &Kernel) -> Vec<Param> {
     for p in list.named_children(&mut cursor).filter(|p| p.kind() == "parameter_declaration") {
         let text = &src[p.byte_range()];
         let Some(decl) = p.child_by_field_name("declarator") else { continue };
-        let mut name_node = decl;
-        for _ in 0..8 {
-            match name_node.child_by_field_name("declarator") {
-                Some(d) => name_node = d,
-                None => break,
-            }
-        }
+        let Some(name_node) = crate::extract::declarator_name(decl) else { continue };
         let base_type = p.child_by_field_name("type").map(|t| src[t.byte_range()].to_string()).unwrap_or_default();
         params.push(Param {
             name: src[name_node.byte_range()].to_string(),
@@ -446,16 +439,11 @@ fn launch_shape(
         let decl = items.iter().find(|i| i.key == key);
         let text = decl.map(|d| d.value.clone()).or_else(|| site.cloned());
         let range = decl.map(|d| d.range).unwrap_or(decl_anchor);
-        let Some(mut text) = text else {
+        let Some(text) = text else {
             errors.push(err(range, format!("no `{key}` for `{}`: declare it (`// kforecast: {key} = …`) or launch the kernel with <<<…>>> in this file", k.name)));
             return [1, 1, 1];
         };
-        for _ in 0..4 {
-            match env.texts.get(text.trim()) {
-                Some(t) => text = t.clone(),
-                None => break,
-            }
-        }
+        let text = env.resolve(&text);
         let parts = components(&text).unwrap_or_else(|| vec![text.clone()]);
         let mut out = [1u32; 3];
         for (slot, part) in out.iter_mut().zip(&parts) {
@@ -632,11 +620,6 @@ pub fn triton_job(
         args,
         outputs,
     })
-}
-
-/// Declared items as a map (for display).
-pub fn summary(items: &[Item]) -> BTreeMap<String, String> {
-    items.iter().map(|i| (i.key.clone(), i.value.clone())).collect()
 }
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! `kforecast check PATH…`: forecasts every changed kernel against its baseline.
 
 use super::output::{bins_line, forecast_json, severity};
-use super::{analyzer, from_text, load, CacheOptions, LoadedFile};
+use super::{analyzer, from_text, line_col, load, CacheOptions, LoadedFile};
 use anyhow::bail;
 use clap::Args;
 use kforecast_core::analysis::Status;
@@ -187,14 +187,6 @@ fn baseline_for(job: &Job, language: Language) -> anyhow::Result<(String, Loaded
             Ok((rev.clone(), from_text(&job.path, language, text)))
         }
     }
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = text.get(..offset).unwrap_or(text);
-    let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
-    (line, col)
 }
 
 /// Source files under `dir`, sorted, skipping hidden and build folders and the baseline folder.

@@ -51,9 +51,7 @@ fn samples(pairs: &[Pair], split: &str, forecaster: &EmbeddedForecaster, params:
         .filter(|p| split == "all" || p.split == split)
         .map(|p| {
             let forecast = if p.identical {
-                let mut f = Forecast::from_log2_normal(0.0, 0.03, forecaster.id(), Vec::new());
-                f.identical = true;
-                f
+                Forecast::same_kernel(forecaster.id())
             } else {
                 forecaster.forecast_profiles_with(params, &p.profiles.0, &p.profiles.1)
             };

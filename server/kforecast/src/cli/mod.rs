@@ -108,3 +108,11 @@ pub fn out(line: impl AsRef<str>) {
         }
     }
 }
+
+/// 1-based line and column (in characters) of a byte offset, as compilers print them.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    (line, col)
+}

@@ -1,7 +1,7 @@
 //! `kforecast verify BASE CANDIDATE --kernel NAME`: a real measurement on a GPU worker,
 //! correctness-checked, stored as a training example; and `kforecast export`.
 
-use super::{load_with_kernels, CacheOptions};
+use super::{line_col, load_with_kernels, CacheOptions};
 use crate::worker::pool::{WorkerPool, WorkerSetting};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -177,11 +177,6 @@ pub fn open_store(cache: &CacheOptions) -> Option<Store> {
             None
         }
     }
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = text.get(..offset.min(text.len())).unwrap_or(text);
-    (before.matches('\n').count() + 1, before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1)
 }
 
 pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {

@@ -74,8 +74,7 @@ impl Backend {
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
-        // A panic under the lock must not take the server down with it.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.state)
     }
 
     /// `kforecast/status`: what the server is doing (for editor status bars and tests).
@@ -180,7 +179,7 @@ impl Backend {
             };
             let headline = m.headline();
             {
-                let mut st = state.lock().unwrap_or_else(|p| p.into_inner());
+                let mut st = lock(&state);
                 st.jobs = st.jobs.saturating_sub(1);
                 if let Some(doc) = st.docs.get_mut(&uri) {
                     let still =
@@ -250,9 +249,14 @@ impl Backend {
     }
 }
 
+/// The state; a panic under the lock must not take the server down with it.
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 async fn publish(client: &Client, state: &Mutex<State>, uri: Url) {
     let (diags, version) = {
-        let st = state.lock().unwrap_or_else(|p| p.into_inner());
+        let st = lock(state);
         match st.docs.get(&uri) {
             Some(doc) => (to_proto::diagnostics(doc, st.encoding, st.settings.confidence_threshold), Some(doc.version)),
             None => (Vec::new(), None),
@@ -263,7 +267,7 @@ async fn publish(client: &Client, state: &Mutex<State>, uri: Url) {
 
 fn refresh(client: &Client, state: &Mutex<State>) {
     let (hints, lenses) = {
-        let st = state.lock().unwrap_or_else(|p| p.into_inner());
+        let st = lock(state);
         (st.refresh_hints, st.refresh_lenses)
     };
     let client = client.clone();
