@@ -237,15 +237,8 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
     } else {
         let from = if cached { " (stored measurement)" } else { "" };
         super::out(format!("{}: `{kernel}` {}{from}", cand_path.display(), m.headline()));
-        if let (Some(b), Some(c)) = (&m.base, &m.candidate) {
-            super::out(format!(
-                "    = base {:.4} ms, candidate {:.4} ms (medians of {} interleaved runs); 95% interval {:.3}–{:.3}",
-                b.median_ms,
-                c.median_ms,
-                m.reps,
-                m.ci_low.unwrap_or(f64::NAN),
-                m.ci_high.unwrap_or(f64::NAN)
-            ));
+        if let Some(t) = m.timing() {
+            super::out(format!("    = {t}"));
         }
         if !m.message.is_empty() {
             super::out(format!("    = {}", m.message.lines().take(12).collect::<Vec<_>>().join("\n      ")));

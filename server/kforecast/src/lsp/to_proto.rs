@@ -124,15 +124,8 @@ pub fn hover(doc: &Document, offset: usize, enc: Encoding, threshold: f64, devic
 
 fn measurement_markdown(m: &Measurement) -> String {
     let mut s = format!("**Measured on GPU**: {}\n\n", m.headline());
-    if let (Some(b), Some(c)) = (&m.base, &m.candidate) {
-        s += &format!(
-            "baseline {:.4} ms · new {:.4} ms · medians of {} interleaved runs · 95% interval {:.3}–{:.3}\n\n",
-            b.median_ms,
-            c.median_ms,
-            m.reps,
-            m.ci_low.unwrap_or(f64::NAN),
-            m.ci_high.unwrap_or(f64::NAN)
-        );
+    if let Some(t) = m.timing() {
+        s += &format!("{t}\n\n");
     }
     if !m.message.is_empty() && m.status != Status::Ok {
         s += &format!("```\n{}\n```\n\n", m.message.lines().take(10).collect::<Vec<_>>().join("\n"));
