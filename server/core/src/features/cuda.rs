@@ -53,6 +53,8 @@ struct Acc {
     syncs: f64,
     atomics: f64,
     contended: f64,
+    /// Atomics on `__shared__` memory (on chip; contended ones serialise within a block).
+    shared_atomics: f64,
     shuffles: f64,
     tensor_flops: f64,
     scalar_ops: f64,
@@ -194,6 +196,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         syncs: acc.syncs,
         atomics: acc.atomics,
         contended_atomics: acc.contended,
+        shared_atomics: acc.shared_atomics,
         shuffles: acc.shuffles,
         tensor_flops: acc.tensor_flops * threads,
         scalar_ops: acc.scalar_ops * threads,
@@ -207,7 +210,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     };
     let cost = Cost {
         memory: (acc.load + acc.store) * threads / efficiency,
-        shared: (acc.shared_accesses + 15.0 * acc.bank_conflicts) * threads * rates.shared_access,
+        shared: (acc.shared_accesses + 4.0 * acc.shared_atomics + 15.0 * acc.bank_conflicts)
+            * threads
+            * rates.shared_access,
         sync: acc.syncs * threads * rates.sync,
         atomics: (acc.atomics * rates.atomic + acc.contended * rates.contended_atomic) * threads,
         compute: acc.scalar_ops * threads * rates.scalar_op + acc.tensor_flops * threads * rates.tensor_flop,
@@ -563,7 +568,12 @@ impl Walker<'_> {
                 "threadIdx.x" => Coef::Lin(1.0),
                 // A warp spans 32 / blockDim.x rows of y: nearly uniform (see `access`).
                 "threadIdx.y" | "threadIdx.z" => Coef::Uniform,
-                _ => Coef::Uniform,
+                // A field of a per-lane value (`v.x` of a loaded `uchar4`) varies like the value.
+                _ => node
+                    .child_by_field_name("argument")
+                    .filter(|a| a.kind() == "identifier")
+                    .and_then(|a| self.vars.get(self.text(a)).copied())
+                    .unwrap_or(Coef::Uniform),
             },
             "parenthesized_expression" => node.named_child(0).map(|c| self.coef(c, depth + 1)).unwrap_or(Coef::Unknown),
             "cast_expression" => {
@@ -718,10 +728,21 @@ impl Walker<'_> {
                     _ => self.coef(inner, 0) == Coef::Uniform,
                 }
             });
-            if contended {
-                self.acc.contended += weight;
-            } else {
-                self.acc.atomics += weight;
+            let on_chip = target.is_some_and(|t| {
+                let mut inner = if t.kind() == "pointer_expression" { t.named_child(0).unwrap_or(t) } else { t };
+                while inner.kind() == "subscript_expression" {
+                    match inner.child_by_field_name("argument") {
+                        Some(a) => inner = a,
+                        None => break,
+                    }
+                }
+                self.shared.contains_key(self.text(inner))
+            });
+            match (on_chip, contended) {
+                (true, true) => self.acc.atomics += weight,
+                (true, false) => self.acc.shared_atomics += weight,
+                (false, true) => self.acc.contended += weight,
+                (false, false) => self.acc.atomics += weight,
             }
         } else if short.starts_with("__syncthreads")
             || short == "__syncwarp"

@@ -49,6 +49,7 @@ features! {
     syncs: "Barriers executed (per thread).",
     atomics: "Atomic operations (per thread).",
     contended_atomics: "Atomics that all threads aim at one address (per thread).",
+    shared_atomics: "Atomics on shared memory at per-lane addresses (per thread).",
     shuffles: "Warp shuffles (per thread).",
     tensor_flops: "Tensor-core (MMA / tl.dot) flops per launch.",
     scalar_ops: "Arithmetic operations per launch.",

@@ -32,6 +32,9 @@ pub struct EvalArgs {
     /// With --fit: write the fitted parameters here (JSON).
     #[arg(long, value_name = "FILE", requires = "fit")]
     save: Option<PathBuf>,
+    /// Write every measured pair with both profiles here (JSON lines), for analysis.
+    #[arg(long, value_name = "FILE")]
+    dump: Option<PathBuf>,
 }
 
 /// A measured pair with both versions' profiles, so the model can be re-run cheaply.
@@ -156,6 +159,16 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
             identical: b.identity() == c.identity(),
             profiles: (forecaster.profile(b), forecaster.profile(c)),
         });
+    }
+    if let Some(path) = &args.dump {
+        let mut text = String::new();
+        for p in &pairs {
+            let row = serde_json::json!({"family": p.family, "split": p.split, "base": p.base, "candidate": p.candidate,
+                "speedup": p.speedup, "identical": p.identical, "base_profile": *p.profiles.0, "candidate_profile": *p.profiles.1});
+            text.push_str(&row.to_string());
+            text.push('\n');
+        }
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
     let shipped = forecaster.params();
     let m = metrics(&samples(&pairs, &args.split, &forecaster, &shipped));
