@@ -414,3 +414,69 @@ fn requests_in_flight_are_bounded() {
     assert_eq!(fake.requests(), 6);
     assert_eq!(fake.max_in_flight.load(Ordering::SeqCst), 2, "side by side, but never more than 2");
 }
+
+fn hover_text(c: &mut common::Client, uri: &str, at: (u32, u32)) -> String {
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": at.0, "character": at.1 + 1}}),
+    );
+    hover["result"]["contents"]["value"].as_str().unwrap_or("").to_string()
+}
+
+/// Polls the hover until it holds `needle` (the LLM answers in the background).
+fn hover_until(c: &mut common::Client, uri: &str, at: (u32, u32), needle: &str) -> String {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let md = hover_text(c, uri, at);
+        if md.contains(needle) {
+            return md;
+        }
+        assert!(Instant::now() < deadline, "the hover never showed `{needle}`:\n{md}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_server_shows_the_ensemble_when_the_llm_answers() {
+    let fake = Fake::start(|_, _| Reply::Slow(Duration::from_millis(200), GOOD.to_string()));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("k.cu");
+    let text = cuda_file(1, "");
+    std::fs::write(&path, &text).expect("write");
+    let uri = common::uri_of(&path);
+    let mut c = common::Client::start();
+    c.initialize(json!({"kforecast": {
+        "baselineMode": "open",
+        "llm": {"endpoint": fake.url, "model": "test-model", "weight": 0.5, "timeoutMs": 50}
+    }}));
+    c.wait_notification(|n| n["params"]["message"].as_str().unwrap_or("").contains("kforecast.llm.timeoutMs"));
+    c.open(&uri, "cuda", &text);
+    let (line, col) = common::position_of(&text, "x[i] * 2.0f;");
+    c.change(&uri, 2, (line, col + 11), (line, col + 11), " + 1.0f");
+    // At once: the embedded forecaster's hint.
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 1, "{hints:?}");
+    let at = common::position_of(&text, "k0(float");
+    assert!(hover_text(&mut c, &uri, at).contains("forecaster embedded"));
+    // Then the ensemble, once the LLM has answered.
+    let md = hover_until(&mut c, &uri, at, "ensemble(");
+    assert!(md.contains("llm:test-model/p1 ×0.50") && md.contains("LLM: vectorised loads"), "{md}");
+    assert_eq!(fake.requests(), 1);
+    let status = c.request("kforecast/status", Value::Null);
+    assert_eq!(status["result"]["llm"]["model"], "test-model", "{status}");
+    // Undo the edit: an unchanged kernel, and nothing more is asked.
+    c.change(&uri, 3, (line, col + 11), (line, col + 18), "");
+    assert!(hover_text(&mut c, &uri, at).contains("unchanged"));
+
+    // An endpoint that fails: the embedded forecast, with the reason, and the server lives on.
+    let down = Fake::start(|_, _| Reply::Status(503, None, "down".to_string()));
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"kforecast": {"llm": {"endpoint": down.url, "model": "test-model", "retries": 0}}}}),
+    );
+    c.change(&uri, 4, (line, col + 11), (line, col + 11), " + 3.0f");
+    let md = hover_until(&mut c, &uri, at, "LLM surrogate unavailable");
+    assert!(md.contains("HTTP 503") && md.contains("forecaster embedded"), "{md}");
+    assert!(c.alive());
+    assert!(c.shutdown().success());
+}

@@ -1,7 +1,7 @@
 //! The optional LLM surrogate: any OpenAI-compatible chat-completions endpoint (a local
 //! vLLM serving GPT-OSS-20B, or a hosted model), ensembled with the embedded forecaster.
 //!
-//! - `client.rs`: [`ChatClient`], a small reusable chat client (time limits, retries with
+//! - `client.rs`: [`client::ChatClient`], a small reusable chat client (time limits, retries with
 //!   backoff, bounded concurrency, the API key from an environment variable, never logged).
 //! - `forecaster.rs`: [`LlmForecaster`], the pair forecaster on top of it (content-hash
 //!   cache, fallback to the embedded forecast on any failure, the ensemble).
@@ -11,7 +11,6 @@
 pub mod client;
 pub mod forecaster;
 
-pub use client::{ChatClient, ChatOptions, LlmError};
 pub use forecaster::LlmForecaster;
 
 use kforecast_core::analysis::{KernelReport, Status};
