@@ -26,6 +26,8 @@ enum Reply {
     CutOff,
     /// Waits, then answers.
     Slow(Duration, String),
+    /// Sends the headers, then the body one byte every 100 ms.
+    Trickle(String),
 }
 
 /// One request the endpoint saw.
@@ -135,6 +137,17 @@ fn serve(
         Reply::Slow(wait, content) => {
             std::thread::sleep(wait);
             respond(&mut stream, 200, "", &completion(&content))
+        }
+        Reply::Trickle(content) => {
+            let body = completion(&content);
+            let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
+            let _ = stream.write_all(head.as_bytes());
+            for b in body.bytes() {
+                if stream.write_all(&[b]).and_then(|_| stream.flush()).is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
         }
     }
     in_flight.fetch_sub(1, Ordering::SeqCst);
@@ -271,6 +284,14 @@ fn a_slow_endpoint_is_given_up_on_within_the_time_limit() {
     let r = reasons(&v);
     assert!(r.contains("no answer within 0.3 s"), "{r}");
     assert!(v["forecaster"].as_str().expect("forecaster").starts_with("embedded"));
+    // A body that trickles in counts against the limit too.
+    let dir = tempfile::tempdir().expect("tempdir");
+    files(dir.path(), 1);
+    let fake = Fake::start(|_, _| Reply::Trickle(GOOD.to_string()));
+    let start = Instant::now();
+    let (v, _) = forecast_json(dir.path(), &fake, &["--llm-timeout-ms", "300", "--llm-retries", "0"], &[]);
+    assert!(start.elapsed() < Duration::from_secs(10), "took {:?}", start.elapsed());
+    assert!(reasons(&v).contains("no answer within 0.3 s"), "{v}");
 }
 
 #[test]

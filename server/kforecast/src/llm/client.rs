@@ -14,6 +14,7 @@ use super::LlmConfig;
 use kforecast_core::forecast::llm_prompt::{ChatMessage, ReplyError};
 use serde_json::{json, Value};
 use std::hash::BuildHasher;
+use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -124,6 +125,8 @@ impl From<LlmError> for Failure {
 const BACKOFF_BASE: Duration = Duration::from_millis(250);
 const BACKOFF_MAX: Duration = Duration::from_secs(4);
 const RETRY_AFTER_MAX: Duration = Duration::from_secs(30);
+/// The largest reply read; a larger one is an error.
+const MAX_REPLY_BYTES: u64 = 8 << 20;
 
 pub struct ChatClient {
     url: String,
@@ -274,6 +277,7 @@ impl ChatClient {
             body["max_tokens"] = n.into();
         }
         tracing::debug!("LLM request to {} (model {}, time limit {} ms)", self.url, self.model, limit.as_millis());
+        let started = Instant::now();
         let mut request = http.post(&self.url).timeout(limit).json(&body);
         if let Some(Secret(k)) = &self.key {
             request = request.bearer_auth(k);
@@ -293,13 +297,8 @@ impl ChatClient {
             .and_then(|v| v.trim().parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s >= 0.0)
             .map(|s| Duration::from_secs_f64(s).min(RETRY_AFTER_MAX));
-        let text = response.text().map_err(|e| {
-            if e.is_timeout() {
-                LlmError::Timeout(limit)
-            } else {
-                self.connection(&format!("the reply was cut off: {}", error_chain(&e)))
-            }
-        })?;
+        let bytes = self.read_body(response, started + limit, limit)?;
+        let text = String::from_utf8_lossy(&bytes);
         if (200..300).contains(&status) {
             return content_of(&text).map_err(|e| Failure::from(self.redacted(e)));
         }
@@ -314,6 +313,35 @@ impl ChatClient {
             _ => LlmError::Http { endpoint: self.endpoint.clone(), status, body: snippet },
         };
         Err(Failure { error, retry_after, again_now: false })
+    }
+
+    /// Reads a reply body until `deadline` (a body that trickles in counts against the
+    /// request's time limit too) and at most [`MAX_REPLY_BYTES`].
+    fn read_body(&self, mut response: impl Read, deadline: Instant, limit: Duration) -> Result<Vec<u8>, LlmError> {
+        let mut bytes = Vec::new();
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            if Instant::now() >= deadline {
+                return Err(LlmError::Timeout(limit));
+            }
+            match response.read(&mut chunk) {
+                Ok(0) => return Ok(bytes),
+                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    let timed_out = e.kind() == std::io::ErrorKind::TimedOut
+                        || e.get_ref().and_then(|i| i.downcast_ref::<reqwest::Error>()).is_some_and(|r| r.is_timeout());
+                    return Err(if timed_out {
+                        LlmError::Timeout(limit)
+                    } else {
+                        self.connection(&format!("the reply was cut off: {}", error_chain(&e)))
+                    });
+                }
+            }
+            if bytes.len() as u64 > MAX_REPLY_BYTES {
+                return Err(LlmError::BadReply(format!("the reply is larger than {} MB", MAX_REPLY_BYTES >> 20)));
+            }
+        }
     }
 
     fn redacted(&self, e: LlmError) -> LlmError {

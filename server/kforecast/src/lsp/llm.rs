@@ -17,7 +17,8 @@ use std::sync::Arc;
 pub type Pair = (ContentHash, ContentHash);
 
 enum Outcome {
-    Pending,
+    /// Asked, under the given generation of the surrogate.
+    Pending(u64),
     /// The ensemble (or, after a failure, the embedded forecast with the reason).
     Ready(Forecast),
 }
@@ -26,11 +27,14 @@ enum Outcome {
 #[derive(Default)]
 pub struct LlmForecasts {
     by_pair: HashMap<Pair, Outcome>,
+    /// Counts [`LlmForecasts::clear`]s: an answer asked for before one is dropped.
+    generation: u64,
 }
 
 /// A pair to ask the LLM about, with the embedded forecast it will be ensembled with.
 pub struct Request {
     pub pair: Pair,
+    pub generation: u64,
     pub embedded: Forecast,
     pub context: PairContext,
 }
@@ -51,16 +55,17 @@ impl LlmForecasts {
 
     /// The LLM has been asked about this pair and has not answered yet.
     pub fn pending(&self, pair: Option<Pair>) -> bool {
-        pair.is_some_and(|p| matches!(self.by_pair.get(&p), Some(Outcome::Pending)))
+        pair.is_some_and(|p| matches!(self.by_pair.get(&p), Some(Outcome::Pending(_))))
     }
 
-    /// Records an answer and shows it in the reports; `false` (and nothing kept) if its
-    /// pair is no longer current.
-    pub fn arrived(&mut self, pair: Pair, forecast: Forecast, reports: &mut [KernelReport]) -> bool {
-        match self.by_pair.get_mut(&pair) {
-            Some(o @ Outcome::Pending) => *o = Outcome::Ready(forecast),
-            _ => return false,
+    /// Records the answer to `request` and shows it in the reports; `false` (and nothing
+    /// kept) if its pair is no longer current or the surrogate changed since it was asked.
+    pub fn arrived(&mut self, request: (Pair, u64), forecast: Forecast, reports: &mut [KernelReport]) -> bool {
+        let (pair, generation) = request;
+        if !matches!(self.by_pair.get(&pair), Some(Outcome::Pending(g)) if *g == generation) {
+            return false;
         }
+        self.by_pair.insert(pair, Outcome::Ready(forecast));
         self.apply(reports);
         true
     }
@@ -68,6 +73,7 @@ impl LlmForecasts {
     /// Forgets everything (the surrogate or its settings changed).
     pub fn clear(&mut self) {
         self.by_pair.clear();
+        self.generation += 1;
     }
 }
 
@@ -86,10 +92,10 @@ pub fn requests(doc: &mut Document, device: &str) -> Vec<Request> {
         let (Some(base), Some(current)) = (base, current) else { continue };
         let text = text.get_or_insert_with(|| doc.src.text());
         let context = PairContext::new(base, &doc.baseline.text, current, text, device);
-        out.push(Request { pair, embedded: f.clone(), context });
+        out.push(Request { pair, generation: doc.llm.generation, embedded: f.clone(), context });
     }
     for r in &out {
-        doc.llm.by_pair.insert(r.pair, Outcome::Pending);
+        doc.llm.by_pair.insert(r.pair, Outcome::Pending(r.generation));
     }
     out
 }

@@ -277,7 +277,7 @@ impl Backend {
             for request in requests {
                 let (client, state, uri, forecaster) = (client.clone(), state.clone(), uri.clone(), forecaster.clone());
                 tokio::spawn(async move {
-                    let pair = request.pair;
+                    let asked = (request.pair, request.generation);
                     let answer = tokio::task::spawn_blocking(move || {
                         let llm = forecaster.forecast(&request.context);
                         forecaster.combine(request.embedded, &llm)
@@ -290,7 +290,7 @@ impl Backend {
                     let shown = lock(&state)
                         .docs
                         .get_mut(&uri)
-                        .is_some_and(|doc| doc.llm.arrived(pair, forecast, &mut doc.reports));
+                        .is_some_and(|doc| doc.llm.arrived(asked, forecast, &mut doc.reports));
                     if shown {
                         publish(&client, &state, uri).await;
                         refresh(&client, &state);
