@@ -2,7 +2,9 @@
 
 mod combine;
 mod embedded;
+mod ensemble;
 mod explain;
+pub mod llm_prompt;
 
 use crate::bins::BinProbs;
 use crate::kernel::Kernel;
@@ -10,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 pub use combine::{combine, forecast_unit, Part};
 pub use embedded::{EmbeddedForecaster, Params};
+pub use ensemble::{ensemble, ensemble_id, log2_moments, Member, Pool};
 
 /// What a forecast claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -50,34 +53,7 @@ pub const SAME_BAND: f64 = 0.2;
 impl Forecast {
     /// Builds a forecast from a normal distribution over log2 S.
     pub fn from_log2_normal(mu: f64, sigma: f64, forecaster: &str, reasons: Vec<String>) -> Self {
-        let bins = BinProbs::from_log2_normal(mu, sigma);
-        let p_faster = crate::bins::normal_cdf(mu / sigma.max(1e-6));
-        let claim = if mu >= 0.1 {
-            Claim::Faster
-        } else if mu <= -0.1 {
-            Claim::Slower
-        } else {
-            Claim::Same
-        };
-        let confidence = match claim {
-            Claim::Faster => p_faster,
-            Claim::Slower => 1.0 - p_faster,
-            Claim::Same => {
-                let s = sigma.max(1e-6);
-                crate::bins::normal_cdf((SAME_BAND - mu) / s) - crate::bins::normal_cdf((-SAME_BAND - mu) / s)
-            }
-        };
-        Self {
-            speedup: mu.exp2(),
-            p_faster,
-            bins,
-            confidence: confidence.clamp(0.0, 0.995),
-            sigma,
-            claim,
-            identical: false,
-            forecaster: forecaster.to_string(),
-            reasons,
-        }
+        Self::from_bins_with_moments(BinProbs::from_log2_normal(mu, sigma), mu, sigma, forecaster, reasons)
     }
 
     /// The forecast for two versions that are the same kernel once comments, layout and

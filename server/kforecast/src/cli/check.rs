@@ -27,6 +27,8 @@ pub struct CheckArgs {
     /// One JSON object per changed kernel instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    llm: crate::llm::LlmArgs,
 }
 
 pub fn parse_threshold(s: &str) -> Result<f64, String> {
@@ -79,6 +81,7 @@ pub fn run(args: CheckArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
         }
     }
     let analyzer = analyzer(cache);
+    let llm = args.llm.forecaster(analyzer.cache_arc())?;
     let (mut changed, mut faster, mut slower, mut same, mut unsure, mut regressions) = (0, 0, 0, 0, 0, 0);
     for job in &jobs {
         let current = match load(&job.path) {
@@ -105,7 +108,17 @@ pub fn run(args: CheckArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
             }
         };
         let current_kernels: Vec<_> = current.kernels.iter().map(|k| (k.clone(), k.has_errors)).collect();
-        for report in analyzer.compare(&current_kernels, &base.kernels) {
+        let mut reports = analyzer.compare(&current_kernels, &base.kernels);
+        if let Some(llm) = &llm {
+            crate::llm::ensemble_reports(
+                llm,
+                analyzer.device(),
+                &mut reports,
+                (&base.kernels, &base.text),
+                (&current.kernels, &current.text),
+            );
+        }
+        for report in reports {
             let (line, col) = line_col(&current.text, report.name_range.start);
             let location = format!("{}:{line}:{col}", job.path.display());
             let f = match &report.status {

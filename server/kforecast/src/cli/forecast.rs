@@ -3,10 +3,13 @@
 use super::check::parse_threshold;
 use super::output::{bins_line, forecast_json, severity};
 use super::{analyzer, load_with_kernels, CacheOptions};
+use crate::llm::{LlmArgs, LlmForecaster};
 use anyhow::{bail, Context};
 use clap::Args;
 use kforecast_core::analysis::Analyzer;
+use kforecast_core::forecast::llm_prompt::PairContext;
 use kforecast_core::forecast::{forecast_unit, Forecast};
+use kforecast_core::kernel::Kernel;
 use serde::Deserialize;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -33,6 +36,8 @@ pub struct ForecastArgs {
     /// Confidence (0–1) under which a forecast is deferred.
     #[arg(long, default_value_t = 0.7, value_parser = parse_threshold)]
     threshold: f64,
+    #[command(flatten)]
+    llm: LlmArgs,
 }
 
 #[derive(Deserialize)]
@@ -45,16 +50,18 @@ struct PairLine {
 
 pub fn run(args: ForecastArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
     let analyzer = analyzer(cache);
+    let llm = args.llm.forecaster(analyzer.cache_arc())?;
+    let analyzer = (&analyzer, llm.as_ref());
     if let Some(pairs) = &args.pairs {
-        let code = run_pairs(&analyzer, pairs, args.threshold)?;
-        analyzer.cache().flush();
+        let code = run_pairs(analyzer, pairs, args.threshold)?;
+        analyzer.0.cache().flush();
         return Ok(code);
     }
     let (Some(base), Some(candidate)) = (&args.base, &args.candidate) else {
         bail!("give BASE and CANDIDATE files, or --pairs FILE.jsonl");
     };
-    let f = forecast_files(&analyzer, base, candidate, args.kernel.as_deref())?;
-    analyzer.cache().flush();
+    let f = forecast_files(analyzer, base, candidate, args.kernel.as_deref())?;
+    analyzer.0.cache().flush();
     if args.json {
         let mut v = forecast_json(&f, args.threshold);
         v["base"] = base.display().to_string().into();
@@ -81,8 +88,11 @@ pub fn run(args: ForecastArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode>
     Ok(ExitCode::SUCCESS)
 }
 
+/// The embedded forecaster through its cache, and the LLM surrogate if one is configured.
+type Forecasters<'a> = (&'a Analyzer, Option<&'a LlmForecaster>);
+
 fn forecast_files(
-    analyzer: &Analyzer,
+    (analyzer, llm): Forecasters,
     base: &Path,
     candidate: &Path,
     kernel: Option<&str>,
@@ -97,15 +107,37 @@ fn forecast_files(
             })
         };
         let (bk, ck) = (find(&b)?, find(&c)?);
-        return Ok(analyzer.forecast(&bk, &ck));
+        let f = analyzer.forecast(&bk, &ck);
+        return Ok(match llm {
+            Some(llm) if !f.identical => {
+                let ctx = PairContext::new(&bk, &b.text, &ck, &c.text, analyzer.device());
+                llm.combine(f, &llm.forecast(&ctx))
+            }
+            _ => f,
+        });
     }
     if b.kernels[0].language != c.kernels[0].language {
         bail!("{} and {} are in different languages", base.display(), candidate.display());
     }
-    Ok(forecast_unit(|x, y| analyzer.forecast(x, y), analyzer.forecaster(), &b.kernels, &c.kernels))
+    let Some(llm) = llm else {
+        return Ok(forecast_unit(|x, y| analyzer.forecast(x, y), analyzer.forecaster(), &b.kernels, &c.kernels));
+    };
+    // Every kernel pair's LLM forecast at once; the unit is then built from the ensembles.
+    let pairs: Vec<_> = b
+        .kernels
+        .iter()
+        .filter_map(|x| c.kernels.iter().find(|y| y.name == x.name).map(|y| (x, y)))
+        .map(|(x, y)| (analyzer.forecast(x, y), PairContext::new(x, &b.text, y, &c.text, analyzer.device())))
+        .collect();
+    let keys: Vec<_> = pairs.iter().map(|(_, ctx)| (ctx.base.identity(), ctx.candidate.identity())).collect();
+    let ensembles: std::collections::HashMap<_, _> = keys.into_iter().zip(llm.ensemble_pairs(pairs)).collect();
+    let forecast = |x: &Kernel, y: &Kernel| {
+        ensembles.get(&(x.identity(), y.identity())).cloned().unwrap_or_else(|| analyzer.forecast(x, y))
+    };
+    Ok(forecast_unit(forecast, analyzer.forecaster(), &b.kernels, &c.kernels))
 }
 
-fn run_pairs(analyzer: &Analyzer, pairs: &Path, threshold: f64) -> anyhow::Result<ExitCode> {
+fn run_pairs(analyzer: Forecasters, pairs: &Path, threshold: f64) -> anyhow::Result<ExitCode> {
     let file = std::fs::File::open(pairs).with_context(|| format!("cannot read {}", pairs.display()))?;
     let root = pairs.parent().unwrap_or(Path::new("."));
     let resolve = |p: &Path| if p.is_absolute() { p.to_path_buf() } else { root.join(p) };

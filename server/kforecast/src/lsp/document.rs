@@ -60,6 +60,8 @@ pub struct Document {
     pub reports: Vec<KernelReport>,
     /// Why the document is not analysed (too large), if it is not.
     pub disabled: Option<String>,
+    /// The LLM surrogate's forecasts of this document's pairs.
+    pub llm: super::llm::LlmForecasts,
     path: Option<PathBuf>,
 }
 
@@ -103,6 +105,7 @@ impl Document {
             current: Vec::new(),
             reports: Vec::new(),
             disabled,
+            llm: Default::default(),
             path,
         };
         doc.load_baseline(mode);
@@ -161,6 +164,7 @@ impl Document {
         let extraction = self.extractor.extract(&self.src);
         self.current = self.last_good.resolve(&extraction);
         self.reports = analyzer.compare(&self.current, &self.baseline.kernels);
+        self.llm.apply(&mut self.reports);
     }
 
     /// Makes the current version the baseline (of one kernel, or all).

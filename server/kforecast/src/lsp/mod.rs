@@ -3,6 +3,7 @@
 
 mod document;
 mod input;
+mod llm;
 mod position;
 mod server;
 mod settings;

@@ -2,11 +2,13 @@
 //! (millisecond) work under it and talk to the client after releasing it.
 
 use super::document::{language_of, Document, Verification, Verified};
+use super::llm;
 use super::position::{to_offset, Encoding};
 use super::settings::Settings;
 use super::to_proto;
 use crate::cli::verify::{build_job, measure_cached};
 use crate::cli::{open_cache, CacheOptions};
+use crate::llm::LlmForecaster;
 use crate::worker::pool::WorkerPool;
 use kforecast_core::analysis::Analyzer;
 use kforecast_core::forecast::EmbeddedForecaster;
@@ -27,6 +29,9 @@ pub const SET_BASELINE: &str = "kforecast.setBaseline";
 pub const SHOW_FORECAST: &str = "kforecast.showForecast";
 pub const VERIFY: &str = "kforecast.verify";
 
+/// How long the text must be still before the LLM surrogate is asked.
+const LLM_DEBOUNCE: Duration = Duration::from_millis(600);
+
 struct State {
     settings: Settings,
     encoding: Encoding,
@@ -40,6 +45,8 @@ struct State {
     jobs: usize,
     /// Messages to show once the client is initialised.
     pending: Vec<(MessageType, String)>,
+    /// The LLM surrogate, when `kforecast.llm.endpoint` is set.
+    llm: Option<Arc<LlmForecaster>>,
 }
 
 pub struct Backend {
@@ -69,6 +76,7 @@ impl Backend {
             pool,
             jobs: 0,
             pending,
+            llm: None,
         };
         Self { client, state: Arc::new(Mutex::new(state)) }
     }
@@ -89,6 +97,9 @@ impl Backend {
             "cache": {"memoryHits": stats.memory_hits, "diskHits": stats.disk_hits, "misses": stats.misses},
             "jobs": st.jobs,
             "gpuWorkers": st.settings.gpu_workers.iter().map(|w| w.url.clone()).collect::<Vec<_>>(),
+            "llm": st.llm.as_ref().map(|l| json!({
+                "endpoint": l.client().endpoint(), "model": l.client().model(), "id": l.id(), "weight": l.weight(),
+            })),
         }))
     }
 
@@ -241,6 +252,54 @@ impl Backend {
         });
     }
 
+    /// With the LLM surrogate on: once the text has been still for a moment, asks it
+    /// about the changed kernels it has not seen, off the lock and off the request path;
+    /// each answer is ensembled and shown when it arrives, if its pair is still current.
+    fn start_llm(&self, uri: &Url) {
+        let version = {
+            let st = self.state();
+            if st.llm.is_none() {
+                return;
+            }
+            let Some(doc) = st.docs.get(uri) else { return };
+            doc.version
+        };
+        let (client, state, uri) = (self.client.clone(), self.state.clone(), uri.clone());
+        tokio::spawn(async move {
+            tokio::time::sleep(LLM_DEBOUNCE).await;
+            let (forecaster, requests) = {
+                let mut st = lock(&state);
+                let Some(forecaster) = st.llm.clone() else { return };
+                let device = st.analyzer.device().to_string();
+                let Some(doc) = st.docs.get_mut(&uri).filter(|d| d.version == version) else { return };
+                (forecaster, llm::requests(doc, &device))
+            };
+            for request in requests {
+                let (client, state, uri, forecaster) = (client.clone(), state.clone(), uri.clone(), forecaster.clone());
+                tokio::spawn(async move {
+                    let asked = (request.pair, request.generation);
+                    let answer = tokio::task::spawn_blocking(move || {
+                        let llm = forecaster.forecast(&request.context);
+                        forecaster.combine(request.embedded, &llm)
+                    })
+                    .await;
+                    let Ok(forecast) = answer else {
+                        tracing::warn!("the LLM request task failed");
+                        return;
+                    };
+                    let shown = lock(&state)
+                        .docs
+                        .get_mut(&uri)
+                        .is_some_and(|doc| doc.llm.arrived(asked, forecast, &mut doc.reports));
+                    if shown {
+                        publish(&client, &state, uri).await;
+                        refresh(&client, &state);
+                    }
+                });
+            }
+        });
+    }
+
     async fn show_errors(&self, errors: Vec<String>) {
         for e in errors {
             tracing::warn!("{e}");
@@ -319,6 +378,10 @@ impl LanguageServer for Backend {
                     Ok(p) => st.pool = Arc::new(p),
                     Err(e) => st.pending.push((MessageType::ERROR, format!("setting `kforecast.gpuWorkers`: {e}"))),
                 }
+                match llm::build(&st.settings.llm, st.analyzer.cache_arc()) {
+                    Ok(l) => st.llm = l,
+                    Err(e) => st.pending.push((MessageType::ERROR, e)),
+                }
             }
         }
         Ok(InitializeResult {
@@ -379,6 +442,7 @@ impl LanguageServer for Backend {
             self.client.show_message(MessageType::WARNING, w).await;
         }
         self.auto_verify(&item.uri);
+        self.start_llm(&item.uri);
         self.publish(item.uri).await;
     }
 
@@ -397,6 +461,7 @@ impl LanguageServer for Backend {
             doc.analyze(analyzer);
         }
         self.auto_verify(&uri);
+        self.start_llm(&uri);
         self.publish(uri).await;
     }
 
@@ -419,10 +484,23 @@ impl LanguageServer for Backend {
                 }
             }
             st.analyzer.set_device(settings.device.clone());
+            let llm_changed = settings.llm != before.llm || settings.device != before.device;
+            if llm_changed {
+                match llm::build(&settings.llm, st.analyzer.cache_arc()) {
+                    Ok(l) => st.llm = l,
+                    Err(e) => {
+                        st.llm = None;
+                        errors.push(e);
+                    }
+                }
+            }
             let State { docs, analyzer, .. } = &mut *st;
             for doc in docs.values_mut() {
                 if settings.baseline_mode != before.baseline_mode {
                     doc.load_baseline(settings.baseline_mode);
+                }
+                if llm_changed {
+                    doc.llm.clear();
                 }
                 doc.analyze(analyzer);
             }
@@ -430,6 +508,7 @@ impl LanguageServer for Backend {
         };
         self.show_errors(errors).await;
         for uri in uris {
+            self.start_llm(&uri);
             self.publish(uri).await;
         }
         self.refresh();
@@ -488,6 +567,7 @@ impl LanguageServer for Backend {
                     doc.analyze(analyzer);
                     count
                 };
+                self.start_llm(&uri);
                 self.publish(uri).await;
                 self.refresh();
                 Ok(Some(json!({"baselined": count})))

@@ -26,6 +26,8 @@ pub struct Settings {
     pub auto_verify: bool,
     /// Time limit of one GPU job, in seconds.
     pub verify_timeout: u64,
+    /// The optional LLM surrogate (`kforecast.llm.*`; off without an endpoint).
+    pub llm: crate::llm::LlmConfig,
 }
 
 impl Default for Settings {
@@ -38,12 +40,13 @@ impl Default for Settings {
             gpu_workers: Vec::new(),
             auto_verify: false,
             verify_timeout: 120,
+            llm: crate::llm::LlmConfig::default(),
         }
     }
 }
 
 /// Keys later features use; accepted now so editors can send them.
-const RESERVED: [&str; 3] = ["llmEndpoint", "searchBudget", "cacheDir"];
+const RESERVED: [&str; 2] = ["searchBudget", "cacheDir"];
 
 impl Settings {
     /// Applies a settings object (flat, or nested under `kforecast`). Returns one message
@@ -99,6 +102,7 @@ impl Settings {
                     Some(n) if (1..=3600).contains(&n) => self.verify_timeout = n,
                     _ => errors.push(format!("setting `kforecast.verifyTimeout` must be a number of seconds from 1 to 3600, got {v}")),
                 },
+                k if k == "llm" || k == "llmEndpoint" || k.starts_with("llm.") => errors.extend(self.llm.apply(k, v)),
                 k if RESERVED.contains(&k) => {}
                 other => tracing::info!("ignoring unknown setting `kforecast.{other}`"),
             }

@@ -111,7 +111,11 @@ pub fn hover(doc: &Document, offset: usize, enc: Encoding, threshold: f64, devic
             if let Some(m) = doc.verified(r) {
                 md += &measurement_markdown(m);
             }
-            md + &forecast_markdown(r, f, &doc.baseline.label, threshold, device)
+            md += &forecast_markdown(r, f, &doc.baseline.label, threshold, device);
+            if doc.llm.pending(r.pair) {
+                md += "\n\n_The LLM surrogate's forecast is on its way; this one is the embedded forecaster's._";
+            }
+            md
         }
         Compared::New => format!("**kforecast** · `{}` is new: it is not in {}.", r.name, doc.baseline.label),
         Compared::Unchanged => format!("**kforecast** · `{}` is unchanged since {}.", r.name, doc.baseline.label),

@@ -1,0 +1,109 @@
+//! The LLM surrogate in the server. Hints come at once from the embedded forecaster;
+//! the LLM's forecast of a changed kernel is fetched in the background and, when it
+//! arrives, replaces the embedded forecast by their ensemble, only while the
+//! (baseline, current) pair it was asked about is still current.
+
+use super::document::Document;
+use crate::llm::{LlmConfig, LlmForecaster};
+use kforecast_core::analysis::{KernelReport, Status};
+use kforecast_core::cache::ForecastCache;
+use kforecast_core::forecast::llm_prompt::PairContext;
+use kforecast_core::forecast::Forecast;
+use kforecast_core::hash::ContentHash;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+/// Identities of (baseline, current) versions of one kernel.
+pub type Pair = (ContentHash, ContentHash);
+
+enum Outcome {
+    /// Asked, under the given generation of the surrogate.
+    Pending(u64),
+    /// The ensemble (or, after a failure, the embedded forecast with the reason).
+    Ready(Forecast),
+}
+
+/// One document's LLM forecasts, by pair.
+#[derive(Default)]
+pub struct LlmForecasts {
+    by_pair: HashMap<Pair, Outcome>,
+    /// Counts [`LlmForecasts::clear`]s: an answer asked for before one is dropped.
+    generation: u64,
+}
+
+/// A pair to ask the LLM about, with the embedded forecast it will be ensembled with.
+pub struct Request {
+    pub pair: Pair,
+    pub generation: u64,
+    pub embedded: Forecast,
+    pub context: PairContext,
+}
+
+impl LlmForecasts {
+    /// Puts the arrived forecasts into the reports and forgets pairs that are no longer current.
+    pub fn apply(&mut self, reports: &mut [KernelReport]) {
+        let current: HashSet<Pair> = reports.iter().filter_map(|r| r.pair).collect();
+        self.by_pair.retain(|p, _| current.contains(p));
+        for r in reports.iter_mut() {
+            if let (Status::Changed(_), Some(Outcome::Ready(f))) =
+                (&r.status, r.pair.and_then(|p| self.by_pair.get(&p)))
+            {
+                r.status = Status::Changed(f.clone());
+            }
+        }
+    }
+
+    /// The LLM has been asked about this pair and has not answered yet.
+    pub fn pending(&self, pair: Option<Pair>) -> bool {
+        pair.is_some_and(|p| matches!(self.by_pair.get(&p), Some(Outcome::Pending(_))))
+    }
+
+    /// Records the answer to `request` and shows it in the reports; `false` (and nothing
+    /// kept) if its pair is no longer current or the surrogate changed since it was asked.
+    pub fn arrived(&mut self, request: (Pair, u64), forecast: Forecast, reports: &mut [KernelReport]) -> bool {
+        let (pair, generation) = request;
+        if !matches!(self.by_pair.get(&pair), Some(Outcome::Pending(g)) if *g == generation) {
+            return false;
+        }
+        self.by_pair.insert(pair, Outcome::Ready(forecast));
+        self.apply(reports);
+        true
+    }
+
+    /// Forgets everything (the surrogate or its settings changed).
+    pub fn clear(&mut self) {
+        self.by_pair.clear();
+        self.generation += 1;
+    }
+}
+
+/// The document's changed kernels the LLM has not been asked about, marked as asked.
+/// Kernels the embedded forecaster knows to be unchanged (`identical`) are not sent.
+pub fn requests(doc: &mut Document, device: &str) -> Vec<Request> {
+    let mut out = Vec::new();
+    let mut text = None;
+    for r in &doc.reports {
+        let (Status::Changed(f), Some(pair)) = (&r.status, r.pair) else { continue };
+        if f.identical || doc.llm.by_pair.contains_key(&pair) {
+            continue;
+        }
+        let base = doc.baseline.kernels.iter().find(|k| k.name == r.name && k.identity() == pair.0);
+        let current = doc.current.iter().map(|(k, _)| k).find(|k| k.name == r.name && k.identity() == pair.1);
+        let (Some(base), Some(current)) = (base, current) else { continue };
+        let text = text.get_or_insert_with(|| doc.src.text());
+        let context = PairContext::new(base, &doc.baseline.text, current, text, device);
+        out.push(Request { pair, generation: doc.llm.generation, embedded: f.clone(), context });
+    }
+    for r in &out {
+        doc.llm.by_pair.insert(r.pair, Outcome::Pending(r.generation));
+    }
+    out
+}
+
+/// The surrogate for the settings (`None` when off), or a message naming the setting.
+pub fn build(config: &LlmConfig, cache: Arc<ForecastCache>) -> Result<Option<Arc<LlmForecaster>>, String> {
+    if !config.enabled() {
+        return Ok(None);
+    }
+    LlmForecaster::new(config, cache).map(|l| Some(Arc::new(l))).map_err(|e| format!("setting `kforecast.llm`: {e}"))
+}
