@@ -8,12 +8,12 @@ use std::process::{Command, Output};
 
 fn kforecast(args: &[&str]) -> Output {
     let cache = tempfile::tempdir().expect("tempdir");
-    Command::new(binary())
-        .args(args)
-        .env("KFORECAST_CACHE_DIR", cache.path())
-        .current_dir(repo_root())
-        .output()
-        .expect("run")
+    kforecast_in(cache.path(), args)
+}
+
+/// Runs kforecast with its store in `cache`.
+fn kforecast_in(cache: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(binary()).args(args).env("KFORECAST_CACHE_DIR", cache).current_dir(repo_root()).output().expect("run")
 }
 
 fn stdout(o: &Output) -> String {
@@ -194,8 +194,58 @@ fn eval_scores_the_forecaster_on_the_measured_corpus() {
     assert!(v["metrics"]["pairs"].as_u64().expect("pairs") > 100);
     let acc = v["metrics"]["direction_accuracy_clear"].as_f64().expect("accuracy");
     assert!((0.0..=1.0).contains(&acc));
-    let o = kforecast(&["eval", "corpus", "--fit"]);
-    assert!(stdout(&o).contains("fitted on the train split"), "{}", stdout(&o));
+    assert!(v["forecaster"].as_str().is_some_and(|f| f.starts_with("embedded-gbt/")), "the trained model by default");
+    assert!(out.contains("deferral"), "the threshold trade-off:\n{out}");
+    let o = kforecast(&["eval", "corpus", "--forecaster", "analytic"]);
+    assert!(stdout(&o).contains("embedded-roofline"), "{}", stdout(&o));
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"format\": 1}").expect("write");
+    let o = kforecast(&["eval", "corpus", "--model", &bad.display().to_string()]);
+    assert!(!o.status.success() && stderr(&o).contains("bad.json"), "{}", stderr(&o));
     let o = kforecast(&["eval", "corpus", "--split", "nope"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn retraining_from_the_corpus_reproduces_the_shipped_weights() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("h100.json");
+    let o = kforecast(&["train", "corpus", "--out", &out.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shipped = std::fs::read(repo_root().join("server/core/model/h100.json")).expect("shipped weights");
+    assert!(std::fs::read(&out).expect("trained") == shipped, "retraining gave other weights than the shipped ones");
+}
+
+#[test]
+fn calibration_learns_from_stored_measurements_and_rolls_back() {
+    use kforecast_core::hash::ContentHash;
+    use kforecast_core::store::{Store, Table};
+    let cache = tempfile::tempdir().expect("tempdir");
+    let run = |args: &[&str]| kforecast_in(cache.path(), args);
+    let o = run(&["calibrate"]);
+    assert!(stdout(&o).contains("no stored measurements yet"), "{}", stdout(&o));
+    // Real H100 measurements from the corpus, stored as the server stores a verification.
+    {
+        let (store, _) = Store::open_in(cache.path()).expect("store");
+        let text =
+            std::fs::read_to_string(repo_root().join("corpus/measurements/h100-2026-11-21.jsonl")).expect("corpus");
+        let mut rows = Vec::new();
+        for (i, line) in text.lines().filter(|l| l.contains("\"family\":\"transpose\"")).take(12).enumerate() {
+            let row: Value = serde_json::from_str(line).expect("row");
+            let source =
+                |k: &str| std::fs::read_to_string(repo_root().join(row[k].as_str().expect("path"))).expect("src");
+            let stored = serde_json::json!({
+                "kernel": row["kernel"], "language": row["language"],
+                "base_source": source("base"), "candidate_source": source("candidate"),
+                "measurement": row["result"], "measured_at": 1_700_000_000u64 + i as u64,
+            });
+            rows.push((ContentHash::of(line.as_bytes()), serde_json::to_vec(&stored).expect("json")));
+        }
+        store.put_many(Table::Measurements, &rows).expect("stored");
+    }
+    let o = run(&["calibrate"]);
+    let out = stdout(&o);
+    assert!(o.status.success() && out.contains("now:    version 1"), "{out}{}", stderr(&o));
+    let o = run(&["calibrate", "--rollback"]);
+    assert!(stdout(&o).contains("the shipped calibration"), "{}", stdout(&o));
 }

@@ -58,6 +58,12 @@ impl Analyzer {
         self.forecaster.as_ref()
     }
 
+    /// Replaces the forecaster (a new calibration, say); forecasts are cached under the
+    /// forecaster's id, so the old ones simply stop being asked for.
+    pub fn set_forecaster(&mut self, forecaster: Arc<dyn Forecaster>) {
+        self.forecaster = forecaster;
+    }
+
     pub fn cache(&self) -> &ForecastCache {
         &self.cache
     }

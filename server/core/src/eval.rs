@@ -32,6 +32,8 @@ pub struct Metrics {
     pub brier: f64,
     /// Ranked probability score: Σ over the 7 bin edges of (CDF − outcome CDF)², averaged.
     pub crps: f64,
+    /// Mean −ln of the probability given to the measured bin (lower is better).
+    pub log_score: f64,
     /// Calibration of the most likely bin's probability (10 equal-width buckets).
     pub ece_bin: f64,
     /// Calibration of the claim's confidence (what the editor shows).
@@ -48,6 +50,15 @@ pub struct Metrics {
     /// Fraction of families whose top-10% pick is within 10% of the pool's best.
     pub top10_within_10pct: f64,
     pub families: usize,
+    /// Each forecast's claim confidence and whether the claim held, in sample order.
+    #[serde(skip)]
+    pub claims: Vec<ClaimOutcome>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClaimOutcome {
+    pub confidence: f64,
+    pub holds: bool,
 }
 
 fn claim_holds(f: &Forecast, s: f64) -> bool {
@@ -101,6 +112,7 @@ pub fn metrics(samples: &[Sample]) -> Metrics {
         let holds = claim_holds(f, s.speedup);
         claim += holds as usize;
         claim_conf.push((f.confidence, holds));
+        m.claims.push(ClaimOutcome { confidence: f.confidence, holds });
         let mut cdf = 0.0;
         let mut crps = 0.0;
         for k in 0..NUM_BINS {
@@ -113,9 +125,11 @@ pub fn metrics(samples: &[Sample]) -> Metrics {
             }
         }
         m.crps += crps;
+        m.log_score -= f.bins.0[truth].max(1e-6).ln();
     }
     m.brier /= nf;
     m.crps /= nf;
+    m.log_score /= nf;
     m.direction_accuracy = dir as f64 / nf;
     m.clear_pairs = clear;
     m.direction_accuracy_clear = if clear > 0 { clear_ok as f64 / clear as f64 } else { f64::NAN };
@@ -167,6 +181,39 @@ pub fn metrics(samples: &[Sample]) -> Metrics {
     m.top10_recovery = if fams > 0 { rec_sum / fams as f64 } else { f64::NAN };
     m.top10_within_10pct = if fams > 0 { within as f64 / fams as f64 } else { f64::NAN };
     m
+}
+
+/// What deferring below one confidence threshold gives.
+#[derive(Clone, Debug, Serialize)]
+pub struct SelectivePoint {
+    pub threshold: f64,
+    /// Fraction of forecasts trusted (confidence ≥ threshold); the rest are measured.
+    pub coverage: f64,
+    /// Among trusted forecasts: the claim is wrong.
+    pub claim_error: f64,
+    /// Among trusted forecasts of pairs with |log2 S| > 0.2: the direction is wrong.
+    pub direction_error_clear: f64,
+}
+
+/// The selective policy's trade-off between coverage and error at each threshold.
+pub fn selective(samples: &[Sample], thresholds: &[f64]) -> Vec<SelectivePoint> {
+    thresholds
+        .iter()
+        .map(|&t| {
+            let kept: Vec<&Sample> = samples.iter().filter(|s| !s.forecast.defer(t)).collect();
+            let clear: Vec<&&Sample> = kept.iter().filter(|s| s.speedup.log2().abs() > SAME_BAND).collect();
+            let rate = |bad: usize, of: usize| if of > 0 { bad as f64 / of as f64 } else { 0.0 };
+            SelectivePoint {
+                threshold: t,
+                coverage: rate(kept.len(), samples.len()),
+                claim_error: rate(kept.iter().filter(|s| !claim_holds(&s.forecast, s.speedup)).count(), kept.len()),
+                direction_error_clear: rate(
+                    clear.iter().filter(|s| (s.forecast.p_faster > 0.5) != (s.speedup > 1.0)).count(),
+                    clear.len(),
+                ),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

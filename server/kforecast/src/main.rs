@@ -48,6 +48,11 @@ enum Command {
     Verify(cli::verify::VerifyArgs),
     /// Score the forecaster on a measured corpus (direction, bins, Brier, CRPS, ECE, AURC, top-10%).
     Eval(cli::eval::EvalArgs),
+    /// Train the embedded forecaster on a measured corpus and write its weights.
+    Train(cli::train::TrainArgs),
+    /// Refit (or roll back, or reset) the forecaster's calibration for a device from the
+    /// measurements in the store.
+    Calibrate(cli::calibrate::CalibrateArgs),
     /// Write every stored measurement as JSON lines (training examples).
     Export(cli::verify::ExportArgs),
     /// Measure kernels on this machine's GPU: JSON lines on stdin (used by the server),
@@ -88,6 +93,8 @@ fn main() -> ExitCode {
         Command::Verify(args) => cli::verify::run(args, &options),
         Command::Export(args) => cli::verify::export(args, &options),
         Command::Eval(args) => cli::eval::run(args),
+        Command::Train(args) => cli::train::run(args),
+        Command::Calibrate(args) => cli::calibrate::run(args, &options),
     };
     match result {
         Ok(code) => code,

@@ -1,10 +1,14 @@
 //! Forecasts of the speedup S = t_base / t_new of a kernel edit.
 
+pub mod adapt;
 mod combine;
 mod embedded;
 mod ensemble;
 mod explain;
+pub mod gbt;
 pub mod llm_prompt;
+pub mod train;
+pub mod trained;
 
 use crate::bins::BinProbs;
 use crate::kernel::Kernel;
@@ -13,6 +17,7 @@ use serde::{Deserialize, Serialize};
 pub use combine::{combine, forecast_unit, Part};
 pub use embedded::{EmbeddedForecaster, Params};
 pub use ensemble::{ensemble, ensemble_id, log2_moments, Member, Pool};
+pub use trained::{Adjustment, Model, TrainedForecaster};
 
 /// What a forecast claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +59,37 @@ impl Forecast {
     /// Builds a forecast from a normal distribution over log2 S.
     pub fn from_log2_normal(mu: f64, sigma: f64, forecaster: &str, reasons: Vec<String>) -> Self {
         Self::from_bins_with_moments(BinProbs::from_log2_normal(mu, sigma), mu, sigma, forecaster, reasons)
+    }
+
+    /// Builds a forecast from a mixture over log2 S: with probability `1 − outlier` a
+    /// normal(μ, σ), otherwise a wide normal(0, `outlier_sigma`) that stands for the
+    /// model being out of its depth. The claim follows μ; its confidence is the mixture's.
+    pub fn from_log2_mixture(
+        mu: f64,
+        sigma: f64,
+        outlier: f64,
+        outlier_sigma: f64,
+        forecaster: &str,
+        reasons: Vec<String>,
+    ) -> Self {
+        let w = outlier.clamp(0.0, 1.0);
+        if w == 0.0 {
+            return Self::from_log2_normal(mu, sigma, forecaster, reasons);
+        }
+        let (core, wide) = (BinProbs::from_log2_normal(mu, sigma), BinProbs::from_log2_normal(0.0, outlier_sigma));
+        let mut bins = core;
+        for (b, o) in bins.0.iter_mut().zip(wide.0.iter()) {
+            *b = (1.0 - w) * *b + w * o;
+        }
+        let s = sigma.max(1e-6);
+        let band = |m: f64, s: f64| {
+            crate::bins::normal_cdf((SAME_BAND - m) / s) - crate::bins::normal_cdf((-SAME_BAND - m) / s)
+        };
+        let mut f = Self::from_bins_with_moments(bins, mu, s, forecaster, reasons);
+        if f.claim == Claim::Same {
+            f.confidence = ((1.0 - w) * band(mu, s) + w * band(0.0, outlier_sigma.max(1e-6))).clamp(0.0, 0.995);
+        }
+        f
     }
 
     /// The forecast for two versions that are the same kernel once comments, layout and

@@ -1,16 +1,13 @@
-//! `kforecast eval CORPUS`: the forecaster scored on measured pairs, like the paper.
+//! `kforecast eval CORPUS`: a forecaster scored on measured pairs, like the paper.
 
-use super::load_with_kernels;
+use super::corpus::{self, Pair};
 use anyhow::{bail, Context};
 use clap::Args;
-use kforecast_core::eval::{metrics, Metrics, Sample};
-use kforecast_core::features::Profile;
-use kforecast_core::forecast::{EmbeddedForecaster, Forecast, Forecaster, Params};
-use kforecast_core::kernel::Kernel;
-use serde_json::Value;
-use std::collections::HashMap;
+use kforecast_core::eval::{metrics, selective, Metrics, Sample, SelectivePoint};
+use kforecast_core::forecast::{EmbeddedForecaster, Forecast, Forecaster, Model, TrainedForecaster};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 #[derive(Args)]
 pub struct EvalArgs {
@@ -22,177 +19,87 @@ pub struct EvalArgs {
     /// Which families: heldout (default), train, or all.
     #[arg(long, default_value = "heldout")]
     split: String,
+    /// Which forecaster: trained (the shipped weights, default) or analytic (the
+    /// untrained roofline model).
+    #[arg(long, default_value = "trained")]
+    forecaster: String,
+    /// Score these weights instead of the shipped ones (from `kforecast train --out`).
+    #[arg(long, value_name = "FILE")]
+    model: Option<PathBuf>,
     /// Also write the metrics as JSON here.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
-    /// Fit the model's damping and spreads on the train split (lowest mean CRPS), then
-    /// score the fitted model on --split as well.
-    #[arg(long)]
-    fit: bool,
-    /// With --fit: write the fitted parameters here (JSON).
-    #[arg(long, value_name = "FILE", requires = "fit")]
-    save: Option<PathBuf>,
     /// Write every measured pair with both profiles here (JSON lines), for analysis.
     #[arg(long, value_name = "FILE")]
     dump: Option<PathBuf>,
 }
 
-/// A measured pair with both versions' profiles, so the model can be re-run cheaply.
-struct Pair {
-    family: String,
-    split: String,
-    base: String,
-    candidate: String,
-    speedup: f64,
-    identical: bool,
-    profiles: (std::sync::Arc<Profile>, std::sync::Arc<Profile>),
-}
-
-fn samples(pairs: &[Pair], split: &str, forecaster: &EmbeddedForecaster, params: &Params) -> Vec<Sample> {
-    pairs
-        .iter()
-        .filter(|p| split == "all" || p.split == split)
-        .map(|p| {
-            let forecast = if p.identical {
-                Forecast::same_kernel(forecaster.id())
-            } else {
-                forecaster.forecast_profiles_with(params, &p.profiles.0, &p.profiles.1)
-            };
-            Sample {
-                family: p.family.clone(),
-                base: p.base.clone(),
-                candidate: p.candidate.clone(),
-                speedup: p.speedup,
-                forecast,
-            }
-        })
-        .collect()
-}
-
-/// Grid search of the parameters on `train` pairs for the lowest mean CRPS.
-fn fit(pairs: &[Pair], forecaster: &EmbeddedForecaster) -> (Params, f64) {
-    let mut best = (forecaster.params(), f64::INFINITY);
-    for damping in [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1.0] {
-        for base_sigma in [0.1, 0.2, 0.3, 0.45, 0.6, 0.8] {
-            for relative_sigma in [0.0, 0.15, 0.3, 0.5, 0.8] {
-                for guess_sigma in [0.0, 0.05, 0.15] {
-                    let p = Params {
-                        damping,
-                        base_sigma,
-                        relative_sigma,
-                        guess_sigma,
-                        unseen_sigma: forecaster.params().unseen_sigma,
-                    };
-                    let crps = metrics(&samples(pairs, "train", forecaster, &p)).crps;
-                    if crps < best.1 {
-                        best = (p, crps);
-                    }
-                }
-            }
-        }
-    }
-    best
-}
-
-fn newest(dir: &Path) -> Option<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
-        .collect();
-    files.sort();
-    files.pop()
-}
+/// Confidence thresholds shown in the deferral trade-off.
+const THRESHOLDS: [f64; 8] = [0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
 
 pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     if !["heldout", "train", "all"].contains(&args.split.as_str()) {
         bail!("--split must be heldout, train or all");
     }
-    let file = match &args.measurements {
-        Some(f) => f.clone(),
-        None => newest(&args.corpus.join("measurements"))
-            .with_context(|| format!("no measurements/*.jsonl in {}", args.corpus.display()))?,
-    };
-    let root = args.corpus.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
-    let forecaster = EmbeddedForecaster::new();
-    let mut kernels: HashMap<String, Vec<Kernel>> = HashMap::new();
-    let mut load = |p: &str| -> anyhow::Result<Vec<Kernel>> {
-        if let Some(k) = kernels.get(p) {
-            return Ok(k.clone());
+    let analytic = EmbeddedForecaster::new();
+    let trained = match (args.forecaster.as_str(), &args.model) {
+        ("analytic", None) => None,
+        ("analytic", Some(_)) => bail!("--model goes with --forecaster trained"),
+        ("trained", None) => Some(TrainedForecaster::shipped().map_err(anyhow::Error::msg)?),
+        ("trained", Some(path)) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+            let model = Model::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            Some(TrainedForecaster::new(Arc::new(model)))
         }
-        let path = root.join(p);
-        let k = load_with_kernels(&path)?.kernels;
-        kernels.insert(p.to_string(), k.clone());
-        Ok(k)
+        (other, _) => bail!("--forecaster must be trained or analytic, not `{other}`"),
     };
-    let (mut pairs, mut skipped) = (Vec::new(), 0);
-    for (i, line) in text.lines().enumerate() {
-        let Ok(row) = serde_json::from_str::<Value>(line) else {
-            eprintln!("warning: {}:{}: not JSON", file.display(), i + 1);
-            continue;
-        };
-        let split = row["split"].as_str().unwrap_or("train").to_string();
-        let r = &row["result"];
-        let (Some("ok"), Some(s)) = (r["status"].as_str(), r["speedup"].as_f64()) else {
-            if args.split == "all" || split == args.split {
-                skipped += 1;
-            }
-            continue;
-        };
-        let (Some(base), Some(cand), Some(kernel)) =
-            (row["base"].as_str(), row["candidate"].as_str(), row["kernel"].as_str())
-        else {
-            continue;
-        };
-        let (bk, ck) = (load(base)?, load(cand)?);
-        let (Some(b), Some(c)) = (bk.iter().find(|k| k.name == kernel), ck.iter().find(|k| k.name == kernel)) else {
-            continue;
-        };
-        pairs.push(Pair {
-            family: format!("{}/{}", row["language"].as_str().unwrap_or(""), row["family"].as_str().unwrap_or("")),
-            split,
-            base: base.to_string(),
-            candidate: cand.to_string(),
-            speedup: s,
-            identical: b.identity() == c.identity(),
-            profiles: (forecaster.profile(b), forecaster.profile(c)),
-        });
-    }
+    let corpus = corpus::load(&args.corpus, args.measurements.as_deref(), &analytic)?;
     if let Some(path) = &args.dump {
-        let mut text = String::new();
-        for p in &pairs {
-            let row = serde_json::json!({"family": p.family, "split": p.split, "base": p.base, "candidate": p.candidate,
-                "speedup": p.speedup, "identical": p.identical, "base_profile": *p.profiles.0, "candidate_profile": *p.profiles.1});
-            text.push_str(&row.to_string());
-            text.push('\n');
-        }
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        dump(&corpus.pairs, path)?;
     }
-    let shipped = forecaster.params();
-    let m = metrics(&samples(&pairs, &args.split, &forecaster, &shipped));
-    print_table(&m, &args.split, &file, forecaster.id(), skipped);
-    let mut report = serde_json::json!({"split": args.split, "measurements": file, "forecaster": forecaster.id(), "params": shipped, "metrics": m});
-    if args.fit {
-        let (p, train_crps) = fit(&pairs, &forecaster);
-        super::out(format!(
-            "fitted on the train split (mean CRPS {train_crps:.3}): damping {}, base_sigma {}, relative_sigma {}, guess_sigma {}",
-            p.damping, p.base_sigma, p.relative_sigma, p.guess_sigma
-        ));
-        let fitted = metrics(&samples(&pairs, &args.split, &forecaster, &p));
-        print_table(&fitted, &args.split, &file, &format!("{} (fitted)", forecaster.id()), skipped);
-        report["fitted"] = serde_json::json!({"params": p, "metrics": fitted});
-        if let Some(path) = &args.save {
-            std::fs::write(path, serde_json::to_vec_pretty(&p)?)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+    let id = trained.as_ref().map(|t| t.id().to_string()).unwrap_or_else(|| analytic.id().to_string());
+    let forecast = |p: &Pair| -> Forecast {
+        match (&trained, p.identical) {
+            (_, true) => Forecast::same_kernel(&id),
+            (Some(t), false) => t.forecast_profiles(&p.profiles.0, &p.profiles.1),
+            (None, false) => analytic.forecast_profiles(&p.profiles.0, &p.profiles.1),
         }
-    }
+    };
+    let samples: Vec<Sample> = corpus
+        .pairs
+        .iter()
+        .filter(|p| args.split == "all" || p.split == args.split)
+        .map(|p| Sample {
+            family: p.family.clone(),
+            base: p.base.clone(),
+            candidate: p.candidate.clone(),
+            speedup: p.speedup,
+            forecast: forecast(p),
+        })
+        .collect();
+    let m = metrics(&samples);
+    let trade_off = selective(&samples, &THRESHOLDS);
+    print_table(&m, &args.split, &corpus.file, &id, corpus.unmeasured_in(&args.split));
+    print_trade_off(&trade_off);
     if let Some(out) = &args.json {
+        let report = serde_json::json!({"split": args.split, "measurements": corpus.file, "forecaster": id,
+            "metrics": m, "selective": trade_off});
         std::fs::write(out, serde_json::to_vec_pretty(&report)?)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn dump(pairs: &[Pair], path: &Path) -> anyhow::Result<()> {
+    let mut text = String::new();
+    for p in pairs {
+        let row = serde_json::json!({"family": p.family, "split": p.split, "base": p.base, "candidate": p.candidate,
+            "speedup": p.speedup, "identical": p.identical, "base_profile": *p.profiles.0,
+            "candidate_profile": *p.profiles.1});
+        text.push_str(&row.to_string());
+        text.push('\n');
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn print_table(m: &Metrics, split: &str, file: &Path, forecaster: &str, skipped: usize) {
@@ -207,6 +114,7 @@ fn print_table(m: &Metrics, split: &str, file: &Path, forecaster: &str, skipped:
     out(format!("  8-bin accuracy                         {:>6.1}%", m.bin_accuracy * 100.0));
     out(format!("  Brier score (sum over bins)            {:>7.3}", m.brier));
     out(format!("  CRPS (ranked, 7 edges)                 {:>7.3}", m.crps));
+    out(format!("  log score (−ln p of the measured bin)  {:>7.3}", m.log_score));
     out(format!("  ECE, most likely bin                   {:>7.3}   (target ≤ 0.05)", m.ece_bin));
     out(format!("  ECE, the hint's claim                  {:>7.3}", m.ece_claim));
     out(format!("  claim accuracy                         {:>6.1}%", m.claim_accuracy * 100.0));
@@ -218,4 +126,19 @@ fn print_table(m: &Metrics, split: &str, file: &Path, forecaster: &str, skipped:
         m.top10_recovery,
         m.top10_within_10pct * 100.0
     ));
+}
+
+fn print_trade_off(points: &[SelectivePoint]) {
+    let out = |s: String| super::out(s);
+    out("  deferral: forecasts under the threshold go to the GPU".into());
+    out("    threshold  trusted  claim error  direction error (|log2 S| > 0.2)".into());
+    for p in points {
+        out(format!(
+            "    {:>9.2}  {:>6.1}%  {:>10.1}%  {:>10.1}%",
+            p.threshold,
+            p.coverage * 100.0,
+            p.claim_error * 100.0,
+            p.direction_error_clear * 100.0
+        ));
+    }
 }

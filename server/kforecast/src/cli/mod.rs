@@ -1,18 +1,20 @@
 //! The command line: `check` and `forecast`, on the same core as the server.
 
+pub mod calibrate;
 pub mod check;
+mod corpus;
 pub mod eval;
 pub mod forecast;
 mod output;
 pub use output::forecast_json;
 pub mod profile;
+pub mod train;
 pub mod verify;
 
 use anyhow::{bail, Context};
 use kforecast_core::analysis::Analyzer;
 use kforecast_core::cache::ForecastCache;
 use kforecast_core::extract;
-use kforecast_core::forecast::EmbeddedForecaster;
 use kforecast_core::kernel::{Kernel, Language};
 use kforecast_core::store::{self, Store};
 use std::path::{Path, PathBuf};
@@ -54,7 +56,8 @@ pub fn open_cache(options: &CacheOptions, warn: &mut dyn FnMut(String)) -> Forec
 
 pub fn analyzer(options: &CacheOptions) -> Analyzer {
     let cache = open_cache(options, &mut |w| eprintln!("warning: {w}"));
-    Analyzer::new(Arc::new(EmbeddedForecaster::new()), Arc::new(cache), DEFAULT_DEVICE)
+    let dir = cache.store().and_then(|s| s.path().parent().map(Path::to_path_buf));
+    Analyzer::new(calibrate::forecaster(dir.as_deref(), DEFAULT_DEVICE), Arc::new(cache), DEFAULT_DEVICE)
 }
 
 /// A source file's kernels.

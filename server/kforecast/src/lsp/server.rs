@@ -6,12 +6,12 @@ use super::llm;
 use super::position::{to_offset, Encoding};
 use super::settings::Settings;
 use super::to_proto;
+use crate::cli::calibrate;
 use crate::cli::verify::{build_job, measure_cached};
 use crate::cli::{open_cache, CacheOptions};
 use crate::llm::LlmForecaster;
 use crate::worker::pool::WorkerPool;
 use kforecast_core::analysis::Analyzer;
-use kforecast_core::forecast::EmbeddedForecaster;
 use kforecast_core::measure::protocol::{Measurement, Status as MeasureStatus};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -59,7 +59,8 @@ impl Backend {
         let mut pending = Vec::new();
         let cache = open_cache(cache, &mut |w| pending.push((MessageType::WARNING, w)));
         let settings = Settings::default();
-        let analyzer = Analyzer::new(Arc::new(EmbeddedForecaster::new()), Arc::new(cache), settings.device.clone());
+        let forecaster = calibrate::forecaster(store_dir(&cache).as_deref(), &settings.device);
+        let analyzer = Analyzer::new(forecaster, Arc::new(cache), settings.device.clone());
         let pool = Arc::new(
             WorkerPool::new(&settings.gpu_workers, Duration::from_secs(settings.verify_timeout)).unwrap_or_else(|_| {
                 WorkerPool::new(&[], Duration::from_secs(120)).expect("a local pool needs no settings")
@@ -150,10 +151,10 @@ impl Backend {
                 return Err(msg);
             }
         };
-        let progress = {
+        let (progress, learn) = {
             let mut st = self.state();
             st.jobs += 1;
-            st.progress
+            (st.progress, st.settings.learn)
         };
         let (client, state) = (self.client.clone(), self.state.clone());
         tokio::spawn(async move {
@@ -209,6 +210,9 @@ impl Backend {
             }
             let from = if cached { " (stored measurement)" } else { "" };
             client.log_message(MessageType::INFO, format!("kforecast: `{kernel}` {headline}{from}")).await;
+            if learn && !cached {
+                learn_from_store(&client, &state).await;
+            }
             publish(&client, &state, uri).await;
             refresh(&client, &state);
         });
@@ -324,6 +328,65 @@ async fn publish(client: &Client, state: &Mutex<State>, uri: Url) {
     client.publish_diagnostics(uri, diags, version).await;
 }
 
+/// The folder of the store, where calibrations are kept.
+fn store_dir(cache: &kforecast_core::cache::ForecastCache) -> Option<std::path::PathBuf> {
+    cache.store().and_then(|s| s.path().parent().map(std::path::Path::to_path_buf))
+}
+
+/// Refits the device's calibration from the stored measurements (off the lock) and, if
+/// it changed, forecasts every open document again with it.
+async fn learn_from_store(client: &Client, state: &Arc<Mutex<State>>) {
+    let (cache, device) = {
+        let st = lock(state);
+        (st.analyzer.cache_arc(), st.settings.device.clone())
+    };
+    let (Some(store), Some(dir)) = (cache.store_arc(), store_dir(&cache)) else { return };
+    let model = match kforecast_core::forecast::Model::shipped() {
+        Ok(m) => Arc::new(m),
+        Err(_) => return,
+    };
+    let fit_device = device.clone();
+    let refit = tokio::task::spawn_blocking(move || calibrate::refit(&store, &model, &fit_device)).await;
+    let adjustment = match refit {
+        Ok(Ok(Some(a))) => a,
+        Ok(Ok(None)) => return,
+        Ok(Err(e)) => {
+            client.log_message(MessageType::WARNING, format!("kforecast: calibration not refined: {e}")).await;
+            return;
+        }
+        Err(e) => {
+            tracing::warn!("the calibration task failed: {e}");
+            return;
+        }
+    };
+    let uris: Vec<Url> = {
+        let mut st = lock(state);
+        if st.settings.device != device {
+            return;
+        }
+        st.analyzer.set_forecaster(calibrate::forecaster(Some(&dir), &device));
+        let State { docs, analyzer, .. } = &mut *st;
+        for doc in docs.values_mut() {
+            doc.analyze(analyzer);
+        }
+        docs.keys().cloned().collect()
+    };
+    client
+        .log_message(
+            MessageType::INFO,
+            format!(
+                "kforecast: calibration for {device} refined from {} measurement(s) (version {}; \
+                 `kforecast calibrate --rollback` undoes it)",
+                adjustment.measurements, adjustment.version
+            ),
+        )
+        .await;
+    for uri in uris {
+        publish(client, state, uri).await;
+    }
+    refresh(client, state);
+}
+
 fn refresh(client: &Client, state: &Mutex<State>) {
     let (hints, lenses) = {
         let st = lock(state);
@@ -373,6 +436,8 @@ impl LanguageServer for Backend {
                 let errors = st.settings.apply(options);
                 st.pending.extend(errors.into_iter().map(|e| (MessageType::ERROR, e)));
                 let device = st.settings.device.clone();
+                let dir = store_dir(st.analyzer.cache());
+                st.analyzer.set_forecaster(calibrate::forecaster(dir.as_deref(), &device));
                 st.analyzer.set_device(device);
                 match WorkerPool::new(&st.settings.gpu_workers, Duration::from_secs(st.settings.verify_timeout)) {
                     Ok(p) => st.pool = Arc::new(p),
@@ -482,6 +547,10 @@ impl LanguageServer for Backend {
                     Ok(p) => st.pool = Arc::new(p),
                     Err(e) => errors.push(format!("setting `kforecast.gpuWorkers`: {e}")),
                 }
+            }
+            if settings.device != before.device {
+                let dir = store_dir(st.analyzer.cache());
+                st.analyzer.set_forecaster(calibrate::forecaster(dir.as_deref(), &settings.device));
             }
             st.analyzer.set_device(settings.device.clone());
             let llm_changed = settings.llm != before.llm || settings.device != before.device;

@@ -24,6 +24,8 @@ pub struct Settings {
     pub gpu_workers: Vec<WorkerSetting>,
     /// Verify deferred forecasts on the GPU without being asked.
     pub auto_verify: bool,
+    /// Refine the forecaster's calibration for the device from each verified kernel.
+    pub learn: bool,
     /// Time limit of one GPU job, in seconds.
     pub verify_timeout: u64,
     /// The optional LLM surrogate (`kforecast.llm.*`; off without an endpoint).
@@ -39,6 +41,7 @@ impl Default for Settings {
             max_file_size: 16 * 1024 * 1024,
             gpu_workers: Vec::new(),
             auto_verify: false,
+            learn: true,
             verify_timeout: 120,
             llm: crate::llm::LlmConfig::default(),
         }
@@ -93,6 +96,11 @@ impl Settings {
                     Err(e) => errors.push(format!(
                         "setting `kforecast.gpuWorkers` must be a list of {{\"url\": \"http(s)://host:port\", \"tokenEnv\": \"VAR\"}} (or \"url\": \"local\"): {e}"
                     )),
+                },
+                "learnFromMeasurements" => match v.as_bool() {
+                    Some(b) => self.learn = b,
+                    None => errors
+                        .push(format!("setting `kforecast.learnFromMeasurements` must be true or false, got {v}")),
                 },
                 "autoVerify" => match v.as_bool() {
                     Some(b) => self.auto_verify = b,

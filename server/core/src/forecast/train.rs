@@ -1,0 +1,174 @@
+//! Training the [`Model`] from measured pairs: bagged boosters on the pair features,
+//! then the spread chosen on out-of-family predictions (each family forecast by trees
+//! trained without it), so the confidence is calibrated for kernels the model has not
+//! seen. Deterministic: the same pairs and options give the same weights.
+
+use super::gbt::{self, BoostParams, Booster};
+use super::trained::{feature_names, pair_vector, platt, swapped, Model, Provenance, Spread};
+use crate::eval::{metrics, Metrics, Sample};
+use crate::features::Profile;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// One measured pair of two different kernel versions.
+#[derive(Clone, Debug)]
+pub struct TrainPair {
+    pub family: String,
+    pub base: Arc<Profile>,
+    pub candidate: Arc<Profile>,
+    /// Measured S = t_base / t_candidate.
+    pub speedup: f64,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct TrainOptions {
+    pub params: BoostParams,
+    /// Boosters averaged (each on its own subsamples).
+    pub bags: usize,
+    pub seed: u64,
+}
+
+impl Default for TrainOptions {
+    fn default() -> Self {
+        Self { params: BoostParams::default(), bags: 5, seed: 2026 }
+    }
+}
+
+fn rows(pairs: &[&TrainPair]) -> (Vec<Vec<f64>>, Vec<f64>) {
+    let mut x = Vec::with_capacity(pairs.len() * 2);
+    let mut y = Vec::with_capacity(pairs.len() * 2);
+    for p in pairs {
+        let v = pair_vector(&p.base, &p.candidate);
+        let s = p.speedup.max(1e-9).log2();
+        x.push(swapped(&v));
+        y.push(-s);
+        x.push(v);
+        y.push(s);
+    }
+    (x, y)
+}
+
+fn fit_members(pairs: &[&TrainPair], options: &TrainOptions) -> Vec<Booster> {
+    let (x, y) = rows(pairs);
+    (0..options.bags.max(1)).map(|k| gbt::fit(&x, &y, &options.params, options.seed.wrapping_add(k as u64))).collect()
+}
+
+/// The spread grid searched, in log2 units.
+fn spread_grid() -> impl Iterator<Item = Spread> {
+    (2..=20).flat_map(|b| {
+        (0..=8).flat_map(move |r| {
+            [0.0, 0.05, 0.1, 0.15, 0.2, 0.3].into_iter().flat_map(move |outlier| {
+                [1.5, 3.0].into_iter().map(move |outlier_sigma| Spread {
+                    base: 0.05 * b as f64,
+                    relative: 0.1 * r as f64,
+                    outlier,
+                    outlier_sigma,
+                    claim_scale: 1.0,
+                    claim_shift: 0.0,
+                })
+            })
+        })
+    })
+}
+
+fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
+    let samples: Vec<Sample> = pairs
+        .iter()
+        .zip(mus)
+        .map(|(p, &mu)| Sample {
+            family: p.family.clone(),
+            base: String::new(),
+            candidate: String::new(),
+            speedup: p.speedup,
+            forecast: spread.forecast(mu, 1.0, "cv", Vec::new()),
+        })
+        .collect();
+    metrics(&samples)
+}
+
+/// Trains a model on `pairs`; `progress` hears about each cross-validation fold.
+pub fn train(
+    pairs: &[TrainPair],
+    options: &TrainOptions,
+    mut provenance: Provenance,
+    progress: &mut dyn FnMut(&str),
+) -> Model {
+    let all: Vec<&TrainPair> = pairs.iter().collect();
+    let families: BTreeSet<&str> = pairs.iter().map(|p| p.family.as_str()).collect();
+    // Out-of-family forecasts for every pair.
+    let mut mus = vec![0.0; pairs.len()];
+    for (k, family) in families.iter().enumerate() {
+        progress(&format!("cross-validation {}/{}: without {family}", k + 1, families.len()));
+        let train: Vec<&TrainPair> = all.iter().copied().filter(|p| p.family != *family).collect();
+        let model = Model {
+            format: 1,
+            features: feature_names(),
+            params: options.params,
+            spread: Spread {
+                base: 1.0,
+                relative: 0.0,
+                outlier: 0.0,
+                outlier_sigma: 1.0,
+                claim_scale: 1.0,
+                claim_shift: 0.0,
+            },
+            provenance: Provenance::default(),
+            members: fit_members(&train, options),
+        };
+        for (i, p) in pairs.iter().enumerate() {
+            if p.family == *family {
+                mus[i] = model.mu(&pair_vector(&p.base, &p.candidate));
+            }
+        }
+    }
+    // The spread with the best log score plus a calibration penalty, out of family.
+    let mut best: Option<(f64, Spread, Metrics)> = None;
+    for spread in spread_grid() {
+        let m = score(&all, &mus, spread);
+        let objective = m.log_score + 5.0 * m.ece_bin;
+        if best.as_ref().is_none_or(|(o, _, _)| objective < *o) {
+            best = Some((objective, spread, m));
+        }
+    }
+    let (mut spread, _) = best.map(|(_, s, m)| (s, m)).unwrap_or((
+        Spread { base: 0.5, relative: 0.5, outlier: 0.1, outlier_sigma: 3.0, claim_scale: 1.0, claim_shift: 0.0 },
+        Metrics::default(),
+    ));
+    // Then the claim's confidence, by its log loss.
+    let claims: Vec<(f64, bool)> = score(&all, &mus, spread).claims.iter().map(|c| (c.confidence, c.holds)).collect();
+    let mut best_platt = (f64::INFINITY, 1.0, 0.0);
+    for a in (1..=40).map(|k| 0.05 * k as f64) {
+        for b in (-30..=30).map(|k| 0.05 * k as f64) {
+            let loss: f64 = claims
+                .iter()
+                .map(|&(c, ok)| {
+                    let p = platt(c, a, b).clamp(1e-6, 1.0 - 1e-6);
+                    -(if ok { p } else { 1.0 - p }).ln()
+                })
+                .sum();
+            if loss < best_platt.0 {
+                best_platt = (loss, a, b);
+            }
+        }
+    }
+    (spread.claim_scale, spread.claim_shift) = (best_platt.1, best_platt.2);
+    let cv = score(&all, &mus, spread);
+    progress("fitting the final model on every pair");
+    provenance.pairs = pairs.len();
+    provenance.families = families.len();
+    provenance.cross_validation = serde_json::json!({
+        "direction_accuracy_clear": cv.direction_accuracy_clear,
+        "ece_bin": cv.ece_bin,
+        "ece_claim": cv.ece_claim,
+        "log_score": cv.log_score,
+        "crps": cv.crps,
+    });
+    Model {
+        format: 1,
+        features: feature_names(),
+        params: options.params,
+        spread,
+        provenance,
+        members: fit_members(&all, options),
+    }
+}

@@ -1,0 +1,295 @@
+//! The trained forecaster: gradient-boosted trees over the differences of two
+//! profiles, with a fitted spread, shipped as weights in the repository
+//! (`server/core/model/h100.json`, retrained with `kforecast train corpus`).
+//!
+//! The model is antisymmetric by construction: swapping the two versions negates the
+//! forecast log2 S. The spread of the normal over log2 S grows with the size of the
+//! forecast change; both spread parameters are fitted on out-of-family predictions, so
+//! the confidence is calibrated on families the trees did not see. A user's own
+//! measurements can further adjust it per device ([`Adjustment`], see `adapt.rs`).
+
+use super::gbt::{BoostParams, Booster};
+use super::{explain, EmbeddedForecaster, Forecast, Forecaster};
+use crate::features::{Features, Profile};
+use crate::hash::ContentHash;
+use crate::kernel::{Kernel, Language};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The weights trained on the corpus's H100 measurements, as shipped.
+pub const SHIPPED_H100: &str = include_str!("../../model/h100.json");
+
+/// Cost terms used as features, in order.
+const COST_TERMS: [&str; 7] = ["memory", "shared", "sync", "atomics", "compute", "overhead", "total"];
+
+/// Names of the pair features, in the order of [`pair_vector`]. The first
+/// [`antisymmetric_len`] change sign when the two versions swap; the rest do not.
+pub fn feature_names() -> Vec<String> {
+    let mut names: Vec<String> = Features::NAMES.iter().map(|n| format!("dlog2 {n}")).collect();
+    names.extend(COST_TERMS.iter().map(|t| format!("dlog2 cost.{t}")));
+    names.extend(["dlog2 efficiency", "d guesses"].map(String::from));
+    names.extend(["triton", "guesses", "log2 total"].map(String::from));
+    names
+}
+
+/// How many leading pair features are antisymmetric.
+pub fn antisymmetric_len() -> usize {
+    Features::NAMES.len() + COST_TERMS.len() + 2
+}
+
+fn cost_terms(p: &Profile) -> [f64; 7] {
+    let c = &p.cost;
+    [c.memory, c.shared, c.sync, c.atomics, c.compute, c.overhead, c.total]
+}
+
+/// The pair's features: for (base, candidate), positive antisymmetric entries mean the
+/// base has more of it.
+pub fn pair_vector(base: &Profile, cand: &Profile) -> Vec<f64> {
+    let l = |v: f64| (1.0 + v.abs()).log2();
+    let mut x: Vec<f64> =
+        base.features.values().iter().zip(cand.features.values().iter()).map(|(b, c)| l(*b) - l(*c)).collect();
+    x.extend(cost_terms(base).iter().zip(cost_terms(cand).iter()).map(|(b, c)| l(*b) - l(*c)));
+    x.push(base.cost.efficiency.max(1e-6).log2() - cand.cost.efficiency.max(1e-6).log2());
+    x.push(f64::from(base.guesses) - f64::from(cand.guesses));
+    x.push(if base.language == Language::Triton { 1.0 } else { 0.0 });
+    x.push(f64::from(base.guesses + cand.guesses));
+    x.push(l(base.cost.total) + l(cand.cost.total));
+    x
+}
+
+/// The same pair with the versions swapped.
+pub fn swapped(x: &[f64]) -> Vec<f64> {
+    let k = antisymmetric_len();
+    x.iter().enumerate().map(|(i, v)| if i < k { -v } else { *v }).collect()
+}
+
+/// Spread of the forecast over log2 S: a normal of σ = `sqrt(base² + (relative · μ)²)`
+/// around the forecast, mixed with weight `outlier` with a wide normal around no change
+/// (the pairs where the features miss what matters).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub base: f64,
+    pub relative: f64,
+    pub outlier: f64,
+    pub outlier_sigma: f64,
+    /// Platt map of the claim's confidence: `σ(claim_scale · logit(c) + claim_shift)`,
+    /// fitted on out-of-family claims (the bins and the claim are calibrated apart).
+    #[serde(default = "one")]
+    pub claim_scale: f64,
+    #[serde(default)]
+    pub claim_shift: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+/// `σ(scale · logit(p) + shift)`.
+pub fn platt(p: f64, scale: f64, shift: f64) -> f64 {
+    let p = p.clamp(1e-6, 1.0 - 1e-6);
+    let z = scale * (p / (1.0 - p)).ln() + shift;
+    1.0 / (1.0 + (-z).exp())
+}
+
+impl Spread {
+    pub fn sigma(&self, mu: f64) -> f64 {
+        (self.base * self.base + (self.relative * mu).powi(2)).sqrt().max(0.02)
+    }
+
+    /// The forecast for a forecast log2 S of `mu`, with σ scaled by `sigma_scale`.
+    pub fn forecast(&self, mu: f64, sigma_scale: f64, id: &str, reasons: Vec<String>) -> Forecast {
+        let sigma = self.sigma(mu) * sigma_scale;
+        let mut f = Forecast::from_log2_mixture(mu, sigma, self.outlier, self.outlier_sigma * sigma_scale, id, reasons);
+        f.confidence = platt(f.confidence, self.claim_scale, self.claim_shift).min(0.995);
+        f
+    }
+}
+
+/// Where the weights came from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    pub device: String,
+    pub measurements: String,
+    pub pairs: usize,
+    pub families: usize,
+    /// Out-of-family scores on the training split that chose the spread.
+    #[serde(default)]
+    pub cross_validation: serde_json::Value,
+}
+
+/// A trained model: bagged boosters and the spread.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// Format version of this file.
+    pub format: u32,
+    pub features: Vec<String>,
+    pub params: BoostParams,
+    pub spread: Spread,
+    pub provenance: Provenance,
+    pub members: Vec<Booster>,
+}
+
+impl Model {
+    /// Reads weights, checking they fit this build's features.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        let model: Model = serde_json::from_str(text).map_err(|e| format!("not a kforecast model: {e}"))?;
+        if model.format != 1 {
+            return Err(format!("model format {} is not supported (this build reads 1)", model.format));
+        }
+        if model.features != feature_names() {
+            return Err("the model was trained on other features than this build computes; retrain it \
+                        with `kforecast train`"
+                .to_string());
+        }
+        if model.members.is_empty() {
+            return Err("the model has no trees".to_string());
+        }
+        Ok(model)
+    }
+
+    /// The shipped H100 model.
+    pub fn shipped() -> Result<Self, String> {
+        Self::from_json(SHIPPED_H100)
+    }
+
+    /// Forecast log2 S for a pair vector (antisymmetric).
+    pub fn mu(&self, x: &[f64]) -> f64 {
+        let raw = |v: &[f64]| self.members.iter().map(|b| b.predict(v)).sum::<f64>() / self.members.len().max(1) as f64;
+        0.5 * (raw(x) - raw(&swapped(x)))
+    }
+
+    /// Short hash of the weights, part of the forecaster's id (and so of cache keys).
+    pub fn fingerprint(&self) -> String {
+        let text = serde_json::to_string(self).unwrap_or_default();
+        ContentHash::of(text.as_bytes()).short()
+    }
+}
+
+/// A per-device correction learned from the user's own measurements: the forecast
+/// change is scaled by `mu_scale` and the spread by `sigma_scale`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Adjustment {
+    pub mu_scale: f64,
+    pub sigma_scale: f64,
+    /// Measurements it was fitted on.
+    pub measurements: usize,
+    /// Increases with every refit; part of the forecaster's id.
+    pub version: u32,
+}
+
+impl Default for Adjustment {
+    fn default() -> Self {
+        Self { mu_scale: 1.0, sigma_scale: 1.0, measurements: 0, version: 0 }
+    }
+}
+
+/// The trained forecaster. Profiles (and reasons) come from the embedded analytic model.
+pub struct TrainedForecaster {
+    model: Arc<Model>,
+    adjustment: Adjustment,
+    profiles: EmbeddedForecaster,
+    id: String,
+}
+
+impl TrainedForecaster {
+    pub fn new(model: Arc<Model>) -> Self {
+        Self::with_adjustment(model, Adjustment::default())
+    }
+
+    pub fn with_adjustment(model: Arc<Model>, adjustment: Adjustment) -> Self {
+        let mut id = format!("embedded-gbt/1+{}", model.fingerprint());
+        if adjustment.version > 0 {
+            id.push_str(&format!("+cal{}", adjustment.version));
+        }
+        Self { model, adjustment, profiles: EmbeddedForecaster::new(), id }
+    }
+
+    /// The shipped model, or the analytic model's absence of one: `None` only if the
+    /// shipped weights do not load (a build error, caught by the tests).
+    pub fn shipped() -> Result<Self, String> {
+        Ok(Self::new(Arc::new(Model::shipped()?)))
+    }
+
+    pub fn model(&self) -> &Arc<Model> {
+        &self.model
+    }
+
+    pub fn adjustment(&self) -> Adjustment {
+        self.adjustment
+    }
+
+    /// Profile of a kernel version (cached).
+    pub fn profile(&self, kernel: &Kernel) -> Arc<Profile> {
+        self.profiles.profile(kernel)
+    }
+
+    /// The model's forecast log2 S for two profiles, before the adjustment.
+    pub fn raw_mu(&self, base: &Profile, cand: &Profile) -> f64 {
+        self.model.mu(&pair_vector(base, cand))
+    }
+
+    /// The forecast for two profiles.
+    pub fn forecast_profiles(&self, base: &Profile, cand: &Profile) -> Forecast {
+        let mu = self.raw_mu(base, cand) * self.adjustment.mu_scale;
+        let mut reasons = explain::reasons(base, cand);
+        if self.adjustment.version > 0 {
+            reasons.push(format!("calibrated on {} of your measurements on this device", self.adjustment.measurements));
+        }
+        self.model.spread.forecast(mu, self.adjustment.sigma_scale, &self.id, reasons)
+    }
+}
+
+impl Forecaster for TrainedForecaster {
+    fn id(&self) -> &str {
+        &self.id
+    }
+
+    fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
+        if base.identity() == candidate.identity() {
+            return Forecast::same_kernel(&self.id);
+        }
+        let (b, c) = (self.profile(base), self.profile(candidate));
+        self.forecast_profiles(&b, &c)
+    }
+
+    fn weight(&self, kernel: &Kernel) -> f64 {
+        self.profile(kernel).cost.total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::extract_text;
+
+    fn kernel(src: &str) -> Kernel {
+        extract_text(Language::Cuda, src).kernels.into_iter().next().expect("a kernel")
+    }
+
+    #[test]
+    fn the_shipped_model_loads_and_swapping_the_versions_negates_the_forecast() {
+        let f = TrainedForecaster::shipped().expect("the shipped weights fit this build");
+        let strided = kernel(
+            "__global__ void k(float* o, const float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; \
+             if (i < n) o[i] = a[i * 32 % n]; }\nvoid go(float* o, const float* a) { k<<<4096, 256>>>(o, a, 1 << 20); }",
+        );
+        let coalesced = kernel(
+            "__global__ void k(float* o, const float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; \
+             if (i < n) o[i] = a[i]; }\nvoid go(float* o, const float* a) { k<<<4096, 256>>>(o, a, 1 << 20); }",
+        );
+        let there = f.forecast(&strided, &coalesced);
+        let back = f.forecast(&coalesced, &strided);
+        assert!((there.speedup.log2() + back.speedup.log2()).abs() < 1e-9);
+        assert!(there.bins.0.iter().sum::<f64>() > 0.999 && there.confidence <= 0.995);
+        assert!(f.id().starts_with("embedded-gbt/1+"));
+    }
+
+    #[test]
+    fn weights_for_other_features_are_refused_with_a_reason() {
+        let mut m = Model::shipped().expect("loads");
+        m.features.pop();
+        let text = serde_json::to_string(&m).expect("json");
+        assert!(Model::from_json(&text).is_err_and(|e| e.contains("retrain")));
+        assert!(Model::from_json("{").is_err());
+    }
+}
