@@ -47,6 +47,10 @@ enum Command {
     Verify(cli::verify::VerifyArgs),
     /// Score the forecaster on a measured corpus (direction, bins, Brier, CRPS, ECE, AURC, top-10%).
     Eval(cli::eval::EvalArgs),
+    /// Search for faster variants of a kernel within a GPU budget, the forecaster screening.
+    Search(cli::search::SearchArgs),
+    /// Measure every variant of a kernel's knobs (block sizes, tiles, unrolls, …) as JSON lines.
+    Sweep(cli::search::SweepArgs),
     /// Write every stored measurement as JSON lines (training examples).
     Export(cli::verify::ExportArgs),
     /// Measure kernels on this machine's GPU: JSON lines on stdin (used by the server),
@@ -86,6 +90,8 @@ fn main() -> ExitCode {
         Command::Worker(args) => run_worker(args),
         Command::Verify(args) => cli::verify::run(args, &options),
         Command::Export(args) => cli::verify::export(args, &options),
+        Command::Search(args) => cli::search::run(args, &options),
+        Command::Sweep(args) => cli::search::sweep(args, &options),
         Command::Eval(args) => cli::eval::run(args),
     };
     match result {

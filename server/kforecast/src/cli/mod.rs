@@ -6,6 +6,7 @@ pub mod forecast;
 mod output;
 pub use output::forecast_json;
 pub mod profile;
+pub mod search;
 pub mod verify;
 
 use anyhow::{bail, Context};
