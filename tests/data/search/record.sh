@@ -12,6 +12,6 @@ export KFORECAST_CACHE_DIR=$(mktemp -d)
 for f in transpose.cu reduction.cu vector_add.py; do
   name=${f%.*}
   t0=$(date +%s)
-  (cd "$HERE" && "$BIN" sweep "$f" --max 1000 --json "$OUT/$name.jsonl" 2>> "$OUT/sweep.log")
-  echo "$name: $(wc -l < "$OUT/$name.jsonl") variants in $(( $(date +%s) - t0 )) s; $(grep -c '"status":"ok"' "$OUT/$name.jsonl") ok"
+  (cd "$HERE" && "$BIN" sweep "$f" --max 1000 --json "$OUT/$name.sweep.jsonl" 2>> "$OUT/sweep.log")
+  echo "$name: $(wc -l < "$OUT/$name.sweep.jsonl") variants in $(( $(date +%s) - t0 )) s; $(grep -c '"status":"ok"' "$OUT/$name.sweep.jsonl") ok"
 done

@@ -33,7 +33,8 @@ const POPULATION: usize = 4;
 const MAX_GENERATIONS: u32 = 250;
 /// Tries at making one new valid child before the space counts as exhausted.
 const ATTEMPTS_PER_CHILD: usize = 25;
-/// A child with less chance than this of beating the best is not measured.
+/// A child with less chance than this of beating the best is not measured (once the
+/// corrected forecaster has been checked against two measurements).
 const REJECT_BELOW: f64 = 0.05;
 /// An uncertain child is measured only with at least this chance of beating the best.
 const EXPLORE_ABOVE: f64 = 0.2;
@@ -334,7 +335,8 @@ impl Searcher<'_> {
             }
             let want = if config.surrogate { CHILDREN } else { UNFILTERED_CHILDREN };
             let children = self.children(&mut st, &mut operators, original, want);
-            if children.is_empty() && st.pending.is_empty() {
+            let open = st.pending.iter().any(|(_, p)| !Self::rejected(&st, p));
+            if children.is_empty() && !open {
                 break Stop::Exhausted;
             }
             if config.surrogate {
@@ -429,29 +431,38 @@ impl Searcher<'_> {
 
     /// Forecasts every child and adds it to the pending pool.
     fn screen(&mut self, st: &mut State, original: &Original, children: Vec<Child>) {
+        let model = st.correction.model();
         for mut child in children {
             let f = self.forecaster.forecast(&original.kernel, &child.kernel);
             let x = f.speedup.max(1e-6).log2();
-            let sigma = if f.sigma.is_finite() && f.sigma > 0.0 { f.sigma } else { 0.5 };
             let x = if x.is_finite() { x } else { 0.0 };
+            let sigma = if f.sigma.is_finite() && f.sigma > 0.0 { f.sigma } else { 0.5 };
             child.forecast = Some((x, sigma));
             st.outcome.considered += 1;
-            let p = st.correction.predict(x, sigma, child.values.as_deref().map(key_of).as_deref());
+            let p = model.predict(x, sigma, child.values.as_deref().map(key_of).as_deref());
             st.pending.push((child, p));
         }
     }
 
+    /// Corrected forecasts of the pending children under the latest measurements.
     fn refresh(st: &mut State) {
-        let State { pending, correction, .. } = st;
-        for (child, p) in pending.iter_mut() {
+        let model = st.correction.model();
+        for (child, p) in st.pending.iter_mut() {
             if let Some((x, sigma)) = child.forecast {
-                *p = correction.predict(x, sigma, child.values.as_deref().map(key_of).as_deref());
+                *p = model.predict(x, sigma, child.values.as_deref().map(key_of).as_deref());
             }
         }
     }
 
-    /// The selective policy: drop confident rejections, measure the best forecast, and
-    /// every other generation the most uncertain child that may still beat the best.
+    /// Whether the corrected forecaster, checked against at least two measurements, is
+    /// confident that this child cannot beat the best: it is not measured.
+    fn rejected(st: &State, p: &Prediction) -> bool {
+        st.correction.measured() >= 2 && p.p_improve(st.outcome.best_speedup().log2()) < REJECT_BELOW
+    }
+
+    /// The selective policy: measure the best corrected forecast, and every other
+    /// generation the most uncertain child that may still beat the best; trust confident
+    /// rejections (they stay pending, in case later measurements change the picture).
     fn measure_selected(&mut self, st: &mut State) -> Option<Stop> {
         for pick in 0..2 {
             if pick == 1 && st.generation % 2 == 1 {
@@ -459,23 +470,21 @@ impl Searcher<'_> {
             }
             Self::refresh(st);
             let best = st.outcome.best_speedup().log2();
-            if st.correction.measured() >= 2 {
-                let before = st.pending.len();
-                st.pending.retain(|(_, p)| p.p_improve(best) >= REJECT_BELOW);
-                st.outcome.rejected += (before - st.pending.len()) as u32;
-            }
+            let open = |(i, (_, p)): (usize, &(Child, Prediction))| (!Self::rejected(st, p)).then_some((i, *p));
             let choice = if pick == 0 {
                 st.pending
                     .iter()
                     .enumerate()
-                    .max_by(|a, b| (a.1 .1.mu - 2.0 * a.1 .1.p_fail).total_cmp(&(b.1 .1.mu - 2.0 * b.1 .1.p_fail)))
+                    .filter_map(open)
+                    .max_by(|a, b| (a.1.mu - 2.0 * a.1.p_fail).total_cmp(&(b.1.mu - 2.0 * b.1.p_fail)))
                     .map(|(i, _)| i)
             } else {
                 st.pending
                     .iter()
                     .enumerate()
-                    .filter(|(_, (_, p))| p.p_improve(best) >= EXPLORE_ABOVE)
-                    .max_by(|a, b| a.1 .1.sigma.total_cmp(&b.1 .1.sigma))
+                    .filter_map(open)
+                    .filter(|(_, p)| p.p_improve(best) >= EXPLORE_ABOVE)
+                    .max_by(|a, b| a.1.sigma.total_cmp(&b.1.sigma))
                     .map(|(i, _)| i)
             };
             let Some(i) = choice else { break };
@@ -484,6 +493,7 @@ impl Searcher<'_> {
                 return Some(stop);
             }
         }
+        st.outcome.rejected = st.pending.iter().filter(|(_, p)| Self::rejected(st, p)).count() as u32;
         None
     }
 
