@@ -5,17 +5,21 @@
 
 mod common;
 
-use common::repo_root;
+use common::{binary, position_of, repo_root, uri_of, Client};
+use kforecast_core::extract::extract_text;
 use kforecast_core::forecast::EmbeddedForecaster;
 use kforecast_core::hash::ContentHash;
 use kforecast_core::kernel::Language;
-use kforecast_core::measure::protocol::{DeviceInfo, Measurement, Status};
+use kforecast_core::measure::protocol::{DeviceInfo, Job, MeasureRequest, Measurement, Status};
+use kforecast_core::measure::spec;
 use kforecast_core::search::{
     diff, KnobSpace, Measured, Measurer, Original, Outcome, Progress, SearchConfig, Searcher, Stop,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// One recorded kernel: its file and its sweep.
 struct Table {
@@ -61,18 +65,24 @@ struct Replay<'a> {
     table: &'a Table,
     stored: HashSet<String>,
     wrong: HashSet<String>,
+    /// No GPU answers at all.
+    unavailable: bool,
     calls: Vec<String>,
 }
 
 impl<'a> Replay<'a> {
     fn new(table: &'a Table) -> Self {
-        Self { table, stored: HashSet::new(), wrong: HashSet::new(), calls: Vec::new() }
+        Self { table, stored: HashSet::new(), wrong: HashSet::new(), unavailable: false, calls: Vec::new() }
     }
 }
 
 impl Measurer for Replay<'_> {
     fn measure(&mut self, candidate: &str) -> Measured {
         let hash = ContentHash::of(candidate.as_bytes()).to_string();
+        if self.unavailable {
+            let m = Measurement::failure(Status::NoGpu, "no NVIDIA driver");
+            return Measured { measurement: m, gpu_run: false, unavailable: true };
+        }
         let row = self.table.rows.get(&hash).unwrap_or_else(|| {
             panic!("{}: a variant that is not in the recorded sweep:\n{candidate}", self.table.file)
         });
@@ -177,6 +187,18 @@ fn cancelling_stops_at_once_and_keeps_the_best_so_far() {
 }
 
 #[test]
+fn without_a_gpu_the_search_stops_and_says_why() {
+    let t = table("reduction.cu", "reduce_sum");
+    let mut replay = Replay::new(&t);
+    replay.unavailable = true;
+    let config = SearchConfig { budget: 8, seed: 0, surrogate: true };
+    let o = search_with(&t, &mut replay, &config, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!((o.stop, o.runs, o.steps.len()), (Stop::Unavailable, 0, 0));
+    assert!(o.note.contains("no GPU"), "{}", o.note);
+    assert!(o.best.is_none());
+}
+
+#[test]
 fn a_wrong_result_is_never_the_best() {
     let t = table("transpose.cu", "transpose");
     // The 40 fastest variants compute a wrong result (as a miscompiled variant would).
@@ -261,4 +283,310 @@ fn the_forecaster_screens_several_candidates_per_gpu_run() {
             assert!(filtered.considered_per_run() >= 3.0, "{} seed {seed}: {filtered:?}", t.kernel);
         }
     }
+}
+
+/// A GPU worker on loopback (`/v1/health`, `/v1/measure`) that answers from the recorded
+/// sweeps: each recorded variant is rendered, its job built as the server builds it, and
+/// the job's candidate looked up.
+struct FakeWorker {
+    url: String,
+    requests: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for FakeWorker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The key of a job's candidate: what the worker would compile and launch.
+fn job_key(job: &Job) -> String {
+    match job {
+        Job::Cuda(j) => serde_json::to_string(&j.candidate).expect("json"),
+        Job::Triton(j) => ContentHash::of(j.candidate.source.as_bytes()).to_string(),
+    }
+}
+
+fn recorded_jobs(t: &Table) -> HashMap<String, Value> {
+    let space = KnobSpace::discover(&t.text, t.language, t.kernel).expect("space");
+    let original = extract_text(t.language, &t.text).kernel(t.kernel).cloned().expect("kernel");
+    let mut out = HashMap::new();
+    for row in t.rows.values() {
+        let values: Vec<i64> = space.knobs.iter().map(|k| row["knobs"][&k.name].as_i64().expect("value")).collect();
+        let text = space.render(&values);
+        assert_eq!(ContentHash::of(text.as_bytes()).to_string(), row["text_hash"], "the table matches the renderer");
+        let cand = extract_text(t.language, &text).kernel(t.kernel).cloned().expect("kernel");
+        let items = spec::items(&text, &cand);
+        let job = match t.language {
+            Language::Cuda => Job::Cuda(
+                spec::cuda_job((&original, &t.text), (&cand, &text), &items, cand.name_range).expect("cuda job"),
+            ),
+            Language::Triton => Job::Triton(
+                spec::triton_job(t.kernel, (t.file, &t.text), (t.file, &text), &items, cand.name_range)
+                    .expect("triton job"),
+            ),
+        };
+        out.insert(job_key(&job), row.clone());
+    }
+    out
+}
+
+fn fake_worker(tables: &[&Table], delay: Duration) -> FakeWorker {
+    let mut jobs = HashMap::new();
+    for t in tables {
+        jobs.extend(recorded_jobs(t));
+    }
+    let server = tiny_http::Server::http("127.0.0.1:0").expect("listen");
+    let url = format!("http://{}", server.server_addr().to_ip().expect("ip"));
+    let (requests, stop) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
+    let (count, done) = (requests.clone(), stop.clone());
+    let thread = std::thread::spawn(move || {
+        while !done.load(Ordering::SeqCst) {
+            let Ok(Some(mut rq)) = server.recv_timeout(Duration::from_millis(50)) else { continue };
+            let mut body = String::new();
+            let _ = rq.as_reader().read_to_string(&mut body);
+            let answer = if rq.url().ends_with("/v1/health") {
+                json!({"ok": true, "device": {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "memory_bytes": 0, "driver": "recorded"}, "version": "replay"})
+            } else {
+                count.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(delay);
+                let req: MeasureRequest = serde_json::from_str(&body).expect("measure request");
+                match jobs.get(&job_key(&req.job)) {
+                    Some(row) => serde_json::to_value(measurement(row)).expect("json"),
+                    None => json!({"status": "error", "message": "this job is not in the recorded sweep"}),
+                }
+            };
+            let _ = rq.respond(tiny_http::Response::from_string(answer.to_string()));
+        }
+    });
+    FakeWorker { url, requests, stop, thread: Some(thread) }
+}
+
+fn code_action_titles(c: &mut Client, uri: &str, line: u32) -> Vec<Value> {
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    actions["result"].as_array().cloned().unwrap_or_default()
+}
+
+fn find_action<'a>(actions: &'a [Value], prefix: &str) -> Option<&'a Value> {
+    actions.iter().find(|a| a["title"].as_str().is_some_and(|t| t.starts_with(prefix)))
+}
+
+fn execute(c: &mut Client, command: &str, uri: &str, kernel: &str) -> Value {
+    c.request("workspace/executeCommand", json!({"command": command, "arguments": [{"uri": uri, "kernel": kernel}]}))
+}
+
+/// Byte offset of an LSP position in an ASCII text.
+fn offset(text: &str, pos: &Value) -> usize {
+    let (line, col) = (pos["line"].as_u64().expect("line") as usize, pos["character"].as_u64().expect("col") as usize);
+    text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + col
+}
+
+fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (offset(text, &e["range"]["start"]), offset(text, &e["range"]["end"]), e["newText"].as_str().expect("text"))
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (s, e, new) in edits {
+        out.replace_range(s..e, new);
+    }
+    out
+}
+
+fn progress(c: &mut Client, kind: &'static str, after: usize) -> Value {
+    c.wait_notification(move |n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == kind);
+    c.notifications
+        .iter()
+        .skip(after)
+        .find(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == kind)
+        .cloned()
+        .expect("progress")
+}
+
+#[test]
+fn the_editor_searches_reports_progress_and_applies_the_best_variant() {
+    let t = table("transpose.cu", "transpose");
+    let worker = fake_worker(&[&t], Duration::ZERO);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("transpose.cu");
+    std::fs::write(&path, &t.text).expect("write");
+    let uri = uri_of(&path);
+    let cache = tempfile::tempdir().expect("cache");
+    let mut c = Client::start_in(cache.path());
+    let init =
+        c.initialize(json!({"gpuWorkers": [{"url": worker.url, "token": "t"}], "search": {"budget": 4, "seed": 1}}));
+    let commands = init["result"]["capabilities"]["executeCommandProvider"]["commands"].to_string();
+    assert!(commands.contains("kforecast.search") && commands.contains("kforecast.applySearch"), "{commands}");
+    c.open(&uri, "cuda", &t.text);
+    let line = position_of(&t.text, "transpose(const").0;
+    let actions = code_action_titles(&mut c, &uri, line);
+    assert!(
+        find_action(&actions, "Search faster variants of `transpose` (budget: 4 GPU runs)").is_some(),
+        "{actions:?}"
+    );
+    assert!(find_action(&actions, "Apply:").is_none());
+
+    let started = execute(&mut c, "kforecast.search", &uri, "transpose");
+    assert_eq!(started["result"]["started"], true, "{started}");
+    let begin = progress(&mut c, "begin", 0);
+    assert_eq!(begin["params"]["value"]["cancellable"], true, "{begin}");
+    let report = progress(&mut c, "report", 0);
+    assert!(report["params"]["value"]["percentage"].is_u64(), "{report}");
+    assert!(report["params"]["value"]["message"].as_str().unwrap_or("").contains("GPU runs"), "{report}");
+    let end = progress(&mut c, "end", 0);
+    let message = end["params"]["value"]["message"].as_str().expect("message").to_string();
+    assert!(message.contains("best") && message.contains("faster") && message.contains("4 GPU run(s)"), "{message}");
+    assert_eq!(worker.requests.load(Ordering::SeqCst), 4, "the budget is the number of jobs sent");
+
+    let actions = code_action_titles(&mut c, &uri, line);
+    let apply = find_action(&actions, "Apply: ").unwrap_or_else(|| panic!("{actions:?}")).clone();
+    let title = apply["title"].as_str().expect("title").to_string();
+    assert!(title.ends_with("faster (measured on H100)"), "{title}");
+
+    // The document changes: the edit is refused, with a message.
+    c.change(&uri, 2, (0, 0), (0, 0), "// a note\n");
+    let actions = code_action_titles(&mut c, &uri, line + 1);
+    let stale = find_action(&actions, "Apply: ").expect("still listed");
+    assert!(stale["disabled"]["reason"].as_str().unwrap_or("").contains("changed"), "{stale}");
+    let refused = execute(&mut c, "kforecast.applySearch", &uri, "transpose");
+    assert!(refused["error"]["message"].as_str().unwrap_or("").contains("changed since the search"), "{refused}");
+    c.wait_notification(|n| {
+        n["method"] == "window/showMessage" && n["params"]["message"].as_str().unwrap_or("").contains("not applied")
+    });
+    assert!(c.server_requests.iter().all(|r| r["method"] != "workspace/applyEdit"));
+
+    // Back to the searched text: the edit goes to the editor and gives the best variant.
+    c.change(&uri, 3, (0, 0), (1, 0), "");
+    let applied = execute(&mut c, "kforecast.applySearch", &uri, "transpose");
+    assert_eq!(applied["result"]["applied"], true, "{applied}");
+    let request = c.server_requests.iter().find(|r| r["method"] == "workspace/applyEdit").expect("applyEdit").clone();
+    let edits = request["params"]["edit"]["changes"][&uri].as_array().expect("edits").clone();
+    let result = apply_edits(&t.text, &edits);
+    let speedup = recorded_speedup(&t, &result);
+    assert!(
+        title.contains(&format!("{:.1}×", speedup)) || title.contains(&format!("{:.2}×", speedup)),
+        "{title} {speedup}"
+    );
+    for h in diff::hunks(&t.text, &result) {
+        assert!(t.text[h.old.start..h.old.end].starts_with("#define"), "only the knobs change: {:?}", h);
+    }
+
+    // The same search again is answered from memory, and after a restart from the store.
+    let again = execute(&mut c, "kforecast.search", &uri, "transpose");
+    assert_eq!(again["result"]["stored"], true, "{again}");
+    assert!(c.shutdown().success());
+    let mut c = Client::start_in(cache.path());
+    c.initialize(json!({"gpuWorkers": [{"url": worker.url, "token": "t"}], "search": {"budget": 4, "seed": 1}}));
+    c.open(&uri, "cuda", &t.text);
+    let again = execute(&mut c, "kforecast.search", &uri, "transpose");
+    assert_eq!(again["result"]["stored"], true, "{again}");
+    assert_eq!(worker.requests.load(Ordering::SeqCst), 4, "no new GPU job");
+    assert!(find_action(&code_action_titles(&mut c, &uri, line), "Apply: ").is_some());
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn the_editor_can_cancel_a_search() {
+    let t = table("vector_add.py", "add_kernel");
+    let worker = fake_worker(&[&t], Duration::from_millis(300));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("vector_add.py");
+    std::fs::write(&path, &t.text).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(json!({"kforecast": {"gpuWorkers": [{"url": worker.url, "token": "t"}], "search": {"budget": 40}}}));
+    c.open(&uri, "python", &t.text);
+    let line = position_of(&t.text, "def add_kernel").0;
+    assert_eq!(execute(&mut c, "kforecast.search", &uri, "add_kernel")["result"]["started"], true);
+    let begin = progress(&mut c, "begin", 0);
+    let token = begin["params"]["token"].clone();
+    c.wait_notification(|n| {
+        n["method"] == "$/progress" && n["params"]["value"]["message"].as_str().is_some_and(|m| m.starts_with("1/40"))
+    });
+    let actions = code_action_titles(&mut c, &uri, line);
+    assert!(find_action(&actions, "Cancel the search").is_some(), "{actions:?}");
+    c.notify("window/workDoneProgress/cancel", json!({"token": token}));
+    let end = progress(&mut c, "end", 0);
+    let message = end["params"]["value"]["message"].as_str().unwrap_or("").to_string();
+    assert!(message.contains("cancelled"), "{message}");
+    let sent = worker.requests.load(Ordering::SeqCst);
+    assert!(sent < 10, "stopped promptly: {sent} jobs");
+    // A new search can start; the server is fine.
+    let actions = code_action_titles(&mut c, &uri, line);
+    assert!(find_action(&actions, "Search faster variants of `add_kernel` (budget: 40 GPU runs)").is_some());
+    let status = c.request("kforecast/status", Value::Null);
+    assert_eq!(status["result"]["jobs"], 0, "{status}");
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn a_kernel_that_cannot_run_is_refused_with_the_reason() {
+    let t = table("transpose.cu", "transpose");
+    let text = t.text.replace("// kforecast: rows = 4096; cols = 4096; ", "// ");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("transpose.cu");
+    std::fs::write(&path, &text).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(json!({"search": {"budget": "lots"}}));
+    c.wait_notification(|n| {
+        n["method"] == "window/showMessage"
+            && n["params"]["message"].as_str().unwrap_or("").contains("kforecast.search.budget")
+    });
+    c.open(&uri, "cuda", &text);
+    let resp = execute(&mut c, "kforecast.search", &uri, "transpose");
+    let e = resp["error"]["message"].as_str().unwrap_or("").to_string();
+    assert!(e.starts_with("cannot search `transpose`: cannot run `transpose`"), "{resp}");
+    let resp = execute(&mut c, "kforecast.applySearch", &uri, "transpose");
+    assert!(resp["error"]["message"].as_str().unwrap_or("").contains("no finished search"), "{resp}");
+    assert!(c.alive());
+    assert!(c.shutdown().success());
+}
+
+fn cli(args: &[&str], worker: &FakeWorker) -> (std::process::Output, String) {
+    let cache = tempfile::tempdir().expect("cache");
+    let out = std::process::Command::new(binary())
+        .args(args)
+        .args(["--worker", &worker.url])
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .env("KFORECAST_WORKER_TOKEN", "t")
+        .current_dir(repo_root().join("tests/data/search"))
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    (out, stdout)
+}
+
+#[test]
+fn the_command_line_prints_the_trajectory_and_the_best_variant_as_a_diff() {
+    let t = table("vector_add.py", "add_kernel");
+    let worker = fake_worker(&[&t], Duration::ZERO);
+    let (out, stdout) = cli(&["search", "vector_add.py", "--budget", "3", "--seed", "2"], &worker);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("run  1/3") && stdout.contains("run  3/3") && !stdout.contains("run  4/3"), "{stdout}");
+    assert!(stdout.contains("3 GPU run(s)") && stdout.contains("per GPU run"), "{stdout}");
+    assert!(stdout.contains("best: ") && stdout.contains("measured") && stdout.contains("H100"), "{stdout}");
+    assert!(stdout.contains("--- vector_add.py\n+++ vector_add.py (best variant)\n@@ "), "{stdout}");
+    let (_, json) =
+        cli(&["search", "vector_add.py", "--budget", "3", "--seed", "2", "--no-surrogate", "--json"], &worker);
+    let o: Value = serde_json::from_str(json.trim()).expect("json");
+    assert_eq!((o["runs"].as_u64(), o["considered"].as_u64()), (Some(3), Some(3)), "{o}");
+    assert_eq!(worker.requests.load(Ordering::SeqCst), 6);
+    let (out, _) = cli(&["search", "vector_add.py", "--kernel", "nope"], &worker);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no kernel named `nope`"));
+    let (out, list) = cli(&["sweep", "vector_add.py", "--list"], &worker);
+    assert!(out.status.success());
+    assert_eq!(list.lines().count(), t.rows.len(), "the sweep lists the recorded variants");
 }

@@ -58,6 +58,11 @@ impl Analyzer {
         self.forecaster.as_ref()
     }
 
+    /// The forecaster, to share with work that outlives a borrow (a search).
+    pub fn forecaster_arc(&self) -> Arc<dyn Forecaster> {
+        self.forecaster.clone()
+    }
+
     pub fn cache(&self) -> &ForecastCache {
         &self.cache
     }

@@ -335,18 +335,22 @@ impl Searcher<'_> {
             }
             let want = if config.surrogate { CHILDREN } else { UNFILTERED_CHILDREN };
             let children = self.children(&mut st, &mut operators, original, want);
-            let open = st.pending.iter().any(|(_, p)| !Self::rejected(&st, p));
-            if children.is_empty() && !open {
+            if children.is_empty() && st.pending.is_empty() {
                 break Stop::Exhausted;
             }
             if config.surrogate {
+                let exhausted = children.is_empty();
                 self.screen(&mut st, original, children);
-                if let Some(stop) = self.measure_selected(&mut st) {
+                if let Some(stop) = self.measure_selected(&mut st, exhausted) {
                     break stop;
                 }
             } else {
                 let mut stop = None;
                 for child in children {
+                    if st.outcome.runs >= config.budget {
+                        stop = Some(Stop::Budget);
+                        break;
+                    }
                     st.outcome.considered += 1;
                     if let Some(s) = self.measure(&mut st, child, None) {
                         stop = Some(s);
@@ -463,7 +467,9 @@ impl Searcher<'_> {
     /// The selective policy: measure the best corrected forecast, and every other
     /// generation the most uncertain child that may still beat the best; trust confident
     /// rejections (they stay pending, in case later measurements change the picture).
-    fn measure_selected(&mut self, st: &mut State) -> Option<Stop> {
+    /// Once nothing new can be made (`exhausted`), the rejected are measured after all,
+    /// the likeliest to beat the best first: the budget is there to be spent.
+    fn measure_selected(&mut self, st: &mut State, exhausted: bool) -> Option<Stop> {
         for pick in 0..2 {
             if pick == 1 && st.generation % 2 == 1 {
                 break;
@@ -472,12 +478,19 @@ impl Searcher<'_> {
             let best = st.outcome.best_speedup().log2();
             let open = |(i, (_, p)): (usize, &(Child, Prediction))| (!Self::rejected(st, p)).then_some((i, *p));
             let choice = if pick == 0 {
-                st.pending
+                let promising = st
+                    .pending
                     .iter()
                     .enumerate()
                     .filter_map(open)
                     .max_by(|a, b| (a.1.mu - 2.0 * a.1.p_fail).total_cmp(&(b.1.mu - 2.0 * b.1.p_fail)))
-                    .map(|(i, _)| i)
+                    .map(|(i, _)| i);
+                promising.or_else(|| {
+                    let likeliest = st.pending.iter().enumerate().max_by(|a, b| {
+                        a.1 .1.p_improve(best).total_cmp(&b.1 .1.p_improve(best)).then(a.1 .1.mu.total_cmp(&b.1 .1.mu))
+                    });
+                    likeliest.filter(|_| exhausted).map(|(i, _)| i)
+                })
             } else {
                 st.pending
                     .iter()

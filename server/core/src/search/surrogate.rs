@@ -47,7 +47,7 @@ const PRIOR: f64 = 1.0;
 const PRIOR_SPREAD: f64 = 0.5;
 const PRIOR_SPREAD_WEIGHT: f64 = 2.0;
 /// Length scale of the error process, in log2 knob steps (L1).
-const LENGTH: f64 = 1.5;
+const LENGTH: f64 = 2.5;
 /// Measurement noise (log2; about 2%).
 const NOISE: f64 = 0.03;
 /// Measurements the process conditions on at most (the latest).

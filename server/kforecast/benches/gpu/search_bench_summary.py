@@ -2,6 +2,7 @@
 """Summarises search_bench.sh's JSON lines: per kernel, budget (8, 16) and mode, over the
 seeds, the candidates considered per GPU run and the best measured speedup; then medians."""
 import json
+import math
 import statistics
 import sys
 
@@ -54,6 +55,26 @@ def main(path):
             if ratios:
                 print("| %d | %s | %.1f | %.3f | %.3f |" % (budget, mode, statistics.median(ratios),
                       statistics.median(bests), statistics.median(per_kernel)))
+    # The same kernel and seed, with and without the forecaster screening.
+    print()
+    print("| budget | best with screening / best without, per kernel and seed: geometric mean | median | wins / ties (within 0.5%) / losses |")
+    print("|---|---|---|---|")
+    for budget in (8, 16):
+        pairs = []
+        for k in kernels:
+            for seed in sorted({r["config"]["seed"] for r in rows if r["kernel"] == k}):
+                got = {}
+                for r in rows:
+                    if r["kernel"] == k and r["config"]["seed"] == seed:
+                        got[r["mode"]] = at_budget(r, budget)[2]
+                if len(got) == 2:
+                    pairs.append(got["surrogate"] / got["unfiltered"])
+        if pairs:
+            geo = math.exp(sum(math.log(p) for p in pairs) / len(pairs))
+            wins = sum(p > 1.005 for p in pairs)
+            losses = sum(p < 0.995 for p in pairs)
+            print("| %d | %.3f | %.3f | %d / %d / %d |" % (budget, geo, statistics.median(pairs), wins,
+                  len(pairs) - wins - losses, losses))
 
 
 if __name__ == "__main__":

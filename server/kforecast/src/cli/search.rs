@@ -3,9 +3,9 @@
 //! `kforecast sweep FILE --kernel NAME --json OUT.jsonl`: every variant of the knob
 //! space measured, like an autotuner's sweep.
 
-use super::verify::{build_job, measure_cached};
+use super::verify::{build_job, measure_cached, WorkerArgs};
 use super::{load_with_kernels, CacheOptions};
-use crate::worker::pool::{WorkerPool, WorkerSetting};
+use crate::worker::pool::WorkerPool;
 use anyhow::{bail, Context};
 use clap::Args;
 use kforecast_core::extract::extract_text;
@@ -18,32 +18,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
-
-/// Where the measurements go: the worker options shared by `search` and `sweep`.
-#[derive(Args, Clone)]
-pub struct WorkerArgs {
-    /// A remote worker (repeatable): http(s)://host:port. Default: a local worker.
-    #[arg(long = "worker", value_name = "URL")]
-    workers: Vec<String>,
-    /// Environment variable with the workers' bearer token.
-    #[arg(long, default_value = "KFORECAST_WORKER_TOKEN", value_name = "VAR")]
-    token_env: String,
-    /// Time limit of one job, in seconds.
-    #[arg(long, default_value_t = 120)]
-    timeout: u64,
-}
-
-impl WorkerArgs {
-    pub fn pool(&self) -> anyhow::Result<WorkerPool> {
-        let settings: Vec<WorkerSetting> = self
-            .workers
-            .iter()
-            .map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(self.token_env.clone()) })
-            .collect();
-        WorkerPool::new(&settings, Duration::from_secs(self.timeout)).map_err(|e| anyhow::anyhow!(e))
-    }
-}
 
 #[derive(Args)]
 pub struct SearchArgs {
