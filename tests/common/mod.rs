@@ -36,6 +36,8 @@ pub struct Client {
     next_id: i64,
     /// Notifications received so far (publishDiagnostics, showMessage, …).
     pub notifications: Vec<Value>,
+    /// Requests the server sent (workspace/applyEdit, …), answered as an editor would.
+    pub server_requests: Vec<Value>,
     _cache: Option<tempfile::TempDir>,
 }
 
@@ -89,7 +91,15 @@ impl Client {
                 }
             }
         });
-        Self { child, stdin, incoming: rx, next_id: 1, notifications: Vec::new(), _cache: None }
+        Self {
+            child,
+            stdin,
+            incoming: rx,
+            next_id: 1,
+            notifications: Vec::new(),
+            server_requests: Vec::new(),
+            _cache: None,
+        }
     }
 
     pub fn send_raw(&mut self, body: &[u8]) {
@@ -142,8 +152,12 @@ impl Client {
             Ok(msg) => {
                 if msg.get("method").is_some() {
                     if let Some(id) = msg.get("id").cloned() {
-                        // A request from the server (e.g. inlayHint/refresh): acknowledge it.
-                        self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+                        // A request from the server (e.g. inlayHint/refresh): acknowledge it;
+                        // an edit is applied.
+                        let result =
+                            if msg["method"] == "workspace/applyEdit" { json!({"applied": true}) } else { Value::Null };
+                        self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
+                        self.server_requests.push(msg.clone());
                     } else {
                         self.notifications.push(msg.clone());
                     }

@@ -64,6 +64,11 @@ impl Analyzer {
         self.forecaster = forecaster;
     }
 
+    /// The forecaster, to share with work that outlives a borrow (a search).
+    pub fn forecaster_arc(&self) -> Arc<dyn Forecaster> {
+        self.forecaster.clone()
+    }
+
     pub fn cache(&self) -> &ForecastCache {
         &self.cache
     }

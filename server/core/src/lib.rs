@@ -8,6 +8,7 @@
 //! - [`baseline`]: where a kernel's previous version comes from (git HEAD).
 //! - [`cache`] and [`store`]: content-hash caching in memory and on disk.
 //! - [`measure`]: running kernels on a GPU: job format, declarations, the CUDA engine.
+//! - [`search`]: budgeted evolutionary search for faster variants, the forecaster screening.
 
 pub mod analysis;
 pub mod baseline;
@@ -20,6 +21,7 @@ pub mod forecast;
 pub mod hash;
 pub mod kernel;
 pub mod measure;
+pub mod search;
 pub mod source;
 pub mod store;
 

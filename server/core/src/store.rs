@@ -15,10 +15,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub enum Table {
     Forecasts,
     Measurements,
+    /// Search outcomes by [`crate::search::outcome_key`].
+    Searches,
 }
 
 const FORECASTS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("forecasts/v1");
 const MEASUREMENTS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("measurements/v1");
+const SEARCHES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("searches/v1");
 const META: TableDefinition<&str, &str> = TableDefinition::new("meta");
 const SCHEMA: &str = "kforecast-store/1";
 
@@ -27,6 +30,7 @@ impl Table {
         match self {
             Table::Forecasts => FORECASTS,
             Table::Measurements => MEASUREMENTS,
+            Table::Searches => SEARCHES,
         }
     }
 }
@@ -118,6 +122,7 @@ impl Store {
             }
             txn.open_table(FORECASTS).map_err(|e| bad(e.to_string()))?;
             txn.open_table(MEASUREMENTS).map_err(|e| bad(e.to_string()))?;
+            txn.open_table(SEARCHES).map_err(|e| bad(e.to_string()))?;
         }
         txn.commit().map_err(|e| bad(e.to_string()))
     }

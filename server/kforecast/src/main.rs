@@ -53,6 +53,10 @@ enum Command {
     /// Refit (or roll back, or reset) the forecaster's calibration for a device from the
     /// measurements in the store.
     Calibrate(cli::calibrate::CalibrateArgs),
+    /// Search for faster variants of a kernel within a GPU budget, the forecaster screening.
+    Search(cli::search::SearchArgs),
+    /// Measure every variant of a kernel's knobs (block sizes, tiles, unrolls, …) as JSON lines.
+    Sweep(cli::search::SweepArgs),
     /// Write every stored measurement as JSON lines (training examples).
     Export(cli::verify::ExportArgs),
     /// Measure kernels on this machine's GPU: JSON lines on stdin (used by the server),
@@ -92,6 +96,8 @@ fn main() -> ExitCode {
         Command::Worker(args) => run_worker(args),
         Command::Verify(args) => cli::verify::run(args, &options),
         Command::Export(args) => cli::verify::export(args, &options),
+        Command::Search(args) => cli::search::run(args, &options),
+        Command::Sweep(args) => cli::search::sweep(args, &options),
         Command::Eval(args) => cli::eval::run(args),
         Command::Train(args) => cli::train::run(args),
         Command::Calibrate(args) => cli::calibrate::run(args, &options),

@@ -8,6 +8,7 @@ pub mod forecast;
 mod output;
 pub use output::forecast_json;
 pub mod profile;
+pub mod search;
 pub mod train;
 pub mod verify;
 

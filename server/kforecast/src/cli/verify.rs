@@ -15,6 +15,31 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// Where measurements go (`verify`, `search`, `sweep`).
+#[derive(Args, Clone)]
+pub struct WorkerArgs {
+    /// A remote worker (repeatable): http(s)://host:port. Default: a local worker.
+    #[arg(long = "worker", value_name = "URL")]
+    workers: Vec<String>,
+    /// Environment variable with the workers' bearer token.
+    #[arg(long, default_value = "KFORECAST_WORKER_TOKEN", value_name = "VAR")]
+    token_env: String,
+    /// Time limit of one job, in seconds.
+    #[arg(long, default_value_t = 120)]
+    timeout: u64,
+}
+
+impl WorkerArgs {
+    pub fn pool(&self) -> anyhow::Result<WorkerPool> {
+        let settings: Vec<WorkerSetting> = self
+            .workers
+            .iter()
+            .map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(self.token_env.clone()) })
+            .collect();
+        WorkerPool::new(&settings, Duration::from_secs(self.timeout)).map_err(|e| anyhow::anyhow!(e))
+    }
+}
+
 #[derive(Args)]
 pub struct VerifyArgs {
     /// The reference version.
@@ -29,15 +54,8 @@ pub struct VerifyArgs {
     /// The kernel to measure (default: the only kernel, or the only changed one).
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
-    /// A remote worker (repeatable): http(s)://host:port. Default: a local worker.
-    #[arg(long = "worker", value_name = "URL")]
-    workers: Vec<String>,
-    /// Environment variable with the workers' bearer token.
-    #[arg(long, default_value = "KFORECAST_WORKER_TOKEN", value_name = "VAR")]
-    token_env: String,
-    /// Time limit of the job, in seconds.
-    #[arg(long, default_value_t = 120)]
-    timeout: u64,
+    #[command(flatten)]
+    workers: WorkerArgs,
     /// Measure again even if this exact pair was measured before.
     #[arg(long)]
     fresh: bool,
@@ -180,12 +198,7 @@ pub fn open_store(cache: &CacheOptions) -> Option<Store> {
 }
 
 pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
-    let settings: Vec<WorkerSetting> = args
-        .workers
-        .iter()
-        .map(|u| WorkerSetting { url: u.clone(), token: None, token_env: Some(args.token_env.clone()) })
-        .collect();
-    let pool = WorkerPool::new(&settings, Duration::from_secs(args.timeout)).map_err(|e| anyhow::anyhow!(e))?;
+    let pool = args.workers.pool()?;
     if args.health {
         let mut all_ok = true;
         for (name, h) in pool.health() {

@@ -45,6 +45,7 @@ pub fn run(cache: CacheOptions) -> anyhow::Result<ExitCode> {
     runtime.block_on(async move {
         let (service, socket) = tower_lsp::LspService::build(|client| server::Backend::new(client, &cache))
             .custom_method("kforecast/status", server::Backend::status)
+            .custom_method("window/workDoneProgress/cancel", server::Backend::cancel_progress)
             .finish();
         let exited = Arc::new(Notify::new());
         let service = ExitWatch { inner: service, exited: exited.clone() };

@@ -22,6 +22,9 @@ use tower_lsp::lsp_types::*;
 use tower_lsp::lsp_types::{notification, request};
 use tower_lsp::{Client, LanguageServer};
 
+#[path = "search.rs"]
+mod search;
+
 /// Set once the client has asked the server to shut down.
 pub static SHUTDOWN_REQUESTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
@@ -47,6 +50,7 @@ struct State {
     pending: Vec<(MessageType, String)>,
     /// The LLM surrogate, when `kforecast.llm.endpoint` is set.
     llm: Option<Arc<LlmForecaster>>,
+    searches: search::Searches,
 }
 
 pub struct Backend {
@@ -78,6 +82,7 @@ impl Backend {
             jobs: 0,
             pending,
             llm: None,
+            searches: search::Searches::default(),
         };
         Self { client, state: Arc::new(Mutex::new(state)) }
     }
@@ -461,7 +466,11 @@ impl LanguageServer for Backend {
                     ..CodeActionOptions::default()
                 })),
                 execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: vec![SET_BASELINE.to_string(), SHOW_FORECAST.to_string(), VERIFY.to_string()],
+                    commands: [SET_BASELINE, SHOW_FORECAST, VERIFY]
+                        .iter()
+                        .chain(&search::COMMANDS)
+                        .map(|c| c.to_string())
+                        .collect(),
                     work_done_progress_options: WorkDoneProgressOptions::default(),
                 }),
                 ..ServerCapabilities::default()
@@ -608,7 +617,10 @@ impl LanguageServer for Backend {
         let st = self.state();
         let uri = params.text_document.uri;
         let Some(doc) = st.docs.get(&uri) else { return Ok(None) };
-        Ok(Some(to_proto::code_actions(doc, &uri, params.range, st.encoding, st.settings.confidence_threshold)))
+        let mut actions =
+            to_proto::code_actions(doc, &uri, params.range, st.encoding, st.settings.confidence_threshold);
+        actions.extend(search::code_actions(&st, doc, &uri, params.range, st.encoding));
+        Ok(Some(actions))
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
@@ -624,6 +636,12 @@ impl LanguageServer for Backend {
                     return Err(Error::invalid_params("kforecast.verify needs a kernel name"));
                 };
                 self.start_verify(uri, kernel).map(Some).map_err(Error::invalid_params)
+            }
+            name if search::COMMANDS.contains(&name) => {
+                let Some(kernel) = kernel else {
+                    return Err(Error::invalid_params(format!("{name} needs a kernel name")));
+                };
+                self.search_command(name, uri, kernel).await
             }
             SET_BASELINE => {
                 let count = {

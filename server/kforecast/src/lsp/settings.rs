@@ -30,6 +30,9 @@ pub struct Settings {
     pub verify_timeout: u64,
     /// The optional LLM surrogate (`kforecast.llm.*`; off without an endpoint).
     pub llm: crate::llm::LlmConfig,
+    /// GPU runs a "Search faster variants" may spend, and its seed.
+    pub search_budget: u32,
+    pub search_seed: u64,
 }
 
 impl Default for Settings {
@@ -44,12 +47,14 @@ impl Default for Settings {
             learn: true,
             verify_timeout: 120,
             llm: crate::llm::LlmConfig::default(),
+            search_budget: 8,
+            search_seed: 0,
         }
     }
 }
 
 /// Keys later features use; accepted now so editors can send them.
-const RESERVED: [&str; 2] = ["searchBudget", "cacheDir"];
+const RESERVED: [&str; 1] = ["cacheDir"];
 
 impl Settings {
     /// Applies a settings object (flat, or nested under `kforecast`). Returns one message
@@ -111,11 +116,44 @@ impl Settings {
                     _ => errors.push(format!("setting `kforecast.verifyTimeout` must be a number of seconds from 1 to 3600, got {v}")),
                 },
                 k if k == "llm" || k == "llmEndpoint" || k.starts_with("llm.") => errors.extend(self.llm.apply(k, v)),
+                "search" => match v.as_object() {
+                    Some(o) => {
+                        for (k, v) in o {
+                            self.apply_search(&format!("search.{k}"), v, &mut errors);
+                        }
+                    }
+                    None => errors.push(format!(
+                        "setting `kforecast.search` must be an object like {{\"budget\": 8, \"seed\": 0}}, got {v}"
+                    )),
+                },
+                "searchBudget" => self.apply_search("search.budget", v, &mut errors),
+                "searchSeed" => self.apply_search("search.seed", v, &mut errors),
                 k if RESERVED.contains(&k) => {}
                 other => tracing::info!("ignoring unknown setting `kforecast.{other}`"),
             }
         }
         errors
+    }
+
+    /// `kforecast.search.budget` (1–1000 GPU runs) and `kforecast.search.seed`.
+    fn apply_search(&mut self, key: &str, v: &Value, errors: &mut Vec<String>) {
+        match key {
+            "search.budget" => match v.as_u64() {
+                Some(n) if (1..=1000).contains(&n) => self.search_budget = n as u32,
+                _ => errors.push(format!(
+                    "setting `kforecast.search.budget` must be a number of GPU runs from 1 to 1000, got {v}; keeping {}",
+                    self.search_budget
+                )),
+            },
+            "search.seed" => match v.as_u64() {
+                Some(n) => self.search_seed = n,
+                None => errors.push(format!(
+                    "setting `kforecast.search.seed` must be a whole number ≥ 0, got {v}; keeping {}",
+                    self.search_seed
+                )),
+            },
+            other => tracing::info!("ignoring unknown setting `kforecast.{other}`"),
+        }
     }
 }
 
@@ -135,5 +173,18 @@ mod tests {
         let errors = s.apply(&json!({"confidenceThreshold": "high"}));
         assert!(errors[0].contains("kforecast.confidenceThreshold"));
         assert_eq!(s.confidence_threshold, 0.9);
+    }
+
+    #[test]
+    fn search_budget_and_seed() {
+        let mut s = Settings::default();
+        assert_eq!((s.search_budget, s.search_seed), (8, 0));
+        assert!(s.apply(&json!({"kforecast": {"search": {"budget": 16, "seed": 3}}})).is_empty());
+        assert_eq!((s.search_budget, s.search_seed), (16, 3));
+        let errors = s.apply(&json!({"search": {"budget": 0}, "searchSeed": -1}));
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(errors[0].contains("kforecast.search.budget") && errors[1].contains("kforecast.search.seed"));
+        assert_eq!((s.search_budget, s.search_seed), (16, 3));
+        assert!(s.apply(&json!({"search": 4}))[0].contains("kforecast.search"));
     }
 }

@@ -7,7 +7,7 @@ use super::Health;
 use kforecast_core::measure::protocol::{MeasureRequest, Measurement, Status};
 use serde::Deserialize;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// One `gpuWorkers` entry: `{"url": "http://gpu-box:7878", "token": "…"}` or
@@ -24,7 +24,37 @@ pub struct WorkerSetting {
 
 enum Endpoint {
     Local(Mutex<LocalWorker>),
-    Remote { url: String, token: Option<String>, client: reqwest::blocking::Client },
+    Remote { url: String, token: Option<String>, client: RemoteClient },
+}
+
+/// A blocking HTTP client made on first use and dropped on a thread of its own: reqwest's
+/// blocking client may be neither built nor dropped on the server's async threads (where
+/// settings are applied), only where jobs run.
+struct RemoteClient {
+    timeout: Duration,
+    client: OnceLock<reqwest::blocking::Client>,
+}
+
+impl RemoteClient {
+    fn get(&self) -> Result<&reqwest::blocking::Client, Unreachable> {
+        if let Some(c) = self.client.get() {
+            return Ok(c);
+        }
+        let c = reqwest::blocking::Client::builder()
+            .connect_timeout(Duration::from_secs(5))
+            .timeout(self.timeout)
+            .build()
+            .map_err(|e| Unreachable(format!("HTTP client: {e}")))?;
+        Ok(self.client.get_or_init(|| c))
+    }
+}
+
+impl Drop for RemoteClient {
+    fn drop(&mut self) {
+        if let Some(c) = self.client.take() {
+            std::thread::spawn(move || drop(c));
+        }
+    }
 }
 
 impl Endpoint {
@@ -71,11 +101,7 @@ impl WorkerPool {
                 ),
                 (None, None) => None,
             };
-            let client = reqwest::blocking::Client::builder()
-                .connect_timeout(Duration::from_secs(5))
-                .timeout(job_timeout + Duration::from_secs(30))
-                .build()
-                .map_err(|e| format!("HTTP client: {e}"))?;
+            let client = RemoteClient { timeout: job_timeout + Duration::from_secs(30), client: OnceLock::new() };
             endpoints.push(Endpoint::Remote { url: s.url.trim_end_matches('/').to_string(), token, client });
         }
         if endpoints.is_empty() {
@@ -127,7 +153,7 @@ impl WorkerPool {
                 Ok(w.measure(req, self.job_timeout))
             }
             Endpoint::Remote { url, token, client } => {
-                let mut r = client.post(format!("{url}/v1/measure")).json(req);
+                let mut r = client.get()?.post(format!("{url}/v1/measure")).json(req);
                 if let Some(t) = token {
                     r = r.bearer_auth(t);
                 }
@@ -160,7 +186,13 @@ impl WorkerPool {
                         Err(_) => Health::default(),
                     },
                     Endpoint::Remote { url, token, client } => {
-                        let mut r = client.get(format!("{url}/v1/health"));
+                        let Ok(http) = client.get() else {
+                            return (
+                                e.name(),
+                                Health { ok: false, message: "no HTTP client".into(), ..Health::default() },
+                            );
+                        };
+                        let mut r = http.get(format!("{url}/v1/health"));
                         if let Some(t) = token {
                             r = r.bearer_auth(t);
                         }

@@ -1,0 +1,572 @@
+//! The loop: a population of measured variants, children made by operators, every child
+//! screened by the forecaster, only the promising and the uncertain ones timed on the GPU.
+//!
+//! Each generation makes [`CHILDREN`] new, valid children from parents picked by
+//! tournament (measured variants, and with the surrogate the two best-forecast pending
+//! ones). With the surrogate, children join a pending pool; the one with the best corrected
+//! forecast is measured, and every other generation also the most uncertain one that may
+//! still beat the best; a child the corrected forecaster is confident cannot beat the best
+//! is dropped unmeasured (once it has been checked against two measurements). Without the
+//! surrogate (the baseline), [`UNFILTERED_CHILDREN`] children a generation are measured in
+//! order. Nothing depends on the budget except when to stop, so a run with budget 8 is the
+//! first 8 GPU runs of one with budget 16.
+
+use super::knobs::KnobSpace;
+use super::rng::Rng;
+use super::surrogate::{key_of, Correction, Prediction};
+use super::validate::Original;
+use crate::forecast::Forecaster;
+use crate::hash::ContentHash;
+use crate::kernel::Kernel;
+use crate::measure::protocol::{short_device, Measurement, Status};
+use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Children made each generation with the surrogate (all screened by the forecaster).
+pub const CHILDREN: usize = 8;
+/// Children made (and measured) each generation without it.
+pub const UNFILTERED_CHILDREN: usize = 2;
+/// Measured variants kept as parents.
+const POPULATION: usize = 4;
+/// Generations before the search gives up finding anything new.
+const MAX_GENERATIONS: u32 = 250;
+/// Tries at making one new valid child before the space counts as exhausted.
+const ATTEMPTS_PER_CHILD: usize = 25;
+/// A child with less chance than this of beating the best is not measured (once the
+/// corrected forecaster has been checked against two measurements).
+const REJECT_BELOW: f64 = 0.05;
+/// An uncertain child is measured only with at least this chance of beating the best.
+const EXPLORE_ABOVE: f64 = 0.2;
+
+/// How a search runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchConfig {
+    /// GPU runs (measurements actually launched; stored results are free).
+    pub budget: u32,
+    pub seed: u64,
+    /// Screen children with the forecaster (false: measure every child, the baseline).
+    pub surrogate: bool,
+}
+
+/// What a measurer answers.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    pub measurement: Measurement,
+    /// A job was launched on a GPU (false: answered from the store, or refused before running).
+    pub gpu_run: bool,
+    /// No GPU could take the job (none there, no worker answering): the search stops.
+    pub unavailable: bool,
+}
+
+/// Times a variant (a whole file text) against the original on a GPU and checks that it
+/// computes the same outputs (`wrong_result` otherwise).
+pub trait Measurer {
+    fn measure(&mut self, candidate: &str) -> Measured;
+}
+
+/// A variant to make children from.
+pub struct Parent<'a> {
+    pub text: &'a str,
+    pub kernel: &'a Kernel,
+    /// Its point in the knob space, if it is one.
+    pub values: Option<&'a [i64]>,
+    /// Measured speedup over the original, if measured.
+    pub speedup: Option<f64>,
+}
+
+/// A child an operator proposes.
+pub struct Proposal {
+    pub text: String,
+    pub description: String,
+    pub values: Option<Vec<i64>>,
+}
+
+/// Makes children. The knob mutations are one; a rewrite by a language model (same
+/// settings as the LLM forecaster) plugs in here.
+pub trait Operator {
+    fn name(&self) -> &str;
+    fn propose(&mut self, parent: &Parent<'_>, rng: &mut Rng) -> Option<Proposal>;
+}
+
+/// Changes one to three knobs of a parent, mostly by one or two steps of their domains.
+pub struct KnobMutation {
+    space: KnobSpace,
+}
+
+impl KnobMutation {
+    pub fn new(space: KnobSpace) -> Self {
+        Self { space }
+    }
+}
+
+impl Operator for KnobMutation {
+    fn name(&self) -> &str {
+        "knobs"
+    }
+
+    fn propose(&mut self, parent: &Parent<'_>, rng: &mut Rng) -> Option<Proposal> {
+        let knobs = &self.space.knobs;
+        let mut values = parent.values?.to_vec();
+        if knobs.is_empty() || values.len() != knobs.len() {
+            return None;
+        }
+        let roll = rng.unit();
+        let changes = if roll < 0.6 {
+            1
+        } else if roll < 0.9 {
+            2
+        } else {
+            3
+        }
+        .min(knobs.len());
+        let mut touched = Vec::new();
+        while touched.len() < changes {
+            let i = rng.below(knobs.len());
+            if touched.contains(&i) || knobs[i].domain.len() < 2 {
+                if knobs.iter().all(|k| k.domain.len() < 2) {
+                    return None;
+                }
+                continue;
+            }
+            touched.push(i);
+            let domain = &knobs[i].domain;
+            let at = domain.iter().position(|v| *v == values[i]).unwrap_or(0) as i64;
+            let next = if rng.chance(0.8) {
+                let step = if rng.chance(0.75) { 1 } else { 2 };
+                let dir = if rng.chance(0.5) { 1 } else { -1 };
+                let mut j = at + dir * step;
+                if j < 0 || j >= domain.len() as i64 {
+                    j = at - dir * step;
+                }
+                j.clamp(0, domain.len() as i64 - 1)
+            } else {
+                rng.below(domain.len()) as i64
+            };
+            values[i] = domain[if next == at { (at as usize + 1) % domain.len() } else { next as usize }];
+        }
+        Some(Proposal {
+            text: self.space.render(&values),
+            description: self.space.describe(&values),
+            values: Some(values),
+        })
+    }
+}
+
+/// Where a search stands, for progress reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub runs: u32,
+    pub budget: u32,
+    pub considered: u32,
+    /// Best measured speedup so far (1.0: the original).
+    pub best: f64,
+    pub message: String,
+}
+
+/// One measured variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Step {
+    /// Which GPU run (1-based); `None` when the store answered.
+    pub run: Option<u32>,
+    pub generation: u32,
+    pub description: String,
+    /// Forecast speedup (with the surrogate), and after the in-search correction.
+    pub forecast: Option<f64>,
+    pub predicted: Option<f64>,
+    pub status: Status,
+    pub speedup: Option<f64>,
+    pub headline: String,
+    /// Children screened so far (with the surrogate) or measured so far (without).
+    pub considered: u32,
+    /// Best measured speedup after this step.
+    pub best: f64,
+}
+
+/// The best correct, measured variant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Best {
+    pub text: String,
+    pub description: String,
+    pub speedup: f64,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    /// `H100`.
+    pub device: Option<String>,
+    pub headline: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stop {
+    /// The GPU budget is spent.
+    Budget,
+    Cancelled,
+    /// Nothing new was left to try (or everything left was confidently slower).
+    Exhausted,
+    /// No GPU could measure (see [`Outcome::note`]).
+    Unavailable,
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    pub kernel: String,
+    pub config: SearchConfig,
+    pub forecaster: String,
+    pub knobs: Vec<String>,
+    pub steps: Vec<Step>,
+    pub runs: u32,
+    pub cache_hits: u32,
+    /// Children screened by the forecaster (with the surrogate) or measured (without).
+    pub considered: u32,
+    /// Children discarded before any GPU run: unparsable, outside the limits.
+    pub invalid: u32,
+    /// Children the forecaster confidently rejected.
+    pub rejected: u32,
+    pub best: Option<Best>,
+    pub stop: Stop,
+    /// Why no GPU could measure, when that stopped the search.
+    #[serde(default)]
+    pub note: String,
+}
+
+impl Outcome {
+    /// Candidates considered per GPU run.
+    pub fn considered_per_run(&self) -> f64 {
+        self.considered as f64 / self.runs.max(1) as f64
+    }
+
+    /// Best measured speedup (1.0 when nothing beat the original).
+    pub fn best_speedup(&self) -> f64 {
+        self.best.as_ref().map(|b| b.speedup).unwrap_or(1.0)
+    }
+}
+
+/// A variant met during the search.
+struct Child {
+    text: String,
+    kernel: Kernel,
+    values: Option<Vec<i64>>,
+    description: String,
+    forecast: Option<(f64, f64)>,
+    speedup: Option<f64>,
+}
+
+/// The hooks a search runs with.
+pub struct Searcher<'a> {
+    pub forecaster: &'a dyn Forecaster,
+    pub measurer: &'a mut dyn Measurer,
+    /// Operators besides the knob mutations (an LLM rewrite, say).
+    pub operators: Vec<Box<dyn Operator + 'a>>,
+    pub cancel: &'a AtomicBool,
+    pub progress: &'a mut dyn FnMut(&Progress),
+}
+
+struct State {
+    config: SearchConfig,
+    rng: Rng,
+    correction: Correction,
+    /// Measured correct variants, best first (the original is one, at 1.0×).
+    population: Vec<Child>,
+    /// Screened, not yet measured (surrogate).
+    pending: Vec<(Child, Prediction)>,
+    seen: HashSet<ContentHash>,
+    outcome: Outcome,
+    generation: u32,
+}
+
+impl Searcher<'_> {
+    /// Searches for a faster variant of `original`'s kernel.
+    pub fn run(mut self, original: &Original, config: &SearchConfig) -> Result<Outcome, String> {
+        let space = KnobSpace::discover(&original.text, original.language, &original.kernel.name)?;
+        if space.knobs.is_empty() && self.operators.is_empty() {
+            return Err(format!(
+                "`{}` has nothing to tune: no block size, tile or other constant, unroll factor, launch bounds or Triton meta-parameter written as a literal",
+                original.kernel.name
+            ));
+        }
+        let knob_names: Vec<String> = space.knobs.iter().map(|k| k.name.clone()).collect();
+        let root = Child {
+            text: original.text.clone(),
+            kernel: original.kernel.clone(),
+            values: Some(space.original()),
+            description: "original".to_string(),
+            forecast: None,
+            speedup: Some(1.0),
+        };
+        let mut st = State {
+            config: config.clone(),
+            rng: Rng::new(config.seed),
+            correction: Correction::default(),
+            seen: HashSet::from([ContentHash::of(original.text.as_bytes())]),
+            population: vec![root],
+            pending: Vec::new(),
+            outcome: Outcome {
+                kernel: original.kernel.name.clone(),
+                config: config.clone(),
+                forecaster: self.forecaster.id().to_string(),
+                knobs: knob_names,
+                steps: Vec::new(),
+                runs: 0,
+                cache_hits: 0,
+                considered: 0,
+                invalid: 0,
+                rejected: 0,
+                best: None,
+                stop: Stop::Budget,
+                note: String::new(),
+            },
+            generation: 0,
+        };
+        let mut operators: Vec<Box<dyn Operator + '_>> = vec![Box::new(KnobMutation::new(space))];
+        operators.append(&mut self.operators);
+        self.report(&st, "starting".to_string());
+        st.outcome.stop = loop {
+            if self.cancel.load(Ordering::SeqCst) {
+                break Stop::Cancelled;
+            }
+            if st.outcome.runs >= config.budget || st.outcome.cache_hits >= 4 * config.budget.max(1) {
+                break Stop::Budget;
+            }
+            st.generation += 1;
+            if st.generation > MAX_GENERATIONS {
+                break Stop::Exhausted;
+            }
+            let want = if config.surrogate { CHILDREN } else { UNFILTERED_CHILDREN };
+            let children = self.children(&mut st, &mut operators, original, want);
+            if children.is_empty() && st.pending.is_empty() {
+                break Stop::Exhausted;
+            }
+            if config.surrogate {
+                let exhausted = children.is_empty();
+                self.screen(&mut st, original, children);
+                if let Some(stop) = self.measure_selected(&mut st, exhausted) {
+                    break stop;
+                }
+            } else {
+                let mut stop = None;
+                for child in children {
+                    if st.outcome.runs >= config.budget {
+                        stop = Some(Stop::Budget);
+                        break;
+                    }
+                    st.outcome.considered += 1;
+                    if let Some(s) = self.measure(&mut st, child, None) {
+                        stop = Some(s);
+                        break;
+                    }
+                }
+                if let Some(s) = stop {
+                    break s;
+                }
+            }
+        };
+        let why = match st.outcome.stop {
+            Stop::Budget => "budget spent",
+            Stop::Cancelled => "cancelled",
+            Stop::Exhausted => "nothing new left to try",
+            Stop::Unavailable => "no GPU could measure",
+        };
+        self.report(&st, format!("done ({why})"));
+        Ok(st.outcome)
+    }
+
+    fn report(&mut self, st: &State, message: String) {
+        (self.progress)(&Progress {
+            runs: st.outcome.runs,
+            budget: st.config.budget,
+            considered: st.outcome.considered,
+            best: st.outcome.best_speedup(),
+            message,
+        });
+    }
+
+    /// Up to `want` new valid children.
+    fn children(
+        &mut self,
+        st: &mut State,
+        operators: &mut [Box<dyn Operator + '_>],
+        original: &Original,
+        want: usize,
+    ) -> Vec<Child> {
+        let mut out = Vec::new();
+        let mut attempts = 0;
+        while out.len() < want && attempts < want * ATTEMPTS_PER_CHILD {
+            attempts += 1;
+            if attempts % 16 == 0 && self.cancel.load(Ordering::SeqCst) {
+                break;
+            }
+            // Parents: measured variants, and with the surrogate the two best-forecast pending.
+            let mut parents: Vec<&Child> = st.population.iter().take(POPULATION).collect();
+            let mut ranked: Vec<&(Child, Prediction)> = st.pending.iter().collect();
+            ranked.sort_by(|a, b| b.1.mu.total_cmp(&a.1.mu));
+            parents.extend(ranked.iter().take(2).map(|(c, _)| c));
+            let n = parents.len();
+            let parent = parents[st.rng.below(n).min(st.rng.below(n))];
+            let op = st.rng.below(operators.len());
+            let view = Parent {
+                text: &parent.text,
+                kernel: &parent.kernel,
+                values: parent.values.as_deref(),
+                speedup: parent.speedup,
+            };
+            let Some(p) = operators[op].propose(&view, &mut st.rng) else { continue };
+            if !st.seen.insert(ContentHash::of(p.text.as_bytes())) {
+                continue;
+            }
+            match original.check(&p.text) {
+                Ok(kernel) => out.push(Child {
+                    text: p.text,
+                    kernel,
+                    values: p.values,
+                    description: p.description,
+                    forecast: None,
+                    speedup: None,
+                }),
+                Err(why) => {
+                    tracing::debug!("search: discarded {}: {why}", p.description);
+                    st.outcome.invalid += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// Forecasts every child and adds it to the pending pool.
+    fn screen(&mut self, st: &mut State, original: &Original, children: Vec<Child>) {
+        let model = st.correction.model();
+        for mut child in children {
+            let f = self.forecaster.forecast(&original.kernel, &child.kernel);
+            let x = f.speedup.max(1e-6).log2();
+            let x = if x.is_finite() { x } else { 0.0 };
+            let sigma = if f.sigma.is_finite() && f.sigma > 0.0 { f.sigma } else { 0.5 };
+            child.forecast = Some((x, sigma));
+            st.outcome.considered += 1;
+            let p = model.predict(x, sigma, child.values.as_deref().map(key_of).as_deref());
+            st.pending.push((child, p));
+        }
+    }
+
+    /// Corrected forecasts of the pending children under the latest measurements.
+    fn refresh(st: &mut State) {
+        let model = st.correction.model();
+        for (child, p) in st.pending.iter_mut() {
+            if let Some((x, sigma)) = child.forecast {
+                *p = model.predict(x, sigma, child.values.as_deref().map(key_of).as_deref());
+            }
+        }
+    }
+
+    /// Whether the corrected forecaster, checked against at least two measurements, is
+    /// confident that this child cannot beat the best: it is not measured.
+    fn rejected(st: &State, p: &Prediction) -> bool {
+        st.correction.measured() >= 2 && p.p_improve(st.outcome.best_speedup().log2()) < REJECT_BELOW
+    }
+
+    /// The selective policy: measure the best corrected forecast, and every other
+    /// generation the most uncertain child that may still beat the best; trust confident
+    /// rejections (they stay pending, in case later measurements change the picture).
+    /// Once nothing new can be made (`exhausted`), the rejected are measured after all,
+    /// the likeliest to beat the best first: the budget is there to be spent.
+    fn measure_selected(&mut self, st: &mut State, exhausted: bool) -> Option<Stop> {
+        for pick in 0..2 {
+            if pick == 1 && st.generation % 2 == 1 {
+                break;
+            }
+            Self::refresh(st);
+            let best = st.outcome.best_speedup().log2();
+            let open = |(i, (_, p)): (usize, &(Child, Prediction))| (!Self::rejected(st, p)).then_some((i, *p));
+            let choice = if pick == 0 {
+                let promising = st
+                    .pending
+                    .iter()
+                    .enumerate()
+                    .filter_map(open)
+                    .max_by(|a, b| (a.1.mu - 2.0 * a.1.p_fail).total_cmp(&(b.1.mu - 2.0 * b.1.p_fail)))
+                    .map(|(i, _)| i);
+                promising.or_else(|| {
+                    let likeliest = st.pending.iter().enumerate().max_by(|a, b| {
+                        a.1 .1.p_improve(best).total_cmp(&b.1 .1.p_improve(best)).then(a.1 .1.mu.total_cmp(&b.1 .1.mu))
+                    });
+                    likeliest.filter(|_| exhausted).map(|(i, _)| i)
+                })
+            } else {
+                st.pending
+                    .iter()
+                    .enumerate()
+                    .filter_map(open)
+                    .filter(|(_, p)| p.p_improve(best) >= EXPLORE_ABOVE)
+                    .max_by(|a, b| a.1.sigma.total_cmp(&b.1.sigma))
+                    .map(|(i, _)| i)
+            };
+            let Some(i) = choice else { break };
+            let (child, p) = st.pending.remove(i);
+            if let Some(stop) = self.measure(st, child, Some(p)) {
+                return Some(stop);
+            }
+        }
+        st.outcome.rejected = st.pending.iter().filter(|(_, p)| Self::rejected(st, p)).count() as u32;
+        None
+    }
+
+    /// Measures one child (unless the budget is spent or the search cancelled).
+    fn measure(&mut self, st: &mut State, mut child: Child, predicted: Option<Prediction>) -> Option<Stop> {
+        if self.cancel.load(Ordering::SeqCst) {
+            return Some(Stop::Cancelled);
+        }
+        if st.outcome.runs >= st.config.budget {
+            return Some(Stop::Budget);
+        }
+        self.report(st, format!("measuring {}", child.description));
+        let Measured { measurement: m, gpu_run, unavailable } = self.measurer.measure(&child.text);
+        if unavailable {
+            st.outcome.note = m.headline();
+            return Some(Stop::Unavailable);
+        }
+        let cached = !gpu_run;
+        if cached {
+            st.outcome.cache_hits += 1;
+        } else {
+            st.outcome.runs += 1;
+        }
+        let speedup = m.speedup.filter(|s| m.status == Status::Ok && s.is_finite() && *s > 0.0);
+        if let Some((x, _)) = child.forecast {
+            st.correction.observe(x, speedup.map(f64::log2), child.values.as_deref().map(key_of));
+        }
+        child.speedup = speedup;
+        if let Some(s) = speedup {
+            if s > st.outcome.best_speedup() {
+                st.outcome.best = Some(Best {
+                    text: child.text.clone(),
+                    description: child.description.clone(),
+                    speedup: s,
+                    ci_low: m.ci_low,
+                    ci_high: m.ci_high,
+                    device: m.device.as_ref().map(|d| short_device(&d.name)),
+                    headline: m.headline(),
+                });
+            }
+        }
+        st.outcome.steps.push(Step {
+            run: (!cached).then_some(st.outcome.runs),
+            generation: st.generation,
+            description: child.description.clone(),
+            forecast: child.forecast.map(|(x, _)| x.exp2()),
+            predicted: predicted.map(|p| p.mu.exp2()),
+            status: m.status,
+            speedup,
+            headline: m.headline(),
+            considered: st.outcome.considered,
+            best: st.outcome.best_speedup(),
+        });
+        let message = format!("{}: {}", child.description, m.headline());
+        if speedup.is_some() {
+            st.population.push(child);
+            st.population.sort_by(|a, b| b.speedup.unwrap_or(0.0).total_cmp(&a.speedup.unwrap_or(0.0)));
+            st.population.truncate(POPULATION);
+        }
+        self.report(st, message);
+        None
+    }
+}

@@ -1,0 +1,284 @@
+//! `kforecast search FILE --kernel NAME --budget N`: a budgeted evolutionary search for
+//! faster variants, the forecaster screening and the GPU workers measuring; and
+//! `kforecast sweep FILE --kernel NAME --json OUT.jsonl`: every variant of the knob
+//! space measured, like an autotuner's sweep.
+
+use super::verify::{build_job, measure_cached, WorkerArgs};
+use super::{load_with_kernels, CacheOptions};
+use crate::worker::pool::WorkerPool;
+use anyhow::{bail, Context};
+use clap::Args;
+use kforecast_core::extract::extract_text;
+use kforecast_core::hash::ContentHash;
+use kforecast_core::kernel::Kernel;
+use kforecast_core::measure::protocol::{short_device, Measurement, Status};
+use kforecast_core::search::{diff, KnobSpace, Measured, Measurer, Original, Outcome, SearchConfig, Searcher, Stop};
+use kforecast_core::store::Store;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// The file holding the kernel (its `kforecast:` declarations say how to run it).
+    file: PathBuf,
+    /// The kernel to search (default: the only kernel).
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+    /// GPU runs to spend (stored measurements of identical jobs are free).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    budget: u32,
+    /// Seed of the search (same seed, same search).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Measure every child in order, without the forecaster screening (the baseline).
+    #[arg(long)]
+    no_surrogate: bool,
+    #[command(flatten)]
+    workers: WorkerArgs,
+    /// Print the outcome as JSON (steps, counts, best variant) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How the pool says that none of its workers could take a job.
+const NO_WORKER: &str = "no GPU worker could take the job";
+
+/// Measures variants of one file against the file itself through the workers and the store.
+pub struct PoolMeasurer<'a> {
+    pub pool: &'a WorkerPool,
+    pub store: Option<&'a Store>,
+    pub path: PathBuf,
+    pub text: String,
+    pub kernels: Vec<Kernel>,
+    pub kernel: String,
+}
+
+impl Measurer for PoolMeasurer<'_> {
+    fn measure(&mut self, candidate: &str) -> Measured {
+        let language = self.kernels.first().map(|k| k.language).unwrap_or(kforecast_core::Language::Cuda);
+        let kernels = extract_text(language, candidate).kernels;
+        let base = (self.path.as_path(), self.text.as_str(), self.kernels.as_slice());
+        match build_job(&self.kernel, base, (self.path.as_path(), candidate, &kernels)) {
+            Ok(req) => {
+                let (measurement, cached) = measure_cached(self.pool, self.store, &req, &self.text, candidate, false);
+                let unavailable = measurement.status == Status::NoGpu
+                    || (measurement.status == Status::Error && measurement.message.starts_with(NO_WORKER));
+                Measured { gpu_run: !cached && !unavailable, unavailable, measurement }
+            }
+            Err(errors) => {
+                let why = errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ");
+                Measured { measurement: Measurement::failure(Status::Error, why), gpu_run: false, unavailable: false }
+            }
+        }
+    }
+}
+
+/// The kernel to work on: named, or the file's only one.
+fn pick_kernel(file: &Path, kernels: &[Kernel], named: Option<&str>) -> anyhow::Result<String> {
+    match named {
+        Some(k) => Ok(k.to_string()),
+        None if kernels.len() == 1 => Ok(kernels[0].name.clone()),
+        None => {
+            let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
+            bail!("{} has several kernels ({}): name one with --kernel", file.display(), names.join(", "))
+        }
+    }
+}
+
+pub fn run(args: SearchArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
+    let file = load_with_kernels(&args.file)?;
+    let kernel = pick_kernel(&args.file, &file.kernels, args.kernel.as_deref())?;
+    let original = Original::new(&file.text, file.kernels[0].language, &kernel)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let pool = args.workers.pool()?;
+    let analyzer = super::analyzer(cache);
+    let store = analyzer.cache().store_arc();
+    let mut measurer = PoolMeasurer {
+        pool: &pool,
+        store: store.as_deref(),
+        path: file.path.clone(),
+        text: file.text.clone(),
+        kernels: file.kernels.clone(),
+        kernel: kernel.clone(),
+    };
+    let config = SearchConfig { budget: args.budget, seed: args.seed, surrogate: !args.no_surrogate };
+    let cancel = AtomicBool::new(false);
+    let text_mode = !args.json;
+    let mut progress = |p: &kforecast_core::search::Progress| {
+        if text_mode && p.message == "starting" {
+            eprintln!(
+                "kforecast: searching `{kernel}` (budget {} GPU runs, seed {}, {})",
+                p.budget,
+                args.seed,
+                if args.no_surrogate { "every child measured" } else { "forecaster screening" }
+            );
+        }
+    };
+    let outcome = Searcher {
+        forecaster: analyzer.forecaster(),
+        measurer: &mut measurer,
+        operators: Vec::new(),
+        cancel: &cancel,
+        progress: &mut progress,
+    }
+    .run(&original, &config)
+    .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    analyzer.cache().flush();
+    if args.json {
+        let mut v = serde_json::to_value(&outcome)?;
+        v["considered_per_run"] = outcome.considered_per_run().into();
+        v["best_speedup"] = outcome.best_speedup().into();
+        super::out(v.to_string());
+    } else {
+        print_outcome(&args.file, &file.text, &outcome);
+    }
+    Ok(if outcome.best.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn print_outcome(path: &Path, text: &str, o: &Outcome) {
+    super::out(format!("knobs: {}", if o.knobs.is_empty() { "none".to_string() } else { o.knobs.join(", ") }));
+    for s in &o.steps {
+        let run = match s.run {
+            Some(r) => format!("run {r:>2}/{}", o.config.budget),
+            None => "stored   ".to_string(),
+        };
+        let forecast = match (s.forecast, s.predicted) {
+            (Some(f), Some(p)) => format!(" (forecast {f:.2}×, corrected {p:.2}×)"),
+            (Some(f), None) => format!(" (forecast {f:.2}×)"),
+            _ => String::new(),
+        };
+        super::out(format!(
+            "{run}  gen {:>3}  {}: {}{forecast}  [{} considered, best {:.2}×]",
+            s.generation, s.description, s.headline, s.considered, s.best
+        ));
+    }
+    let why = match o.stop {
+        Stop::Budget => "budget spent",
+        Stop::Cancelled => "cancelled",
+        Stop::Exhausted => "nothing new left to try",
+        Stop::Unavailable => "stopped",
+    };
+    super::out(format!(
+        "{why}: {} GPU run(s), {} answered from the store; {} candidates considered ({:.1} per GPU run), {} discarded before the GPU as invalid, {} rejected by the forecast",
+        o.runs,
+        o.cache_hits,
+        o.considered,
+        o.considered_per_run(),
+        o.invalid,
+        o.rejected
+    ));
+    if o.stop == Stop::Unavailable {
+        super::out(format!("no GPU could measure: {}", o.note));
+    }
+    match &o.best {
+        Some(b) => {
+            super::out(format!("best: {}: {}", b.description, b.headline));
+            let name = path.display().to_string();
+            print!("{}", diff::unified(text, &b.text, &name, &format!("{name} (best variant)"), 3));
+        }
+        None => super::out(format!("no correct variant measured faster than `{}` as it is", o.kernel)),
+    }
+}
+
+#[derive(Args)]
+pub struct SweepArgs {
+    /// The file holding the kernel.
+    file: PathBuf,
+    /// The kernel to sweep (default: the only kernel).
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+    /// Measure at most this many variants (in a fixed order, the original's first).
+    #[arg(long, default_value_t = 256)]
+    max: usize,
+    /// Write one JSON line per measured variant here.
+    #[arg(long, value_name = "OUT.jsonl", required_unless_present = "list")]
+    json: Option<PathBuf>,
+    /// Only list the knobs and the valid variants; measure nothing.
+    #[arg(long)]
+    list: bool,
+    #[command(flatten)]
+    workers: WorkerArgs,
+}
+
+/// `kforecast sweep`: measures every valid variant of the knob space.
+pub fn sweep(args: SweepArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
+    let file = load_with_kernels(&args.file)?;
+    let kernel = pick_kernel(&args.file, &file.kernels, args.kernel.as_deref())?;
+    let language = file.kernels[0].language;
+    let original =
+        Original::new(&file.text, language, &kernel).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let space = KnobSpace::discover(&file.text, language, &kernel).map_err(|e| anyhow::anyhow!(e))?;
+    for k in &space.knobs {
+        eprintln!("knob {}: {} in {:?}", k.name, k.value, k.domain);
+    }
+    let mut variants = Vec::new();
+    let mut invalid = 0;
+    for values in space.combinations().skip(1).take(args.max.saturating_mul(1000).max(100_000)) {
+        if variants.len() >= args.max {
+            break;
+        }
+        let text = space.render(&values);
+        match original.check(&text) {
+            Ok(_) => variants.push((values, text)),
+            Err(why) => {
+                invalid += 1;
+                tracing::debug!("{}: {why}", space.describe(&values));
+            }
+        }
+    }
+    eprintln!(
+        "kforecast: `{kernel}`: {} knobs, {} combinations, {} valid variants to measure ({invalid} invalid skipped)",
+        space.knobs.len(),
+        space.size(),
+        variants.len()
+    );
+    if args.list {
+        for (values, _) in &variants {
+            super::out(space.describe(values));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(out_path) = &args.json else { bail!("give --json OUT.jsonl") };
+    let pool = args.workers.pool()?;
+    let store = super::verify::open_store(cache);
+    let mut measurer = PoolMeasurer {
+        pool: &pool,
+        store: store.as_ref(),
+        path: file.path.clone(),
+        text: file.text.clone(),
+        kernels: file.kernels.clone(),
+        kernel: kernel.clone(),
+    };
+    let mut out = std::fs::File::create(out_path).with_context(|| format!("cannot write {}", out_path.display()))?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
+    let total = variants.len();
+    for (i, (values, text)) in variants.into_iter().enumerate() {
+        let Measured { measurement: m, .. } = measurer.measure(&text);
+        let description = space.describe(&values);
+        eprintln!("[{}/{total}] {description}: {}", i + 1, m.headline());
+        let knobs: serde_json::Map<String, serde_json::Value> =
+            space.knobs.iter().zip(&values).map(|(k, v)| (k.name.clone(), (*v).into())).collect();
+        let line = serde_json::json!({
+            "kernel": kernel,
+            "file": args.file.display().to_string(),
+            "text_hash": ContentHash::of(text.as_bytes()).to_string(),
+            "knobs": knobs,
+            "description": description,
+            "status": m.status,
+            "speedup": m.speedup,
+            "ci_low": m.ci_low,
+            "ci_high": m.ci_high,
+            "base_ms": m.base.as_ref().map(|s| s.median_ms),
+            "candidate_ms": m.candidate.as_ref().map(|s| s.median_ms),
+            "reps": m.reps,
+            "device": m.device.as_ref().map(|d| d.name.clone()),
+            "device_short": m.device.as_ref().map(|d| short_device(&d.name)),
+            "message": m.message.lines().next().unwrap_or(""),
+            "measured_at": now,
+        });
+        writeln!(out, "{line}").with_context(|| format!("cannot write {}", out_path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,592 @@
+//! The search without a GPU: measurements replayed from sweeps recorded on an H100
+//! (`tests/data/search/`, see its README). The core loop is driven directly here; the
+//! command line and the language server are driven through a fake worker on loopback
+//! that answers from the same tables.
+
+mod common;
+
+use common::{binary, position_of, repo_root, uri_of, Client};
+use kforecast_core::extract::extract_text;
+use kforecast_core::forecast::EmbeddedForecaster;
+use kforecast_core::hash::ContentHash;
+use kforecast_core::kernel::Language;
+use kforecast_core::measure::protocol::{DeviceInfo, Job, MeasureRequest, Measurement, Status};
+use kforecast_core::measure::spec;
+use kforecast_core::search::{
+    diff, KnobSpace, Measured, Measurer, Original, Outcome, Progress, SearchConfig, Searcher, Stop,
+};
+use serde_json::{json, Value};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// One recorded kernel: its file and its sweep.
+struct Table {
+    file: &'static str,
+    kernel: &'static str,
+    language: Language,
+    text: String,
+    rows: HashMap<String, Value>,
+}
+
+fn table(file: &'static str, kernel: &'static str) -> Table {
+    let dir = repo_root().join("tests/data/search");
+    let text = std::fs::read_to_string(dir.join(file)).expect("source");
+    let stem = file.split('.').next().expect("stem");
+    let sweep = std::fs::read_to_string(dir.join(format!("{stem}.sweep.jsonl"))).expect("sweep");
+    let rows = sweep
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).expect("json line"))
+        .map(|v| (v["text_hash"].as_str().expect("hash").to_string(), v))
+        .collect();
+    let language = if file.ends_with(".py") { Language::Triton } else { Language::Cuda };
+    Table { file, kernel, language, text, rows }
+}
+
+fn tables() -> Vec<Table> {
+    vec![table("transpose.cu", "transpose"), table("reduction.cu", "reduce_sum"), table("vector_add.py", "add_kernel")]
+}
+
+/// A recorded row as the worker's answer.
+fn measurement(row: &Value) -> Measurement {
+    let mut m = Measurement::failure(Status::Error, "");
+    m.status = serde_json::from_value(row["status"].clone()).expect("status");
+    m.speedup = row["speedup"].as_f64();
+    m.ci_low = row["ci_low"].as_f64();
+    m.ci_high = row["ci_high"].as_f64();
+    m.device = row["device"].as_str().map(|d| DeviceInfo { name: d.to_string(), ..DeviceInfo::default() });
+    m
+}
+
+/// Answers from a table; `stored` variants count as answered by the store, `wrong` ones
+/// as computing a wrong result (a miscompiled variant).
+struct Replay<'a> {
+    table: &'a Table,
+    stored: HashSet<String>,
+    wrong: HashSet<String>,
+    /// No GPU answers at all.
+    unavailable: bool,
+    calls: Vec<String>,
+}
+
+impl<'a> Replay<'a> {
+    fn new(table: &'a Table) -> Self {
+        Self { table, stored: HashSet::new(), wrong: HashSet::new(), unavailable: false, calls: Vec::new() }
+    }
+}
+
+impl Measurer for Replay<'_> {
+    fn measure(&mut self, candidate: &str) -> Measured {
+        let hash = ContentHash::of(candidate.as_bytes()).to_string();
+        if self.unavailable {
+            let m = Measurement::failure(Status::NoGpu, "no NVIDIA driver");
+            return Measured { measurement: m, gpu_run: false, unavailable: true };
+        }
+        let row = self.table.rows.get(&hash).unwrap_or_else(|| {
+            panic!("{}: a variant that is not in the recorded sweep:\n{candidate}", self.table.file)
+        });
+        let mut m = measurement(row);
+        if self.wrong.contains(&hash) {
+            m.status = Status::WrongResult;
+            m.speedup = None;
+        }
+        self.calls.push(hash.clone());
+        Measured { measurement: m, gpu_run: !self.stored.contains(&hash), unavailable: false }
+    }
+}
+
+fn search_with(
+    t: &Table,
+    measurer: &mut Replay,
+    config: &SearchConfig,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
+    let original = Original::new(&t.text, t.language, t.kernel).expect("original");
+    let forecaster = EmbeddedForecaster::new();
+    Searcher { forecaster: &forecaster, measurer, operators: Vec::new(), cancel, progress }
+        .run(&original, config)
+        .expect("search")
+}
+
+fn search(t: &Table, budget: u32, seed: u64, surrogate: bool) -> (Outcome, Vec<String>) {
+    let mut replay = Replay::new(t);
+    let config = SearchConfig { budget, seed, surrogate };
+    let outcome = search_with(t, &mut replay, &config, &AtomicBool::new(false), &mut |_| {});
+    (outcome, replay.calls)
+}
+
+fn recorded_speedup(t: &Table, text: &str) -> f64 {
+    t.rows[&ContentHash::of(text.as_bytes()).to_string()]["speedup"].as_f64().expect("speedup")
+}
+
+#[test]
+fn the_budget_is_never_exceeded_and_every_gpu_run_is_counted() {
+    for t in tables() {
+        for surrogate in [true, false] {
+            for (budget, seed) in [(1, 0), (3, 1), (8, 2), (16, 3)] {
+                let (o, calls) = search(&t, budget, seed, surrogate);
+                let what = format!("{} budget {budget} seed {seed} surrogate {surrogate}", t.kernel);
+                assert!(o.runs <= budget, "{what}: {} runs", o.runs);
+                assert_eq!(calls.len() as u32, o.runs + o.cache_hits, "{what}");
+                let runs: Vec<u32> = o.steps.iter().filter_map(|s| s.run).collect();
+                assert_eq!(runs, (1..=o.runs).collect::<Vec<_>>(), "{what}: runs numbered in order");
+                assert_eq!(o.stop == Stop::Budget, o.runs == budget, "{what}: {:?}", o.stop);
+                assert_eq!(calls.iter().collect::<HashSet<_>>().len(), calls.len(), "{what}: a variant measured twice");
+                // The best is the best measured step, and it is what the table says.
+                let best = o.steps.iter().filter_map(|s| s.speedup).fold(1.0, f64::max);
+                assert_eq!(o.best_speedup(), best, "{what}");
+                if let Some(b) = &o.best {
+                    assert_eq!(b.speedup, recorded_speedup(&t, &b.text), "{what}");
+                    assert_eq!(b.device.as_deref(), Some("H100"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn stored_measurements_cost_no_gpu_run() {
+    let t = table("vector_add.py", "add_kernel");
+    // Half of the sweep is already in the store.
+    let mut replay = Replay::new(&t);
+    replay.stored = t.rows.keys().filter(|h| h.as_bytes()[0] % 2 == 0).cloned().collect();
+    let config = SearchConfig { budget: 6, seed: 4, surrogate: false };
+    let o = search_with(&t, &mut replay, &config, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(o.runs, 6);
+    assert!(o.cache_hits > 0, "{o:?}");
+    let stored_steps = o.steps.iter().filter(|s| s.run.is_none()).count() as u32;
+    assert_eq!(stored_steps, o.cache_hits);
+    assert_eq!(replay.calls.len() as u32, 6 + o.cache_hits);
+}
+
+#[test]
+fn cancelling_stops_at_once_and_keeps_the_best_so_far() {
+    for t in tables() {
+        let cancel = AtomicBool::new(false);
+        let mut replay = Replay::new(&t);
+        let config = SearchConfig { budget: 16, seed: 1, surrogate: true };
+        // The user cancels while the third GPU run is under way.
+        let mut progress = |p: &Progress| {
+            if p.runs == 2 && p.message.starts_with("measuring") {
+                cancel.store(true, Ordering::SeqCst);
+            }
+        };
+        let o = search_with(&t, &mut replay, &config, &cancel, &mut progress);
+        assert_eq!(o.stop, Stop::Cancelled, "{}", t.kernel);
+        assert!(o.runs <= 3, "{}: {} runs after the cancel", t.kernel, o.runs);
+        let best = o.steps.iter().filter_map(|s| s.speedup).fold(1.0, f64::max);
+        assert_eq!(o.best_speedup(), best);
+        // Cancelled before it starts: nothing runs.
+        let cancel = AtomicBool::new(true);
+        let mut replay = Replay::new(&t);
+        let o = search_with(&t, &mut replay, &config, &cancel, &mut |_| {});
+        assert_eq!((o.stop, o.runs, replay.calls.len()), (Stop::Cancelled, 0, 0));
+    }
+}
+
+#[test]
+fn without_a_gpu_the_search_stops_and_says_why() {
+    let t = table("reduction.cu", "reduce_sum");
+    let mut replay = Replay::new(&t);
+    replay.unavailable = true;
+    let config = SearchConfig { budget: 8, seed: 0, surrogate: true };
+    let o = search_with(&t, &mut replay, &config, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!((o.stop, o.runs, o.steps.len()), (Stop::Unavailable, 0, 0));
+    assert!(o.note.contains("no GPU"), "{}", o.note);
+    assert!(o.best.is_none());
+}
+
+#[test]
+fn a_wrong_result_is_never_the_best() {
+    let t = table("transpose.cu", "transpose");
+    // The 40 fastest variants compute a wrong result (as a miscompiled variant would).
+    let mut by_speed: Vec<(&String, f64)> =
+        t.rows.iter().map(|(h, r)| (h, r["speedup"].as_f64().unwrap_or(0.0))).collect();
+    by_speed.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let wrong: HashSet<String> = by_speed.iter().take(40).map(|(h, _)| (*h).clone()).collect();
+    let mut measured_wrong = 0;
+    for seed in 0..6 {
+        for surrogate in [true, false] {
+            let mut replay = Replay::new(&t);
+            replay.wrong = wrong.clone();
+            let config = SearchConfig { budget: 16, seed, surrogate };
+            let o = search_with(&t, &mut replay, &config, &AtomicBool::new(false), &mut |_| {});
+            measured_wrong += o.steps.iter().filter(|s| s.status == Status::WrongResult).count();
+            for s in o.steps.iter().filter(|s| s.status == Status::WrongResult) {
+                assert!(s.speedup.is_none() && s.headline.contains("WRONG RESULT"), "{s:?}");
+            }
+            if let Some(b) = &o.best {
+                assert!(!wrong.contains(&ContentHash::of(b.text.as_bytes()).to_string()), "seed {seed}: {b:?}");
+                assert!(b.speedup <= by_speed[40].1 + 1e-12);
+            }
+        }
+    }
+    assert!(measured_wrong > 0, "the searches met wrong variants");
+}
+
+#[test]
+fn the_apply_edit_produces_exactly_the_best_variant() {
+    for t in tables() {
+        let (o, _) = search(&t, 8, 0, true);
+        let best = o.best.as_ref().expect("a faster variant");
+        let hunks = diff::hunks(&t.text, &best.text);
+        let edits: Vec<_> = hunks.iter().map(|h| (h.old, h.new.clone())).collect();
+        assert_eq!(diff::apply(&t.text, &edits), best.text);
+        assert_eq!(best.speedup, recorded_speedup(&t, &best.text));
+        // Only the kernel's knobs changed: `#define`s, the kernel, its launch wrapper.
+        let space = KnobSpace::discover(&t.text, t.language, t.kernel).expect("space");
+        let again = KnobSpace::discover(&best.text, t.language, t.kernel).expect("again");
+        assert_eq!(again.knobs.len(), space.knobs.len());
+        assert_eq!(space.render(&again.original()), best.text, "the best is a point of the knob space");
+        for h in &hunks {
+            let old = &t.text[h.old.start..h.old.end];
+            assert!(old.lines().count() <= 2, "{}: small edits only: {old}", t.kernel);
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_search() {
+    for t in tables() {
+        let (a, calls_a) = search(&t, 8, 7, true);
+        let (b, calls_b) = search(&t, 8, 7, true);
+        assert_eq!(a, b);
+        assert_eq!(calls_a, calls_b);
+        let others: Vec<Vec<String>> = (0..4).map(|s| search(&t, 8, s, true).1).collect();
+        assert!(others.iter().any(|c| *c != calls_a), "{}: seeds change the search", t.kernel);
+    }
+}
+
+#[test]
+fn a_smaller_budget_is_the_start_of_a_larger_one() {
+    for t in tables() {
+        for surrogate in [true, false] {
+            let (small, _) = search(&t, 8, 5, surrogate);
+            let (large, _) = search(&t, 16, 5, surrogate);
+            if small.stop == Stop::Budget {
+                let n = small.steps.len();
+                assert_eq!(small.steps[..], large.steps[..n], "{} surrogate {surrogate}", t.kernel);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_forecaster_screens_several_candidates_per_gpu_run() {
+    for t in tables() {
+        for seed in 0..3 {
+            let (filtered, _) = search(&t, 8, seed, true);
+            let (unfiltered, _) = search(&t, 8, seed, false);
+            assert!(unfiltered.considered_per_run() <= 1.0 + 1e-9);
+            assert!(filtered.considered_per_run() >= 3.0, "{} seed {seed}: {filtered:?}", t.kernel);
+        }
+    }
+}
+
+/// A GPU worker on loopback (`/v1/health`, `/v1/measure`) that answers from the recorded
+/// sweeps: each recorded variant is rendered, its job built as the server builds it, and
+/// the job's candidate looked up.
+struct FakeWorker {
+    url: String,
+    requests: Arc<AtomicUsize>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for FakeWorker {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// The key of a job's candidate: what the worker would compile and launch.
+fn job_key(job: &Job) -> String {
+    match job {
+        Job::Cuda(j) => serde_json::to_string(&j.candidate).expect("json"),
+        Job::Triton(j) => ContentHash::of(j.candidate.source.as_bytes()).to_string(),
+    }
+}
+
+fn recorded_jobs(t: &Table) -> HashMap<String, Value> {
+    let space = KnobSpace::discover(&t.text, t.language, t.kernel).expect("space");
+    let original = extract_text(t.language, &t.text).kernel(t.kernel).cloned().expect("kernel");
+    let mut out = HashMap::new();
+    for row in t.rows.values() {
+        let values: Vec<i64> = space.knobs.iter().map(|k| row["knobs"][&k.name].as_i64().expect("value")).collect();
+        let text = space.render(&values);
+        assert_eq!(ContentHash::of(text.as_bytes()).to_string(), row["text_hash"], "the table matches the renderer");
+        let cand = extract_text(t.language, &text).kernel(t.kernel).cloned().expect("kernel");
+        let items = spec::items(&text, &cand);
+        let job = match t.language {
+            Language::Cuda => Job::Cuda(
+                spec::cuda_job((&original, &t.text), (&cand, &text), &items, cand.name_range).expect("cuda job"),
+            ),
+            Language::Triton => Job::Triton(
+                spec::triton_job(t.kernel, (t.file, &t.text), (t.file, &text), &items, cand.name_range)
+                    .expect("triton job"),
+            ),
+        };
+        out.insert(job_key(&job), row.clone());
+    }
+    out
+}
+
+fn fake_worker(tables: &[&Table], delay: Duration) -> FakeWorker {
+    let mut jobs = HashMap::new();
+    for t in tables {
+        jobs.extend(recorded_jobs(t));
+    }
+    let server = tiny_http::Server::http("127.0.0.1:0").expect("listen");
+    let url = format!("http://{}", server.server_addr().to_ip().expect("ip"));
+    let (requests, stop) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
+    let (count, done) = (requests.clone(), stop.clone());
+    let thread = std::thread::spawn(move || {
+        while !done.load(Ordering::SeqCst) {
+            let Ok(Some(mut rq)) = server.recv_timeout(Duration::from_millis(50)) else { continue };
+            let mut body = String::new();
+            let _ = rq.as_reader().read_to_string(&mut body);
+            let answer = if rq.url().ends_with("/v1/health") {
+                json!({"ok": true, "device": {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "memory_bytes": 0, "driver": "recorded"}, "version": "replay"})
+            } else {
+                count.fetch_add(1, Ordering::SeqCst);
+                std::thread::sleep(delay);
+                let req: MeasureRequest = serde_json::from_str(&body).expect("measure request");
+                match jobs.get(&job_key(&req.job)) {
+                    Some(row) => serde_json::to_value(measurement(row)).expect("json"),
+                    None => json!({"status": "error", "message": "this job is not in the recorded sweep"}),
+                }
+            };
+            let _ = rq.respond(tiny_http::Response::from_string(answer.to_string()));
+        }
+    });
+    FakeWorker { url, requests, stop, thread: Some(thread) }
+}
+
+fn code_action_titles(c: &mut Client, uri: &str, line: u32) -> Vec<Value> {
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}}, "context": {"diagnostics": []}}),
+    );
+    actions["result"].as_array().cloned().unwrap_or_default()
+}
+
+fn find_action<'a>(actions: &'a [Value], prefix: &str) -> Option<&'a Value> {
+    actions.iter().find(|a| a["title"].as_str().is_some_and(|t| t.starts_with(prefix)))
+}
+
+fn execute(c: &mut Client, command: &str, uri: &str, kernel: &str) -> Value {
+    c.request("workspace/executeCommand", json!({"command": command, "arguments": [{"uri": uri, "kernel": kernel}]}))
+}
+
+/// Byte offset of an LSP position in an ASCII text.
+fn offset(text: &str, pos: &Value) -> usize {
+    let (line, col) = (pos["line"].as_u64().expect("line") as usize, pos["character"].as_u64().expect("col") as usize);
+    text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + col
+}
+
+fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (offset(text, &e["range"]["start"]), offset(text, &e["range"]["end"]), e["newText"].as_str().expect("text"))
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (s, e, new) in edits {
+        out.replace_range(s..e, new);
+    }
+    out
+}
+
+fn progress(c: &mut Client, kind: &'static str, after: usize) -> Value {
+    c.wait_notification(move |n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == kind);
+    c.notifications
+        .iter()
+        .skip(after)
+        .find(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == kind)
+        .cloned()
+        .expect("progress")
+}
+
+#[test]
+fn the_editor_searches_reports_progress_and_applies_the_best_variant() {
+    let t = table("transpose.cu", "transpose");
+    let worker = fake_worker(&[&t], Duration::ZERO);
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("transpose.cu");
+    std::fs::write(&path, &t.text).expect("write");
+    let uri = uri_of(&path);
+    let cache = tempfile::tempdir().expect("cache");
+    let mut c = Client::start_in(cache.path());
+    let init =
+        c.initialize(json!({"gpuWorkers": [{"url": worker.url, "token": "t"}], "search": {"budget": 4, "seed": 1}}));
+    let commands = init["result"]["capabilities"]["executeCommandProvider"]["commands"].to_string();
+    assert!(commands.contains("kforecast.search") && commands.contains("kforecast.applySearch"), "{commands}");
+    c.open(&uri, "cuda", &t.text);
+    let line = position_of(&t.text, "transpose(const").0;
+    let actions = code_action_titles(&mut c, &uri, line);
+    assert!(
+        find_action(&actions, "Search faster variants of `transpose` (budget: 4 GPU runs)").is_some(),
+        "{actions:?}"
+    );
+    assert!(find_action(&actions, "Apply:").is_none());
+
+    let started = execute(&mut c, "kforecast.search", &uri, "transpose");
+    assert_eq!(started["result"]["started"], true, "{started}");
+    let begin = progress(&mut c, "begin", 0);
+    assert_eq!(begin["params"]["value"]["cancellable"], true, "{begin}");
+    let report = progress(&mut c, "report", 0);
+    assert!(report["params"]["value"]["percentage"].is_u64(), "{report}");
+    assert!(report["params"]["value"]["message"].as_str().unwrap_or("").contains("GPU runs"), "{report}");
+    let end = progress(&mut c, "end", 0);
+    let message = end["params"]["value"]["message"].as_str().expect("message").to_string();
+    assert!(message.contains("best") && message.contains("faster") && message.contains("4 GPU run(s)"), "{message}");
+    assert_eq!(worker.requests.load(Ordering::SeqCst), 4, "the budget is the number of jobs sent");
+
+    let actions = code_action_titles(&mut c, &uri, line);
+    let apply = find_action(&actions, "Apply: ").unwrap_or_else(|| panic!("{actions:?}")).clone();
+    let title = apply["title"].as_str().expect("title").to_string();
+    assert!(title.ends_with("faster (measured on H100)"), "{title}");
+
+    // The document changes: the edit is refused, with a message.
+    c.change(&uri, 2, (0, 0), (0, 0), "// a note\n");
+    let actions = code_action_titles(&mut c, &uri, line + 1);
+    let stale = find_action(&actions, "Apply: ").expect("still listed");
+    assert!(stale["disabled"]["reason"].as_str().unwrap_or("").contains("changed"), "{stale}");
+    let refused = execute(&mut c, "kforecast.applySearch", &uri, "transpose");
+    assert!(refused["error"]["message"].as_str().unwrap_or("").contains("changed since the search"), "{refused}");
+    c.wait_notification(|n| {
+        n["method"] == "window/showMessage" && n["params"]["message"].as_str().unwrap_or("").contains("not applied")
+    });
+    assert!(c.server_requests.iter().all(|r| r["method"] != "workspace/applyEdit"));
+
+    // Back to the searched text: the edit goes to the editor and gives the best variant.
+    c.change(&uri, 3, (0, 0), (1, 0), "");
+    let applied = execute(&mut c, "kforecast.applySearch", &uri, "transpose");
+    assert_eq!(applied["result"]["applied"], true, "{applied}");
+    let request = c.server_requests.iter().find(|r| r["method"] == "workspace/applyEdit").expect("applyEdit").clone();
+    let edits = request["params"]["edit"]["changes"][&uri].as_array().expect("edits").clone();
+    let result = apply_edits(&t.text, &edits);
+    let speedup = recorded_speedup(&t, &result);
+    assert!(
+        title.contains(&format!("{:.1}×", speedup)) || title.contains(&format!("{:.2}×", speedup)),
+        "{title} {speedup}"
+    );
+    for h in diff::hunks(&t.text, &result) {
+        assert!(t.text[h.old.start..h.old.end].starts_with("#define"), "only the knobs change: {:?}", h);
+    }
+
+    // The same search again is answered from memory, and after a restart from the store.
+    let again = execute(&mut c, "kforecast.search", &uri, "transpose");
+    assert_eq!(again["result"]["stored"], true, "{again}");
+    assert!(c.shutdown().success());
+    let mut c = Client::start_in(cache.path());
+    c.initialize(json!({"gpuWorkers": [{"url": worker.url, "token": "t"}], "search": {"budget": 4, "seed": 1}}));
+    c.open(&uri, "cuda", &t.text);
+    let again = execute(&mut c, "kforecast.search", &uri, "transpose");
+    assert_eq!(again["result"]["stored"], true, "{again}");
+    assert_eq!(worker.requests.load(Ordering::SeqCst), 4, "no new GPU job");
+    assert!(find_action(&code_action_titles(&mut c, &uri, line), "Apply: ").is_some());
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn the_editor_can_cancel_a_search() {
+    let t = table("vector_add.py", "add_kernel");
+    let worker = fake_worker(&[&t], Duration::from_millis(300));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("vector_add.py");
+    std::fs::write(&path, &t.text).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(json!({"kforecast": {"gpuWorkers": [{"url": worker.url, "token": "t"}], "search": {"budget": 40}}}));
+    c.open(&uri, "python", &t.text);
+    let line = position_of(&t.text, "def add_kernel").0;
+    assert_eq!(execute(&mut c, "kforecast.search", &uri, "add_kernel")["result"]["started"], true);
+    let begin = progress(&mut c, "begin", 0);
+    let token = begin["params"]["token"].clone();
+    c.wait_notification(|n| {
+        n["method"] == "$/progress" && n["params"]["value"]["message"].as_str().is_some_and(|m| m.starts_with("1/40"))
+    });
+    let actions = code_action_titles(&mut c, &uri, line);
+    assert!(find_action(&actions, "Cancel the search").is_some(), "{actions:?}");
+    c.notify("window/workDoneProgress/cancel", json!({"token": token}));
+    let end = progress(&mut c, "end", 0);
+    let message = end["params"]["value"]["message"].as_str().unwrap_or("").to_string();
+    assert!(message.contains("cancelled"), "{message}");
+    let sent = worker.requests.load(Ordering::SeqCst);
+    assert!(sent < 10, "stopped promptly: {sent} jobs");
+    // A new search can start; the server is fine.
+    let actions = code_action_titles(&mut c, &uri, line);
+    assert!(find_action(&actions, "Search faster variants of `add_kernel` (budget: 40 GPU runs)").is_some());
+    let status = c.request("kforecast/status", Value::Null);
+    assert_eq!(status["result"]["jobs"], 0, "{status}");
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn a_kernel_that_cannot_run_is_refused_with_the_reason() {
+    let t = table("transpose.cu", "transpose");
+    let text = t.text.replace("// kforecast: rows = 4096; cols = 4096; ", "// ");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("transpose.cu");
+    std::fs::write(&path, &text).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(json!({"search": {"budget": "lots"}}));
+    c.wait_notification(|n| {
+        n["method"] == "window/showMessage"
+            && n["params"]["message"].as_str().unwrap_or("").contains("kforecast.search.budget")
+    });
+    c.open(&uri, "cuda", &text);
+    let resp = execute(&mut c, "kforecast.search", &uri, "transpose");
+    let e = resp["error"]["message"].as_str().unwrap_or("").to_string();
+    assert!(e.starts_with("cannot search `transpose`: cannot run `transpose`"), "{resp}");
+    let resp = execute(&mut c, "kforecast.applySearch", &uri, "transpose");
+    assert!(resp["error"]["message"].as_str().unwrap_or("").contains("no finished search"), "{resp}");
+    assert!(c.alive());
+    assert!(c.shutdown().success());
+}
+
+fn cli(args: &[&str], worker: &FakeWorker) -> (std::process::Output, String) {
+    let cache = tempfile::tempdir().expect("cache");
+    let out = std::process::Command::new(binary())
+        .args(args)
+        .args(["--worker", &worker.url])
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .env("KFORECAST_WORKER_TOKEN", "t")
+        .current_dir(repo_root().join("tests/data/search"))
+        .output()
+        .expect("run");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    (out, stdout)
+}
+
+#[test]
+fn the_command_line_prints_the_trajectory_and_the_best_variant_as_a_diff() {
+    let t = table("vector_add.py", "add_kernel");
+    let worker = fake_worker(&[&t], Duration::ZERO);
+    let (out, stdout) = cli(&["search", "vector_add.py", "--budget", "3", "--seed", "2"], &worker);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("run  1/3") && stdout.contains("run  3/3") && !stdout.contains("run  4/3"), "{stdout}");
+    assert!(stdout.contains("3 GPU run(s)") && stdout.contains("per GPU run"), "{stdout}");
+    assert!(stdout.contains("best: ") && stdout.contains("measured") && stdout.contains("H100"), "{stdout}");
+    assert!(stdout.contains("--- vector_add.py\n+++ vector_add.py (best variant)\n@@ "), "{stdout}");
+    let (_, json) =
+        cli(&["search", "vector_add.py", "--budget", "3", "--seed", "2", "--no-surrogate", "--json"], &worker);
+    let o: Value = serde_json::from_str(json.trim()).expect("json");
+    assert_eq!((o["runs"].as_u64(), o["considered"].as_u64()), (Some(3), Some(3)), "{o}");
+    assert_eq!(worker.requests.load(Ordering::SeqCst), 6);
+    let (out, _) = cli(&["search", "vector_add.py", "--kernel", "nope"], &worker);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no kernel named `nope`"));
+    let (out, list) = cli(&["sweep", "vector_add.py", "--list"], &worker);
+    assert!(out.status.success());
+    assert_eq!(list.lines().count(), t.rows.len(), "the sweep lists the recorded variants");
+}
