@@ -119,8 +119,13 @@ fn regions(text: &str, language: Language, kernel: &Kernel) -> Vec<TextRange> {
     out
 }
 
-/// Sorted regions, joined where only whitespace separates them.
+/// Sorted regions, widened to whole lines (changes are compared line by line) and joined
+/// where only whitespace separates them.
 fn merge(text: &str, mut regions: Vec<TextRange>) -> Vec<TextRange> {
+    for r in &mut regions {
+        r.start = text.get(..r.start).and_then(|t| t.rfind('\n')).map(|i| i + 1).unwrap_or(0);
+        r.end = text.get(r.end..).and_then(|t| t.find('\n')).map(|i| r.end + i + 1).unwrap_or(text.len());
+    }
     regions.sort_by_key(|r| (r.start, r.end));
     let mut out: Vec<TextRange> = Vec::new();
     for r in regions {
@@ -380,6 +385,25 @@ void launch(const float* in, float* out, int rows, int cols) {
         let e = o.check(&TRANSPOSE.replace("(TILE_DIM * BLOCK_ROWS)", "(128)")).expect_err("bounds");
         assert!(e.contains("__launch_bounds__ allows 128 threads"), "{e}");
         assert!(o.check(&TRANSPOSE.replace("transpose(", "transpos(")).is_err());
+    }
+
+    #[test]
+    fn triton_tiles_must_fit_in_shared_memory() {
+        let text = r#"import triton
+# kforecast: wrapper = mm(a, b); a: f16[256, 256]; b: f16[256, 256]
+@triton.jit
+def k(a_ptr, b_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    acc = tl.dot(tl.load(a_ptr), tl.load(b_ptr))
+
+def mm(a, b):
+    BLOCK_M, BLOCK_N, BLOCK_K = 64, 64, 32
+    k[(1,)](a, b, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K, num_stages=3)
+"#;
+        let o = Original::new(text, Language::Triton, "k").expect("original");
+        let big = text.replace("64, 64, 32", "256, 256, 128").replace("num_stages=3", "num_stages=4");
+        let e = o.check(&big).expect_err("too big");
+        assert!(e.contains("over the 227 KiB"), "{e}");
+        assert!(o.check(&text.replace("64, 64, 32", "128, 128, 64")).is_ok());
     }
 
     #[test]
