@@ -479,7 +479,8 @@ fn the_editor_searches_reports_progress_and_applies_the_best_variant() {
         "{title} {speedup}"
     );
     for h in diff::hunks(&t.text, &result) {
-        assert!(t.text[h.old.start..h.old.end].starts_with("#define"), "only the knobs change: {:?}", h);
+        let line = &t.text[h.old.start..h.old.end];
+        assert!(line.starts_with("#define") || line.contains("__launch_bounds__"), "only the knobs change: {h:?}");
     }
 
     // The same search again is answered from memory, and after a restart from the store.

@@ -20,8 +20,8 @@ fn lines(text: &str) -> Vec<&str> {
     text.split_inclusive('\n').collect()
 }
 
-/// Largest number of middle lines compared line by line (quadratic); beyond it the
-/// differing middle is one hunk.
+/// Largest number of middle line pairs compared (quadratic); beyond it lines are compared
+/// at the same place when both sides have as many, else the differing middle is one hunk.
 const MAX_LCS_CELLS: usize = 4_000_000;
 
 /// The hunks that turn `old` into `new`, in order, none overlapping.
@@ -56,6 +56,11 @@ pub fn hunks(old: &str, new: &str) -> Vec<Hunk> {
                 j += 1;
             }
         }
+    }
+    if am.len() == bm.len() && am.len() * bm.len() > MAX_LCS_CELLS {
+        // Too long to compare every pair, but line for line (a variant that rewrites
+        // literals keeps its lines): the equal lines at the same place.
+        matches.extend((0..am.len()).filter(|&i| am[i] == bm[i]).map(|i| (i, i)));
     }
     matches.push((am.len(), bm.len()));
     let offsets = |ls: &[&str]| {
@@ -173,6 +178,17 @@ mod tests {
         assert!(d.contains("-f\n+F\n+g\n"), "{d}");
         assert!(hunks(old, old).is_empty());
         assert_eq!(unified(old, old, "x", "y", 3), "");
+    }
+
+    #[test]
+    fn long_files_with_the_same_lines_give_small_hunks() {
+        let old: String = (0..5000).map(|i| format!("line {i}\n")).collect();
+        let new = old.replacen("line 3\n", "line three\n", 1).replacen("line 4990\n", "line x\n", 1);
+        let hs = hunks(&old, &new);
+        assert_eq!(hs.len(), 2);
+        assert_eq!((hs[0].old_lines, hs[1].old_line), (1, 4990));
+        let edits: Vec<_> = hs.iter().map(|h| (h.old, h.new.clone())).collect();
+        assert_eq!(apply(&old, &edits), new);
     }
 
     #[test]

@@ -4,7 +4,6 @@
 //! static shared memory, `__launch_bounds__` no smaller than the block) and the kernel's
 //! own assumptions (`A / B` and loops over `A` in steps of `B` need `B` to divide `A`).
 
-use super::diff;
 use crate::extract::extract_text;
 use crate::features::expr::Env;
 use crate::kernel::{HelperKind, Kernel, Language, TextRange};
@@ -52,17 +51,41 @@ impl Original {
         if kernel.has_errors {
             return Err("the variant has a syntax error".to_string());
         }
-        for h in diff::hunks(&self.text, text) {
-            let inside = self.regions.iter().any(|r| r.start <= h.old.start && h.old.end <= r.end);
-            if !inside {
-                return Err(format!(
-                    "the variant changes line {} outside the kernel and its launch configuration",
-                    h.old_line + 1
-                ));
-            }
+        if let Some(at) = self.outside_change(text) {
+            return Err(format!(
+                "the variant changes line {} outside the kernel and its launch configuration",
+                self.text.get(..at).map(|t| t.matches('\n').count() + 1).unwrap_or(1)
+            ));
         }
         self.job_check(text, &kernel)?;
         Ok(kernel)
+    }
+
+    /// Where the text between the regions is not in `text` as it is in the original (the
+    /// start of the first such stretch), if anywhere. Linear: the stretches are found in
+    /// order, the first at the start and the last at the end.
+    fn outside_change(&self, text: &str) -> Option<usize> {
+        let mut at = 0;
+        let mut prev_end = 0;
+        let last = self.regions.len();
+        for (i, r) in
+            self.regions.iter().chain(std::iter::once(&TextRange::new(self.text.len(), self.text.len()))).enumerate()
+        {
+            let gap = self.text.get(prev_end..r.start.max(prev_end)).unwrap_or("");
+            let found = if i == 0 {
+                text.starts_with(gap).then_some(0)
+            } else if i == last {
+                (text.len() >= at + gap.len() && text.ends_with(gap)).then(|| text.len() - gap.len())
+            } else {
+                text.get(at..).and_then(|t| t.find(gap)).map(|p| at + p)
+            };
+            match found {
+                Some(p) => at = p + gap.len(),
+                None => return Some(prev_end),
+            }
+            prev_end = r.end.max(prev_end);
+        }
+        None
     }
 
     /// The declarations build a job, and the CUDA launch is within the limits.
@@ -119,8 +142,13 @@ fn regions(text: &str, language: Language, kernel: &Kernel) -> Vec<TextRange> {
     out
 }
 
-/// Sorted regions, joined where only whitespace separates them.
+/// Sorted regions, widened to whole lines (changes are compared line by line) and joined
+/// where only whitespace separates them.
 fn merge(text: &str, mut regions: Vec<TextRange>) -> Vec<TextRange> {
+    for r in &mut regions {
+        r.start = text.get(..r.start).and_then(|t| t.rfind('\n')).map(|i| i + 1).unwrap_or(0);
+        r.end = text.get(r.end..).and_then(|t| t.find('\n')).map(|i| r.end + i + 1).unwrap_or(text.len());
+    }
     regions.sort_by_key(|r| (r.start, r.end));
     let mut out: Vec<TextRange> = Vec::new();
     for r in regions {
@@ -380,6 +408,35 @@ void launch(const float* in, float* out, int rows, int cols) {
         let e = o.check(&TRANSPOSE.replace("(TILE_DIM * BLOCK_ROWS)", "(128)")).expect_err("bounds");
         assert!(e.contains("__launch_bounds__ allows 128 threads"), "{e}");
         assert!(o.check(&TRANSPOSE.replace("transpose(", "transpos(")).is_err());
+    }
+
+    #[test]
+    fn a_change_far_from_the_kernel_in_a_large_file_is_found() {
+        let filler: String = (0..20_000).map(|i| format!("static int unused_{i} = {i};\n")).collect();
+        let text = TRANSPOSE.replace("// the host side\n", &format!("// the host side\n{filler}"));
+        let o = Original::new(&text, Language::Cuda, "transpose").expect("original");
+        assert!(o.check(&set(&text, "TILE_DIM", "  32", "  64")).is_ok());
+        let e = o.check(&text.replace("unused_19999 = 19999", "unused_19999 = 1")).expect_err("outside");
+        assert!(e.contains("outside the kernel"), "{e}");
+    }
+
+    #[test]
+    fn triton_tiles_must_fit_in_shared_memory() {
+        let text = r#"import triton
+# kforecast: wrapper = mm(a, b); a: f16[256, 256]; b: f16[256, 256]
+@triton.jit
+def k(a_ptr, b_ptr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):
+    acc = tl.dot(tl.load(a_ptr), tl.load(b_ptr))
+
+def mm(a, b):
+    BLOCK_M, BLOCK_N, BLOCK_K = 64, 64, 32
+    k[(1,)](a, b, BLOCK_M=BLOCK_M, BLOCK_N=BLOCK_N, BLOCK_K=BLOCK_K, num_stages=3)
+"#;
+        let o = Original::new(text, Language::Triton, "k").expect("original");
+        let big = text.replace("64, 64, 32", "256, 256, 128").replace("num_stages=3", "num_stages=4");
+        let e = o.check(&big).expect_err("too big");
+        assert!(e.contains("over the 227 KiB"), "{e}");
+        assert!(o.check(&text.replace("64, 64, 32", "128, 128, 64")).is_ok());
     }
 
     #[test]
