@@ -20,7 +20,7 @@ set -euo pipefail
 
 # The code actions expected at a changed kernel, as a JSON list of titles
 # ("{kernel}" stands for the kernel's name): GPU verification and set-baseline.
-EXPECTED_CODE_ACTIONS='["Verify `{kernel}` on GPU", "Set `{kernel}` as baseline"]'
+EXPECTED_CODE_ACTIONS='["Verify `{kernel}` on GPU", "Set `{kernel}` as baseline", "Search faster variants of `{kernel}` (budget: 8 GPU runs)"]'
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
