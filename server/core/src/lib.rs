@@ -21,6 +21,7 @@ pub mod forecast;
 pub mod hash;
 pub mod kernel;
 pub mod measure;
+pub mod rng;
 pub mod search;
 pub mod source;
 pub mod store;

@@ -5,6 +5,7 @@
 //! subsample, then sets each leaf to the median residual of its samples (the
 //! least-absolute-deviation update), so a few wild pairs do not drag the model.
 
+use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
 /// One node of a tree: a split (`feature` ≥ 0) or a leaf (`feature` < 0, `value`).
@@ -73,29 +74,6 @@ impl Booster {
     }
 }
 
-/// SplitMix64: a tiny, well-mixed, seedable generator.
-#[derive(Clone, Debug)]
-pub struct SplitMix(u64);
-
-impl SplitMix {
-    pub fn new(seed: u64) -> Self {
-        Self(seed)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-}
-
 fn median(values: &mut [f64]) -> f64 {
     if values.is_empty() {
         return 0.0;
@@ -115,7 +93,7 @@ pub fn fit(x: &[Vec<f64>], y: &[f64], params: &BoostParams, seed: u64) -> Booste
     let mut base_values = y[..n].to_vec();
     let base = median(&mut base_values);
     let mut fitted = vec![base; n];
-    let mut rng = SplitMix::new(seed);
+    let mut rng = Rng::with_state(seed);
     let mut trees = Vec::with_capacity(params.rounds);
     let take = ((n as f64 * params.subsample).round() as usize).clamp(1.min(n), n);
     for _ in 0..params.rounds {

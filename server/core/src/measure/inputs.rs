@@ -1,29 +1,7 @@
 //! Deterministic input data and output comparison, for every dtype.
 
 use super::protocol::{Check, DType, Init};
-
-/// SplitMix64: a small, fast, well-mixed generator; the same seed gives the same data.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn uniform(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    fn normal(&mut self) -> f64 {
-        let u1 = self.uniform().max(1e-300);
-        let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
-    }
-}
+use crate::rng::Rng;
 
 /// f32 → IEEE half bits, round to nearest even.
 pub fn f32_to_f16(x: f32) -> u16 {
@@ -118,8 +96,9 @@ pub fn generate(dtype: DType, len: usize, init: &Init, seed: u64, stream: u64) -
 }
 
 fn fill(chunk: &mut [u8], dtype: DType, init: &Init, seed: u64, stream: u64, index: usize) {
-    let mut rng =
-        Rng(seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F) ^ (index as u64).wrapping_mul(0xE703_7ED1_A0B4_28DB));
+    let mut rng = Rng::with_state(
+        seed ^ stream.wrapping_mul(0xA076_1D64_78BD_642F) ^ (index as u64).wrapping_mul(0xE703_7ED1_A0B4_28DB),
+    );
     let size = dtype.size();
     let mut out = Vec::with_capacity(chunk.len());
     let base = index * CHUNK;
@@ -127,11 +106,11 @@ fn fill(chunk: &mut [u8], dtype: DType, init: &Init, seed: u64, stream: u64, ind
         let i = base + k;
         let v = match init {
             Init::Randn => rng.normal(),
-            Init::Rand => rng.uniform(),
+            Init::Rand => rng.unit(),
             Init::Zeros => 0.0,
             Init::Ones => 1.0,
             Init::Arange => (i % 1024) as f64,
-            Init::Randint { lo, hi } => (*lo + (rng.next() % (hi - lo).max(1) as u64) as i64) as f64,
+            Init::Randint { lo, hi } => (*lo + (rng.next_u64() % (hi - lo).max(1) as u64) as i64) as f64,
         };
         push(&mut out, dtype, v);
     }

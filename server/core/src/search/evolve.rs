@@ -12,13 +12,13 @@
 //! first 8 GPU runs of one with budget 16.
 
 use super::knobs::KnobSpace;
-use super::rng::Rng;
 use super::surrogate::{key_of, Correction, Prediction};
 use super::validate::Original;
 use crate::forecast::Forecaster;
 use crate::hash::ContentHash;
 use crate::kernel::Kernel;
 use crate::measure::protocol::{short_device, Measurement, Status};
+use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -12,7 +12,6 @@
 pub mod diff;
 pub mod evolve;
 pub mod knobs;
-pub mod rng;
 pub mod surrogate;
 pub mod validate;
 

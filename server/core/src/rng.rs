@@ -1,12 +1,18 @@
-//! A tiny seeded generator (SplitMix64): the search is deterministic under its seed,
-//! on every platform, without a dependency.
+//! A tiny seeded generator (SplitMix64), shared by everything that must be deterministic
+//! under a seed on every platform without a dependency: input data, tree training, search.
 
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator for a user-facing seed (0 is as good a seed as any other).
     pub fn new(seed: u64) -> Self {
-        Self(seed ^ 0x9E37_79B9_7F4A_7C15)
+        Self::with_state(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+
+    /// A generator that starts from exactly this internal state.
+    pub fn with_state(state: u64) -> Self {
+        Self(state)
     }
 
     pub fn next_u64(&mut self) -> u64 {
@@ -32,6 +38,13 @@ impl Rng {
 
     pub fn chance(&mut self, p: f64) -> bool {
         self.unit() < p
+    }
+
+    /// Standard normal (Box–Muller).
+    pub fn normal(&mut self) -> f64 {
+        let u1 = self.unit().max(1e-300);
+        let u2 = self.unit();
+        (-2.0 * u1.ln()).sqrt() * (2.0 * std::f64::consts::PI * u2).cos()
     }
 }
 
