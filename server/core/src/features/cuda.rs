@@ -716,28 +716,23 @@ impl Walker<'_> {
         let name = self.text(function).to_string();
         let short = name.rsplit("::").next().unwrap_or(&name);
         if short.starts_with("atomic") {
-            let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0));
-            let contended = target.is_some_and(|t| {
-                let inner = if t.kind() == "pointer_expression" { t.named_child(0).unwrap_or(t) } else { t };
-                match inner.kind() {
-                    "identifier" => true,
-                    "subscript_expression" => {
-                        let idx = inner.child_by_field_name("indices").and_then(|i| i.named_child(0));
-                        idx.map(|i| self.coef(i, 0) == Coef::Uniform).unwrap_or(true)
-                    }
-                    _ => self.coef(inner, 0) == Coef::Uniform,
+            // The atomic's target without its `&`: `&a[i]` → `a[i]`.
+            let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)).map(|t| {
+                if t.kind() == "pointer_expression" {
+                    t.named_child(0).unwrap_or(t)
+                } else {
+                    t
                 }
             });
-            let on_chip = target.is_some_and(|t| {
-                let mut inner = if t.kind() == "pointer_expression" { t.named_child(0).unwrap_or(t) } else { t };
-                while inner.kind() == "subscript_expression" {
-                    match inner.child_by_field_name("argument") {
-                        Some(a) => inner = a,
-                        None => break,
-                    }
+            let contended = target.is_some_and(|inner| match inner.kind() {
+                "identifier" => true,
+                "subscript_expression" => {
+                    let idx = inner.child_by_field_name("indices").and_then(|i| i.named_child(0));
+                    idx.map(|i| self.coef(i, 0) == Coef::Uniform).unwrap_or(true)
                 }
-                self.shared.contains_key(self.text(inner))
+                _ => self.coef(inner, 0) == Coef::Uniform,
             });
+            let on_chip = target.is_some_and(|t| self.shared.contains_key(self.text(array_of(t))));
             match (on_chip, contended) {
                 (true, true) => self.acc.atomics += weight,
                 (true, false) => self.acc.shared_atomics += weight,
@@ -864,6 +859,17 @@ impl Walker<'_> {
 }
 
 /// (is a store, is a load) for the access at `node`.
+/// The array a (possibly nested) subscript reads: `a` for `a[i][j]`.
+fn array_of(mut node: Node) -> Node {
+    while node.kind() == "subscript_expression" {
+        match node.child_by_field_name("argument") {
+            Some(a) => node = a,
+            None => break,
+        }
+    }
+    node
+}
+
 fn access_kind(node: Node, src: &str) -> (bool, bool) {
     let Some(parent) = node.parent() else {
         return (false, true);

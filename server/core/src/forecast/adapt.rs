@@ -147,7 +147,7 @@ impl History {
 mod tests {
     use super::*;
 
-    fn model() -> Model {
+    fn model() -> std::sync::Arc<Model> {
         Model::shipped().expect("the shipped model loads")
     }
 

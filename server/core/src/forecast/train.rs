@@ -4,7 +4,7 @@
 //! seen. Deterministic: the same pairs and options give the same weights.
 
 use super::gbt::{self, BoostParams, Booster};
-use super::trained::{feature_names, pair_vector, platt, swapped, Model, Provenance, Spread};
+use super::trained::{antisymmetric_mu, feature_names, pair_vector, platt, swapped, Model, Provenance, Spread};
 use crate::eval::{metrics, Metrics, Sample};
 use crate::features::Profile;
 use std::collections::BTreeSet;
@@ -63,8 +63,7 @@ fn spread_grid() -> impl Iterator<Item = Spread> {
                     relative: 0.1 * r as f64,
                     outlier,
                     outlier_sigma,
-                    claim_scale: 1.0,
-                    claim_shift: 0.0,
+                    ..Spread::default()
                 })
             })
         })
@@ -100,40 +99,22 @@ pub fn train(
     for (k, family) in families.iter().enumerate() {
         progress(&format!("cross-validation {}/{}: without {family}", k + 1, families.len()));
         let train: Vec<&TrainPair> = all.iter().copied().filter(|p| p.family != *family).collect();
-        let model = Model {
-            format: 1,
-            features: feature_names(),
-            params: options.params,
-            spread: Spread {
-                base: 1.0,
-                relative: 0.0,
-                outlier: 0.0,
-                outlier_sigma: 1.0,
-                claim_scale: 1.0,
-                claim_shift: 0.0,
-            },
-            provenance: Provenance::default(),
-            members: fit_members(&train, options),
-        };
+        let members = fit_members(&train, options);
         for (i, p) in pairs.iter().enumerate() {
             if p.family == *family {
-                mus[i] = model.mu(&pair_vector(&p.base, &p.candidate));
+                mus[i] = antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate));
             }
         }
     }
     // The spread with the best log score plus a calibration penalty, out of family.
-    let mut best: Option<(f64, Spread, Metrics)> = None;
-    for spread in spread_grid() {
-        let m = score(&all, &mus, spread);
-        let objective = m.log_score + 5.0 * m.ece_bin;
-        if best.as_ref().is_none_or(|(o, _, _)| objective < *o) {
-            best = Some((objective, spread, m));
-        }
-    }
-    let (mut spread, _) = best.map(|(_, s, m)| (s, m)).unwrap_or((
-        Spread { base: 0.5, relative: 0.5, outlier: 0.1, outlier_sigma: 3.0, claim_scale: 1.0, claim_shift: 0.0 },
-        Metrics::default(),
-    ));
+    let mut spread = spread_grid()
+        .map(|s| {
+            let m = score(&all, &mus, s);
+            (m.log_score + 5.0 * m.ece_bin, s)
+        })
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, s)| s)
+        .unwrap_or_default();
     // Then the claim's confidence, by its log loss.
     let claims: Vec<(f64, bool)> = score(&all, &mus, spread).claims.iter().map(|c| (c.confidence, c.holds)).collect();
     let mut best_platt = (f64::INFINITY, 1.0, 0.0);

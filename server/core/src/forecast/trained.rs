@@ -63,6 +63,13 @@ pub fn swapped(x: &[f64]) -> Vec<f64> {
     x.iter().enumerate().map(|(i, v)| if i < k { -v } else { *v }).collect()
 }
 
+/// The members' mean forecast of log2 S for `x`, made antisymmetric: the mean of the
+/// forecast for (base, candidate) and minus the one for (candidate, base).
+pub fn antisymmetric_mu(members: &[Booster], x: &[f64]) -> f64 {
+    let raw = |v: &[f64]| members.iter().map(|b| b.predict(v)).sum::<f64>() / members.len().max(1) as f64;
+    0.5 * (raw(x) - raw(&swapped(x)))
+}
+
 /// Spread of the forecast over log2 S: a normal of σ = `sqrt(base² + (relative · μ)²)`
 /// around the forecast, mixed with weight `outlier` with a wide normal around no change
 /// (the pairs where the features miss what matters).
@@ -82,6 +89,13 @@ pub struct Spread {
 
 fn one() -> f64 {
     1.0
+}
+
+impl Default for Spread {
+    /// A moderate spread with the claim's confidence as the mixture gives it.
+    fn default() -> Self {
+        Self { base: 0.5, relative: 0.5, outlier: 0.1, outlier_sigma: 3.0, claim_scale: 1.0, claim_shift: 0.0 }
+    }
 }
 
 /// `σ(scale · logit(p) + shift)`.
@@ -147,15 +161,15 @@ impl Model {
         Ok(model)
     }
 
-    /// The shipped H100 model.
-    pub fn shipped() -> Result<Self, String> {
-        Self::from_json(SHIPPED_H100)
+    /// The shipped H100 model, read once per process.
+    pub fn shipped() -> Result<Arc<Self>, String> {
+        static SHIPPED: std::sync::OnceLock<Result<Arc<Model>, String>> = std::sync::OnceLock::new();
+        SHIPPED.get_or_init(|| Self::from_json(SHIPPED_H100).map(Arc::new)).clone()
     }
 
     /// Forecast log2 S for a pair vector (antisymmetric).
     pub fn mu(&self, x: &[f64]) -> f64 {
-        let raw = |v: &[f64]| self.members.iter().map(|b| b.predict(v)).sum::<f64>() / self.members.len().max(1) as f64;
-        0.5 * (raw(x) - raw(&swapped(x)))
+        antisymmetric_mu(&self.members, x)
     }
 
     /// Short hash of the weights, part of the forecaster's id (and so of cache keys).
@@ -204,10 +218,10 @@ impl TrainedForecaster {
         Self { model, adjustment, profiles: EmbeddedForecaster::new(), id }
     }
 
-    /// The shipped model, or the analytic model's absence of one: `None` only if the
-    /// shipped weights do not load (a build error, caught by the tests).
+    /// The shipped model; an error only if its weights do not fit this build (caught by
+    /// the tests).
     pub fn shipped() -> Result<Self, String> {
-        Ok(Self::new(Arc::new(Model::shipped()?)))
+        Ok(Self::new(Model::shipped()?))
     }
 
     pub fn model(&self) -> &Arc<Model> {
@@ -286,7 +300,7 @@ mod tests {
 
     #[test]
     fn weights_for_other_features_are_refused_with_a_reason() {
-        let mut m = Model::shipped().expect("loads");
+        let mut m = Model::clone(&Model::shipped().expect("loads"));
         m.features.pop();
         let text = serde_json::to_string(&m).expect("json");
         assert!(Model::from_json(&text).is_err_and(|e| e.contains("retrain")));

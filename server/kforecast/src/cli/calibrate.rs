@@ -6,12 +6,13 @@ use super::verify::open_store;
 use super::CacheOptions;
 use anyhow::bail;
 use clap::Args;
+use kforecast_core::cache::ForecastCache;
 use kforecast_core::extract;
-use kforecast_core::forecast::adapt::{History, Observation};
+use kforecast_core::forecast::adapt::{self, History, Observation};
 use kforecast_core::forecast::{Adjustment, EmbeddedForecaster, Forecaster, Model, TrainedForecaster};
 use kforecast_core::measure::protocol::{short_device, Status};
 use kforecast_core::store::{Store, Table};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -40,18 +41,31 @@ struct Stored {
     measured_at: u64,
 }
 
-/// The model's forecasts against what was measured on `device`, from the store.
+/// The folder of the store, where the calibration histories are kept.
+fn calibration_dir(store: &Store) -> PathBuf {
+    store.path().parent().unwrap_or(Path::new(".")).to_path_buf()
+}
+
+/// The model's forecasts against what was measured on `device`, from the store: the
+/// newest [`adapt::WINDOW`] (only those are ever fitted, so only those are read).
 pub fn observations(store: &Store, model: &Arc<Model>, device: &str) -> Vec<Observation> {
     let key = short_device(device);
     let forecaster = TrainedForecaster::new(model.clone());
     let Ok(rows) = store.all(Table::Measurements) else { return Vec::new() };
+    let mut measured: Vec<(Stored, f64)> = rows
+        .iter()
+        .filter_map(|(_, bytes)| serde_json::from_slice::<Stored>(bytes).ok())
+        .filter_map(|ex| {
+            let m = &ex.measurement;
+            let (Status::Ok, Some(s), Some(d)) = (m.status, m.speedup, m.device.as_ref()) else { return None };
+            (short_device(&d.name) == key && s.is_finite() && s > 0.0).then_some((ex, s))
+        })
+        .collect();
+    measured.sort_by_key(|(ex, _)| std::cmp::Reverse(ex.measured_at));
     let mut out = Vec::new();
-    for (_, bytes) in rows {
-        let Ok(ex) = serde_json::from_slice::<Stored>(&bytes) else { continue };
-        let m = &ex.measurement;
-        let (Status::Ok, Some(s), Some(d)) = (m.status, m.speedup, m.device.as_ref()) else { continue };
-        if short_device(&d.name) != key || !(s.is_finite() && s > 0.0) {
-            continue;
+    for (ex, s) in measured {
+        if out.len() == adapt::WINDOW {
+            break;
         }
         let find =
             |text: &str| extract::extract_text(ex.language, text).kernels.into_iter().find(|k| k.name == ex.kernel);
@@ -67,7 +81,7 @@ pub fn observations(store: &Store, model: &Arc<Model>, device: &str) -> Vec<Obse
 
 /// Refits the device's calibration from the store; the new adjustment if it changed.
 pub fn refit(store: &Store, model: &Arc<Model>, device: &str) -> Result<Option<Adjustment>, String> {
-    let dir = store.path().parent().unwrap_or(Path::new(".")).to_path_buf();
+    let dir = calibration_dir(store);
     let mut history = History::load(&dir, &short_device(device), model)?;
     let observations = observations(store, model, device);
     let changed = history.refit(model, &observations);
@@ -79,17 +93,18 @@ pub fn refit(store: &Store, model: &Arc<Model>, device: &str) -> Result<Option<A
 
 /// The forecaster the CLI and the server use: the shipped trained model with the
 /// device's active calibration from the store's folder, or the analytic model if the
-/// shipped weights cannot be read (never expected; said on stderr).
-pub fn forecaster(store_dir: Option<&Path>, device: &str) -> Arc<dyn Forecaster> {
+/// shipped weights cannot be read (never expected; logged).
+pub fn forecaster(cache: &ForecastCache, device: &str) -> Arc<dyn Forecaster> {
     let model = match Model::shipped() {
-        Ok(m) => Arc::new(m),
+        Ok(m) => m,
         Err(e) => {
             tracing::error!("the shipped model does not load ({e}); using the analytic forecaster");
             return Arc::new(EmbeddedForecaster::new());
         }
     };
-    let adjustment = store_dir
-        .and_then(|dir| match History::load(dir, &short_device(device), &model) {
+    let adjustment = cache
+        .store()
+        .and_then(|store| match History::load(&calibration_dir(store), &short_device(device), &model) {
             Ok(h) => h.current(),
             Err(e) => {
                 tracing::warn!("{e}; using the shipped calibration");
@@ -102,8 +117,8 @@ pub fn forecaster(store_dir: Option<&Path>, device: &str) -> Arc<dyn Forecaster>
 
 pub fn run(args: CalibrateArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
     let Some(store) = open_store(cache) else { bail!("no store: calibration learns from stored measurements") };
-    let model = Arc::new(Model::shipped().map_err(anyhow::Error::msg)?);
-    let dir = store.path().parent().unwrap_or(Path::new(".")).to_path_buf();
+    let model = Model::shipped().map_err(anyhow::Error::msg)?;
+    let dir = calibration_dir(&store);
     let device = short_device(&args.device);
     let mut history = History::load(&dir, &device, &model).map_err(anyhow::Error::msg)?;
     let describe = |a: Option<Adjustment>| match a {

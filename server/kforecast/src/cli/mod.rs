@@ -57,8 +57,7 @@ pub fn open_cache(options: &CacheOptions, warn: &mut dyn FnMut(String)) -> Forec
 
 pub fn analyzer(options: &CacheOptions) -> Analyzer {
     let cache = open_cache(options, &mut |w| eprintln!("warning: {w}"));
-    let dir = cache.store().and_then(|s| s.path().parent().map(Path::to_path_buf));
-    Analyzer::new(calibrate::forecaster(dir.as_deref(), DEFAULT_DEVICE), Arc::new(cache), DEFAULT_DEVICE)
+    Analyzer::new(calibrate::forecaster(&cache, DEFAULT_DEVICE), Arc::new(cache), DEFAULT_DEVICE)
 }
 
 /// A source file's kernels.

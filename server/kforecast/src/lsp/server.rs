@@ -12,6 +12,7 @@ use crate::cli::{open_cache, CacheOptions};
 use crate::llm::LlmForecaster;
 use crate::worker::pool::WorkerPool;
 use kforecast_core::analysis::Analyzer;
+use kforecast_core::forecast::{Model, TrainedForecaster};
 use kforecast_core::measure::protocol::{Measurement, Status as MeasureStatus};
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -63,7 +64,7 @@ impl Backend {
         let mut pending = Vec::new();
         let cache = open_cache(cache, &mut |w| pending.push((MessageType::WARNING, w)));
         let settings = Settings::default();
-        let forecaster = calibrate::forecaster(store_dir(&cache).as_deref(), &settings.device);
+        let forecaster = calibrate::forecaster(&cache, &settings.device);
         let analyzer = Analyzer::new(forecaster, Arc::new(cache), settings.device.clone());
         let pool = Arc::new(
             WorkerPool::new(&settings.gpu_workers, Duration::from_secs(settings.verify_timeout)).unwrap_or_else(|_| {
@@ -333,11 +334,6 @@ async fn publish(client: &Client, state: &Mutex<State>, uri: Url) {
     client.publish_diagnostics(uri, diags, version).await;
 }
 
-/// The folder of the store, where calibrations are kept.
-fn store_dir(cache: &kforecast_core::cache::ForecastCache) -> Option<std::path::PathBuf> {
-    cache.store().and_then(|s| s.path().parent().map(std::path::Path::to_path_buf))
-}
-
 /// Refits the device's calibration from the stored measurements (off the lock) and, if
 /// it changed, forecasts every open document again with it.
 async fn learn_from_store(client: &Client, state: &Arc<Mutex<State>>) {
@@ -345,13 +341,9 @@ async fn learn_from_store(client: &Client, state: &Arc<Mutex<State>>) {
         let st = lock(state);
         (st.analyzer.cache_arc(), st.settings.device.clone())
     };
-    let (Some(store), Some(dir)) = (cache.store_arc(), store_dir(&cache)) else { return };
-    let model = match kforecast_core::forecast::Model::shipped() {
-        Ok(m) => Arc::new(m),
-        Err(_) => return,
-    };
-    let fit_device = device.clone();
-    let refit = tokio::task::spawn_blocking(move || calibrate::refit(&store, &model, &fit_device)).await;
+    let (Some(store), Ok(model)) = (cache.store_arc(), Model::shipped()) else { return };
+    let (fit_device, fit_model) = (device.clone(), model.clone());
+    let refit = tokio::task::spawn_blocking(move || calibrate::refit(&store, &fit_model, &fit_device)).await;
     let adjustment = match refit {
         Ok(Ok(Some(a))) => a,
         Ok(Ok(None)) => return,
@@ -369,7 +361,7 @@ async fn learn_from_store(client: &Client, state: &Arc<Mutex<State>>) {
         if st.settings.device != device {
             return;
         }
-        st.analyzer.set_forecaster(calibrate::forecaster(Some(&dir), &device));
+        st.analyzer.set_forecaster(Arc::new(TrainedForecaster::with_adjustment(model, adjustment)));
         let State { docs, analyzer, .. } = &mut *st;
         for doc in docs.values_mut() {
             doc.analyze(analyzer);
@@ -441,8 +433,8 @@ impl LanguageServer for Backend {
                 let errors = st.settings.apply(options);
                 st.pending.extend(errors.into_iter().map(|e| (MessageType::ERROR, e)));
                 let device = st.settings.device.clone();
-                let dir = store_dir(st.analyzer.cache());
-                st.analyzer.set_forecaster(calibrate::forecaster(dir.as_deref(), &device));
+                let forecaster = calibrate::forecaster(st.analyzer.cache(), &device);
+                st.analyzer.set_forecaster(forecaster);
                 st.analyzer.set_device(device);
                 match WorkerPool::new(&st.settings.gpu_workers, Duration::from_secs(st.settings.verify_timeout)) {
                     Ok(p) => st.pool = Arc::new(p),
@@ -558,8 +550,8 @@ impl LanguageServer for Backend {
                 }
             }
             if settings.device != before.device {
-                let dir = store_dir(st.analyzer.cache());
-                st.analyzer.set_forecaster(calibrate::forecaster(dir.as_deref(), &settings.device));
+                let forecaster = calibrate::forecaster(st.analyzer.cache(), &settings.device);
+                st.analyzer.set_forecaster(forecaster);
             }
             st.analyzer.set_device(settings.device.clone());
             let llm_changed = settings.llm != before.llm || settings.device != before.device;
