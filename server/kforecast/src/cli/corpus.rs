@@ -64,15 +64,8 @@ pub fn load(corpus: &Path, measurements: Option<&Path>, profiles: &EmbeddedForec
     // Paths in the measurements are relative to the corpus's parent (the repository).
     let root = corpus.parent().unwrap_or(Path::new(".")).to_path_buf();
     let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+    // Each version's kernels, extracted once.
     let mut kernels: HashMap<String, Vec<Kernel>> = HashMap::new();
-    let mut load = |p: &str| -> anyhow::Result<Vec<Kernel>> {
-        if let Some(k) = kernels.get(p) {
-            return Ok(k.clone());
-        }
-        let k = load_with_kernels(&root.join(p))?.kernels;
-        kernels.insert(p.to_string(), k.clone());
-        Ok(k)
-    };
     let mut corpus =
         Corpus { file: file.clone(), device: String::new(), pairs: Vec::new(), unmeasured: HashMap::new() };
     for (i, line) in text.lines().enumerate() {
@@ -94,8 +87,13 @@ pub fn load(corpus: &Path, measurements: Option<&Path>, profiles: &EmbeddedForec
         else {
             continue;
         };
-        let (bk, ck) = (load(base)?, load(cand)?);
-        let (Some(b), Some(c)) = (bk.iter().find(|k| k.name == kernel), ck.iter().find(|k| k.name == kernel)) else {
+        for p in [base, cand] {
+            if !kernels.contains_key(p) {
+                kernels.insert(p.to_string(), load_with_kernels(&root.join(p))?.kernels);
+            }
+        }
+        let find = |p: &str| kernels.get(p).and_then(|ks| ks.iter().find(|k| k.name == kernel));
+        let (Some(b), Some(c)) = (find(base), find(cand)) else {
             continue;
         };
         if !(s.is_finite() && s > 0.0) {
