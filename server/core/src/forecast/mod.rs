@@ -55,6 +55,12 @@ pub struct Forecast {
 /// |log2 S| under which a change counts as no change.
 pub const SAME_BAND: f64 = 0.2;
 
+/// Mass of normal(μ, σ) over log2 S within the no-change band.
+pub fn same_band_mass(mu: f64, sigma: f64) -> f64 {
+    let s = sigma.max(1e-6);
+    crate::bins::normal_cdf((SAME_BAND - mu) / s) - crate::bins::normal_cdf((-SAME_BAND - mu) / s)
+}
+
 impl Forecast {
     /// Builds a forecast from a normal distribution over log2 S.
     pub fn from_log2_normal(mu: f64, sigma: f64, forecaster: &str, reasons: Vec<String>) -> Self {
@@ -81,13 +87,10 @@ impl Forecast {
         for (b, o) in bins.0.iter_mut().zip(wide.0.iter()) {
             *b = (1.0 - w) * *b + w * o;
         }
-        let s = sigma.max(1e-6);
-        let band = |m: f64, s: f64| {
-            crate::bins::normal_cdf((SAME_BAND - m) / s) - crate::bins::normal_cdf((-SAME_BAND - m) / s)
-        };
-        let mut f = Self::from_bins_with_moments(bins, mu, s, forecaster, reasons);
+        let mut f = Self::from_bins_with_moments(bins, mu, sigma.max(1e-6), forecaster, reasons);
         if f.claim == Claim::Same {
-            f.confidence = ((1.0 - w) * band(mu, s) + w * band(0.0, outlier_sigma.max(1e-6))).clamp(0.0, 0.995);
+            f.confidence =
+                ((1.0 - w) * same_band_mass(mu, sigma) + w * same_band_mass(0.0, outlier_sigma)).clamp(0.0, 0.995);
         }
         f
     }
