@@ -5,7 +5,7 @@
 //! the answer is a JSON probability over the 8 bins, found wherever it is in the reply
 //! (code fences, surrounding prose), validated and renormalised.
 
-use crate::bins::{BinProbs, NAMES, NUM_BINS, RANGES};
+use crate::bins::{BinProbs, EDGES, NAMES, NUM_BINS, RANGES};
 use crate::hash::{ContentHash, Hasher};
 use crate::kernel::Kernel;
 use crate::measure::spec;
@@ -145,12 +145,13 @@ pub fn system_prompt() -> String {
     s
 }
 
+/// The bin's range of S, its edges to three decimals (`in (0.707, 1]`).
 fn bin_condition(i: usize) -> String {
-    let edges = ["0.25", "0.5", "0.707", "1", "1.414", "2", "4"];
+    let edge = |j: usize| (EDGES[j] * 1000.0).round() / 1000.0;
     match i {
-        0 => format!("≤ {}", edges[0]),
-        i if i == NUM_BINS - 1 => format!("> {}", edges[NUM_BINS - 2]),
-        i => format!("in ({}, {}]", edges[i - 1], edges[i]),
+        0 => format!("≤ {}", edge(0)),
+        i if i == NUM_BINS - 1 => format!("> {}", edge(NUM_BINS - 2)),
+        i => format!("in ({}, {}]", edge(i - 1), edge(i)),
     }
 }
 
@@ -349,7 +350,7 @@ fn answer_of(value: &Value) -> Result<LlmAnswer, ReplyError> {
     let (probs, why) = match value {
         Value::Array(items) => (numbers(items)?, None),
         Value::Object(map) => {
-            let why = WHY_KEYS.iter().find_map(|k| map.get(*k)).and_then(Value::as_str).map(one_line);
+            let why = WHY_KEYS.iter().find_map(|k| map.get(*k)).and_then(Value::as_str).map(|w| one_line(w, 240));
             let probs = match BINS_KEYS.iter().find_map(|k| map.get(*k)) {
                 Some(Value::Array(items)) => numbers(items)?,
                 Some(Value::Object(inner)) => labelled(inner, true)?,
@@ -367,9 +368,10 @@ fn answer_of(value: &Value) -> Result<LlmAnswer, ReplyError> {
     Ok(LlmAnswer { bins: BinProbs(probs).normalized(), why })
 }
 
-fn one_line(s: &str) -> String {
+/// `s` on one line (runs of whitespace as one space), cut to `max` characters with `…`.
+pub fn one_line(s: &str, max: usize) -> String {
     let line = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(240) {
+    match line.char_indices().nth(max) {
         Some((end, _)) => format!("{}…", &line[..end]),
         None => line,
     }

@@ -109,11 +109,8 @@ fn forecast_files(
         let (bk, ck) = (find(&b)?, find(&c)?);
         let f = analyzer.forecast(&bk, &ck);
         return Ok(match llm {
-            Some(llm) if !f.identical => {
-                let ctx = PairContext::new(&bk, &b.text, &ck, &c.text, analyzer.device());
-                llm.combine(f, &llm.forecast(&ctx))
-            }
-            _ => f,
+            Some(llm) => llm.ensemble(f, &PairContext::new(&bk, &b.text, &ck, &c.text, analyzer.device())),
+            None => f,
         });
     }
     if b.kernels[0].language != c.kernels[0].language {
@@ -129,8 +126,8 @@ fn forecast_files(
         .filter_map(|x| c.kernels.iter().find(|y| y.name == x.name).map(|y| (x, y)))
         .map(|(x, y)| (analyzer.forecast(x, y), PairContext::new(x, &b.text, y, &c.text, analyzer.device())))
         .collect();
-    let keys: Vec<_> = pairs.iter().map(|(_, ctx)| (ctx.base.identity(), ctx.candidate.identity())).collect();
-    let ensembles: std::collections::HashMap<_, _> = keys.into_iter().zip(llm.ensemble_pairs(pairs)).collect();
+    let keys = pairs.iter().map(|(_, ctx)| (ctx.base.identity(), ctx.candidate.identity()));
+    let ensembles: std::collections::HashMap<_, _> = keys.zip(llm.ensemble_pairs(&pairs)).collect();
     let forecast = |x: &Kernel, y: &Kernel| {
         ensembles.get(&(x.identity(), y.identity())).cloned().unwrap_or_else(|| analyzer.forecast(x, y))
     };

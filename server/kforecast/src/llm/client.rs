@@ -11,12 +11,13 @@
 //! that may block (`spawn_blocking` in async code).
 
 use super::LlmConfig;
-use kforecast_core::forecast::llm_prompt::{ChatMessage, ReplyError};
+use crate::worker::pool::HttpClient;
+use kforecast_core::forecast::llm_prompt::{one_line, ChatMessage, ReplyError};
 use serde_json::{json, Value};
 use std::hash::BuildHasher;
 use std::io::Read;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Condvar, Mutex, OnceLock};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// Why a request (or the answer in it) could not be used. Messages never hold the API key.
@@ -137,9 +138,7 @@ pub struct ChatClient {
     timeout: Duration,
     max_retries: u32,
     permits: Permits,
-    /// Built on first use, on the thread that sends (reqwest's blocking client must not
-    /// be built inside an async runtime).
-    http: OnceLock<Result<reqwest::blocking::Client, String>>,
+    http: HttpClient,
     json_mode: AtomicBool,
 }
 
@@ -187,7 +186,7 @@ impl ChatClient {
             timeout: config.timeout,
             max_retries: config.max_retries,
             permits: Permits::new(config.max_concurrency),
-            http: OnceLock::new(),
+            http: HttpClient::new(Duration::from_secs(10).min(config.timeout), config.timeout),
             json_mode: AtomicBool::new(true),
         })
     }
@@ -239,16 +238,6 @@ impl ChatClient {
         }
     }
 
-    fn http(&self) -> Result<&reqwest::blocking::Client, LlmError> {
-        let built = self.http.get_or_init(|| {
-            reqwest::blocking::Client::builder()
-                .connect_timeout(Duration::from_secs(10).min(self.timeout))
-                .build()
-                .map_err(|e| e.to_string())
-        });
-        built.as_ref().map_err(|e| LlmError::Config(format!("cannot set up the HTTP client: {e}")))
-    }
-
     /// Removes the API key from a message taken from elsewhere (an error, a body).
     fn redact(&self, text: &str) -> String {
         match &self.key {
@@ -262,7 +251,7 @@ impl ChatClient {
     }
 
     fn attempt(&self, messages: &[ChatMessage], options: &ChatOptions, limit: Duration) -> Result<String, Failure> {
-        let http = self.http()?;
+        let http = self.http.get().map_err(|e| LlmError::Config(format!("cannot set up the HTTP client: {e}")))?;
         let json_mode = options.json && self.json_mode.load(Ordering::Relaxed);
         let mut body = json!({
             "model": self.model,
@@ -368,11 +357,7 @@ fn error_chain(e: &dyn std::error::Error) -> String {
 
 /// The first 300 characters of a body, on one line.
 fn snippet(text: &str) -> String {
-    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    match line.char_indices().nth(300) {
-        Some((end, _)) => format!("{}…", &line[..end]),
-        None => line,
-    }
+    one_line(text, 300)
 }
 
 /// The text of `choices[0].message.content` of a chat completion.

@@ -7,8 +7,7 @@ use super::LlmConfig;
 use kforecast_core::cache::ForecastCache;
 use kforecast_core::forecast::llm_prompt::{self, PairContext, PROMPT_VERSION};
 use kforecast_core::forecast::{ensemble, Forecast, Member, Pool};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 pub struct LlmForecaster {
     client: ChatClient,
@@ -17,7 +16,7 @@ pub struct LlmForecaster {
     id: String,
 }
 
-/// Threads one [`LlmForecaster::forecast_many`] uses at most (the client's own limit on
+/// Threads one [`LlmForecaster::ensemble_pairs`] uses at most (the client's own limit on
 /// requests in flight still holds).
 const MAX_THREADS: usize = 16;
 
@@ -49,7 +48,7 @@ impl LlmForecaster {
         if let Some(f) = self.cache.get(&key) {
             return Ok(f);
         }
-        let options = ChatOptions { temperature: 0.0, json: true, max_tokens: None };
+        let options = ChatOptions { json: true, ..ChatOptions::default() };
         let text = self.client.chat(&llm_prompt::messages(ctx), &options)?;
         let answer = llm_prompt::parse_reply(&text)?;
         let reasons = answer.why.map(|w| format!("LLM: {w}")).into_iter().collect();
@@ -58,61 +57,33 @@ impl LlmForecaster {
         Ok(f)
     }
 
-    /// Forecasts of several pairs, requested side by side (at most the client's
-    /// concurrency in flight), in the order given.
-    pub fn forecast_many(&self, pairs: &[PairContext]) -> Vec<Result<Forecast, LlmError>> {
-        let results: Vec<Mutex<Option<Result<Forecast, LlmError>>>> = pairs.iter().map(|_| Mutex::new(None)).collect();
-        let next = AtomicUsize::new(0);
+    /// The embedded forecast ensembled with the LLM's forecast of the pair (see
+    /// [`combine`]); a pair the embedded forecaster knows to be the same kernel is not sent.
+    pub fn ensemble(&self, embedded: Forecast, ctx: &PairContext) -> Forecast {
+        if embedded.identical {
+            return embedded;
+        }
+        combine(embedded, &self.forecast(ctx), self.weight)
+    }
+
+    /// [`LlmForecaster::ensemble`] of several pairs, requested side by side (at most the
+    /// client's concurrency in flight), in the order given.
+    pub fn ensemble_pairs(&self, pairs: &[(Forecast, PairContext)]) -> Vec<Forecast> {
+        let per_thread = pairs.len().div_ceil(MAX_THREADS).max(1);
         std::thread::scope(|s| {
-            for _ in 0..pairs.len().min(MAX_THREADS) {
-                s.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(ctx) = pairs.get(i) else { break };
-                    let r = self.forecast(ctx);
-                    if let Ok(mut slot) = results[i].lock() {
-                        *slot = Some(r);
-                    }
-                });
-            }
-        });
-        results
-            .into_iter()
-            .map(|m| {
-                m.into_inner()
-                    .ok()
-                    .flatten()
-                    .unwrap_or_else(|| Err(LlmError::Config("the LLM request thread failed".to_string())))
-            })
-            .collect()
-    }
-
-    /// The embedded forecast ensembled with the LLM's (linear pool, the LLM weighted
-    /// `weight`), or, if the LLM failed, the embedded forecast with the reason.
-    pub fn combine(&self, embedded: Forecast, llm: &Result<Forecast, LlmError>) -> Forecast {
-        combine(embedded, llm, self.weight)
-    }
-
-    /// Embedded forecasts ensembled with the LLM's, all requested at once. Pairs the
-    /// embedded forecaster already knows to be the same kernel are not sent.
-    pub fn ensemble_pairs(&self, pairs: Vec<(Forecast, PairContext)>) -> Vec<Forecast> {
-        let asked: Vec<PairContext> = pairs.iter().filter(|(f, _)| !f.identical).map(|(_, c)| c.clone()).collect();
-        let mut answers = self.forecast_many(&asked).into_iter();
-        pairs
-            .into_iter()
-            .map(|(f, _)| {
-                if f.identical {
-                    return f;
-                }
-                match answers.next() {
-                    Some(llm) => self.combine(f, &llm),
-                    None => f,
-                }
-            })
-            .collect()
+            let threads: Vec<_> = pairs
+                .chunks(per_thread)
+                .map(|chunk| {
+                    s.spawn(move || chunk.iter().map(|(f, ctx)| self.ensemble(f.clone(), ctx)).collect::<Vec<_>>())
+                })
+                .collect();
+            threads.into_iter().flat_map(|t| t.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+        })
     }
 }
 
-/// See [`LlmForecaster::combine`].
+/// The embedded forecast ensembled with the LLM's (linear pool, the LLM weighted
+/// `weight`), or, if the LLM failed, the embedded forecast with the reason.
 pub fn combine(embedded: Forecast, llm: &Result<Forecast, LlmError>, weight: f64) -> Forecast {
     match llm {
         Ok(l) => {

@@ -15,6 +15,8 @@ pub use forecaster::LlmForecaster;
 
 use kforecast_core::analysis::{KernelReport, Status};
 use kforecast_core::forecast::llm_prompt::PairContext;
+use kforecast_core::forecast::Forecast;
+use kforecast_core::hash::ContentHash;
 use kforecast_core::kernel::Kernel;
 use serde_json::Value;
 use std::time::Duration;
@@ -137,6 +139,31 @@ impl LlmConfig {
     }
 }
 
+/// One changed kernel of a comparison, with both its versions.
+pub struct Changed<'a> {
+    /// Where it is among the reports.
+    pub index: usize,
+    /// Identities of (baseline, current).
+    pub pair: (ContentHash, ContentHash),
+    pub embedded: &'a Forecast,
+    pub base: &'a Kernel,
+    pub current: &'a Kernel,
+}
+
+/// The changed kernels of `reports`; `current` holds the kernels the reports were made
+/// of (by `Analyzer::compare`, one report each, in order), `base` the baseline's.
+pub fn changed<'a>(
+    reports: &'a [KernelReport],
+    base: &'a [Kernel],
+    current: impl IntoIterator<Item = &'a Kernel>,
+) -> impl Iterator<Item = Changed<'a>> {
+    reports.iter().zip(current).enumerate().filter_map(move |(index, (r, current))| {
+        let (Status::Changed(embedded), Some(pair)) = (&r.status, r.pair) else { return None };
+        let base = base.iter().find(|k| k.name == r.name && k.identity() == pair.0)?;
+        Some(Changed { index, pair, embedded, base, current })
+    })
+}
+
 /// Replaces each changed kernel's forecast in `reports` with its ensemble with the LLM's
 /// (all requested at once); `base` and `current` are each side's kernels and file text.
 pub fn ensemble_reports(
@@ -146,18 +173,10 @@ pub fn ensemble_reports(
     base: (&[Kernel], &str),
     current: (&[Kernel], &str),
 ) {
-    let mut at = Vec::new();
-    let mut pairs = Vec::new();
-    for (i, r) in reports.iter().enumerate() {
-        let (Status::Changed(f), Some((b, c))) = (&r.status, r.pair) else { continue };
-        let bk = base.0.iter().find(|k| k.name == r.name && k.identity() == b);
-        let ck = current.0.iter().find(|k| k.name == r.name && k.identity() == c);
-        if let (Some(bk), Some(ck)) = (bk, ck) {
-            at.push(i);
-            pairs.push((f.clone(), PairContext::new(bk, base.1, ck, current.1, device)));
-        }
-    }
-    for (i, f) in at.into_iter().zip(llm.ensemble_pairs(pairs)) {
+    let (at, pairs): (Vec<usize>, Vec<_>) = changed(reports, base.0, current.0)
+        .map(|c| (c.index, (c.embedded.clone(), PairContext::new(c.base, base.1, c.current, current.1, device))))
+        .unzip();
+    for (i, f) in at.into_iter().zip(llm.ensemble_pairs(&pairs)) {
         reports[i].status = Status::Changed(f);
     }
 }

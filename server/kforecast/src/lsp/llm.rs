@@ -42,6 +42,9 @@ pub struct Request {
 impl LlmForecasts {
     /// Puts the arrived forecasts into the reports and forgets pairs that are no longer current.
     pub fn apply(&mut self, reports: &mut [KernelReport]) {
+        if self.by_pair.is_empty() {
+            return;
+        }
         let current: HashSet<Pair> = reports.iter().filter_map(|r| r.pair).collect();
         self.by_pair.retain(|p, _| current.contains(p));
         for r in reports.iter_mut() {
@@ -80,20 +83,16 @@ impl LlmForecasts {
 /// The document's changed kernels the LLM has not been asked about, marked as asked.
 /// Kernels the embedded forecaster knows to be unchanged (`identical`) are not sent.
 pub fn requests(doc: &mut Document, device: &str) -> Vec<Request> {
-    let mut out = Vec::new();
     let mut text = None;
-    for r in &doc.reports {
-        let (Status::Changed(f), Some(pair)) = (&r.status, r.pair) else { continue };
-        if f.identical || doc.llm.by_pair.contains_key(&pair) {
-            continue;
-        }
-        let base = doc.baseline.kernels.iter().find(|k| k.name == r.name && k.identity() == pair.0);
-        let current = doc.current.iter().map(|(k, _)| k).find(|k| k.name == r.name && k.identity() == pair.1);
-        let (Some(base), Some(current)) = (base, current) else { continue };
-        let text = text.get_or_insert_with(|| doc.src.text());
-        let context = PairContext::new(base, &doc.baseline.text, current, text, device);
-        out.push(Request { pair, generation: doc.llm.generation, embedded: f.clone(), context });
-    }
+    let current = doc.current.iter().map(|(k, _)| k);
+    let out: Vec<Request> = crate::llm::changed(&doc.reports, &doc.baseline.kernels, current)
+        .filter(|c| !c.embedded.identical && !doc.llm.by_pair.contains_key(&c.pair))
+        .map(|c| {
+            let text = text.get_or_insert_with(|| doc.src.text());
+            let context = PairContext::new(c.base, &doc.baseline.text, c.current, text, device);
+            Request { pair: c.pair, generation: doc.llm.generation, embedded: c.embedded.clone(), context }
+        })
+        .collect();
     for r in &out {
         doc.llm.by_pair.insert(r.pair, Outcome::Pending(r.generation));
     }

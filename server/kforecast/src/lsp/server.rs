@@ -288,11 +288,9 @@ impl Backend {
                 let (client, state, uri, forecaster) = (client.clone(), state.clone(), uri.clone(), forecaster.clone());
                 tokio::spawn(async move {
                     let asked = (request.pair, request.generation);
-                    let answer = tokio::task::spawn_blocking(move || {
-                        let llm = forecaster.forecast(&request.context);
-                        forecaster.combine(request.embedded, &llm)
-                    })
-                    .await;
+                    let answer =
+                        tokio::task::spawn_blocking(move || forecaster.ensemble(request.embedded, &request.context))
+                            .await;
                     let Ok(forecast) = answer else {
                         tracing::warn!("the LLM request task failed");
                         return;

@@ -24,32 +24,38 @@ pub struct WorkerSetting {
 
 enum Endpoint {
     Local(Mutex<LocalWorker>),
-    Remote { url: String, token: Option<String>, client: RemoteClient },
+    Remote { url: String, token: Option<String>, client: HttpClient },
 }
 
 /// A blocking HTTP client made on first use and dropped on a thread of its own: reqwest's
 /// blocking client may be neither built nor dropped on the server's async threads (where
-/// settings are applied), only where jobs run.
-struct RemoteClient {
+/// settings are applied), only where requests run. The GPU workers' and the LLM's.
+pub struct HttpClient {
+    connect_timeout: Duration,
+    /// Time limit of a whole request (a request may set a shorter one).
     timeout: Duration,
     client: OnceLock<reqwest::blocking::Client>,
 }
 
-impl RemoteClient {
-    fn get(&self) -> Result<&reqwest::blocking::Client, Unreachable> {
+impl HttpClient {
+    pub fn new(connect_timeout: Duration, timeout: Duration) -> Self {
+        Self { connect_timeout, timeout, client: OnceLock::new() }
+    }
+
+    pub fn get(&self) -> Result<&reqwest::blocking::Client, String> {
         if let Some(c) = self.client.get() {
             return Ok(c);
         }
         let c = reqwest::blocking::Client::builder()
-            .connect_timeout(Duration::from_secs(5))
+            .connect_timeout(self.connect_timeout)
             .timeout(self.timeout)
             .build()
-            .map_err(|e| Unreachable(format!("HTTP client: {e}")))?;
+            .map_err(|e| e.to_string())?;
         Ok(self.client.get_or_init(|| c))
     }
 }
 
-impl Drop for RemoteClient {
+impl Drop for HttpClient {
     fn drop(&mut self) {
         if let Some(c) = self.client.take() {
             std::thread::spawn(move || drop(c));
@@ -101,7 +107,7 @@ impl WorkerPool {
                 ),
                 (None, None) => None,
             };
-            let client = RemoteClient { timeout: job_timeout + Duration::from_secs(30), client: OnceLock::new() };
+            let client = HttpClient::new(Duration::from_secs(5), job_timeout + Duration::from_secs(30));
             endpoints.push(Endpoint::Remote { url: s.url.trim_end_matches('/').to_string(), token, client });
         }
         if endpoints.is_empty() {
@@ -153,7 +159,8 @@ impl WorkerPool {
                 Ok(w.measure(req, self.job_timeout))
             }
             Endpoint::Remote { url, token, client } => {
-                let mut r = client.get()?.post(format!("{url}/v1/measure")).json(req);
+                let http = client.get().map_err(|e| Unreachable(format!("HTTP client: {e}")))?;
+                let mut r = http.post(format!("{url}/v1/measure")).json(req);
                 if let Some(t) = token {
                     r = r.bearer_auth(t);
                 }
