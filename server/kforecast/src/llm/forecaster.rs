@@ -84,7 +84,7 @@ impl LlmForecaster {
 
 /// The embedded forecast ensembled with the LLM's (linear pool, the LLM weighted
 /// `weight`), or, if the LLM failed, the embedded forecast with the reason.
-pub fn combine(embedded: Forecast, llm: &Result<Forecast, LlmError>, weight: f64) -> Forecast {
+pub fn combine<E: std::fmt::Display>(embedded: Forecast, llm: &Result<Forecast, E>, weight: f64) -> Forecast {
     match llm {
         Ok(l) => {
             let members = [Member { forecast: &embedded, weight: 1.0 - weight }, Member { forecast: l, weight }];

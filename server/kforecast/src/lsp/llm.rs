@@ -1,9 +1,11 @@
 //! The LLM surrogate in the server. Hints come at once from the embedded forecaster;
 //! the LLM's forecast of a changed kernel is fetched in the background and, when it
-//! arrives, replaces the embedded forecast by their ensemble, only while the
-//! (baseline, current) pair it was asked about is still current.
+//! arrives, is ensembled with the embedded forecast (at every analysis, so a refitted
+//! embedded forecaster shows through), only while the (baseline, current) pair it was
+//! asked about is still current.
 
 use super::document::Document;
+use crate::llm::forecaster::combine;
 use crate::llm::{LlmConfig, LlmForecaster};
 use kforecast_core::analysis::{KernelReport, Status};
 use kforecast_core::cache::ForecastCache;
@@ -19,8 +21,8 @@ pub type Pair = (ContentHash, ContentHash);
 enum Outcome {
     /// Asked, under the given generation of the surrogate.
     Pending(u64),
-    /// The ensemble (or, after a failure, the embedded forecast with the reason).
-    Ready(Forecast),
+    /// The LLM's forecast (or why there is none) and its weight in the ensemble.
+    Ready { llm: Result<Forecast, String>, weight: f64 },
 }
 
 /// One document's LLM forecasts, by pair.
@@ -31,16 +33,16 @@ pub struct LlmForecasts {
     generation: u64,
 }
 
-/// A pair to ask the LLM about, with the embedded forecast it will be ensembled with.
+/// A pair to ask the LLM about.
 pub struct Request {
     pub pair: Pair,
     pub generation: u64,
-    pub embedded: Forecast,
     pub context: PairContext,
 }
 
 impl LlmForecasts {
-    /// Puts the arrived forecasts into the reports and forgets pairs that are no longer current.
+    /// Ensembles the arrived forecasts with the reports' and forgets pairs that are no
+    /// longer current.
     pub fn apply(&mut self, reports: &mut [KernelReport]) {
         if self.by_pair.is_empty() {
             return;
@@ -48,10 +50,10 @@ impl LlmForecasts {
         let current: HashSet<Pair> = reports.iter().filter_map(|r| r.pair).collect();
         self.by_pair.retain(|p, _| current.contains(p));
         for r in reports.iter_mut() {
-            if let (Status::Changed(_), Some(Outcome::Ready(f))) =
-                (&r.status, r.pair.and_then(|p| self.by_pair.get(&p)))
+            if let (Status::Changed(embedded), Some(Outcome::Ready { llm, weight })) =
+                (&mut r.status, r.pair.and_then(|p| self.by_pair.get(&p)))
             {
-                r.status = Status::Changed(f.clone());
+                *embedded = combine(embedded.clone(), llm, *weight);
             }
         }
     }
@@ -63,12 +65,18 @@ impl LlmForecasts {
 
     /// Records the answer to `request` and shows it in the reports; `false` (and nothing
     /// kept) if its pair is no longer current or the surrogate changed since it was asked.
-    pub fn arrived(&mut self, request: (Pair, u64), forecast: Forecast, reports: &mut [KernelReport]) -> bool {
+    pub fn arrived(
+        &mut self,
+        request: (Pair, u64),
+        llm: Result<Forecast, String>,
+        weight: f64,
+        reports: &mut [KernelReport],
+    ) -> bool {
         let (pair, generation) = request;
         if !matches!(self.by_pair.get(&pair), Some(Outcome::Pending(g)) if *g == generation) {
             return false;
         }
-        self.by_pair.insert(pair, Outcome::Ready(forecast));
+        self.by_pair.insert(pair, Outcome::Ready { llm, weight });
         self.apply(reports);
         true
     }
@@ -90,7 +98,7 @@ pub fn requests(doc: &mut Document, device: &str) -> Vec<Request> {
         .map(|c| {
             let text = text.get_or_insert_with(|| doc.src.text());
             let context = PairContext::new(c.base, &doc.baseline.text, c.current, text, device);
-            Request { pair: c.pair, generation: doc.llm.generation, embedded: c.embedded.clone(), context }
+            Request { pair: c.pair, generation: doc.llm.generation, context }
         })
         .collect();
     for r in &out {

@@ -288,17 +288,19 @@ impl Backend {
                 let (client, state, uri, forecaster) = (client.clone(), state.clone(), uri.clone(), forecaster.clone());
                 tokio::spawn(async move {
                     let asked = (request.pair, request.generation);
-                    let answer =
-                        tokio::task::spawn_blocking(move || forecaster.ensemble(request.embedded, &request.context))
-                            .await;
-                    let Ok(forecast) = answer else {
+                    let weight = forecaster.weight();
+                    let answer = tokio::task::spawn_blocking(move || {
+                        forecaster.forecast(&request.context).map_err(|e| e.to_string())
+                    })
+                    .await;
+                    let Ok(llm) = answer else {
                         tracing::warn!("the LLM request task failed");
                         return;
                     };
                     let shown = lock(&state)
                         .docs
                         .get_mut(&uri)
-                        .is_some_and(|doc| doc.llm.arrived(asked, forecast, &mut doc.reports));
+                        .is_some_and(|doc| doc.llm.arrived(asked, llm, weight, &mut doc.reports));
                     if shown {
                         publish(&client, &state, uri).await;
                         refresh(&client, &state);
