@@ -112,11 +112,11 @@ mod tests {
         assert_eq!(f.reasons[0], "fewer passes", "the model's reason stays first");
         assert!(f.reasons[1].contains("LLM surrogate unavailable (no answer within 2.0 s)"), "{:?}", f.reasons);
         let llm = Forecast::from_bins(BinProbs([0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0]), "llm:m/p1", Vec::new());
-        let g = combine(embedded.clone(), &Ok(llm), 0.25);
+        let g = combine(embedded.clone(), &Ok::<_, LlmError>(llm), 0.25);
         assert_eq!(g.forecaster, "ensemble(embedded ×0.75, llm:m/p1 ×0.25)");
         assert!((g.bins.0[5] - (0.75 * embedded.bins.0[5] + 0.25)).abs() < 1e-9);
         // Weight 0: the LLM is asked but does not count.
-        let h = combine(embedded.clone(), &Ok(Forecast::same_kernel("llm")), 0.0);
+        let h = combine(embedded.clone(), &Ok::<_, LlmError>(Forecast::same_kernel("llm")), 0.0);
         assert_eq!(h, embedded);
     }
 }
