@@ -321,16 +321,7 @@ fn recorded_jobs(t: &Table) -> HashMap<String, Value> {
         let text = space.render(&values);
         assert_eq!(ContentHash::of(text.as_bytes()).to_string(), row["text_hash"], "the table matches the renderer");
         let cand = extract_text(t.language, &text).kernel(t.kernel).cloned().expect("kernel");
-        let items = spec::items(&text, &cand);
-        let job = match t.language {
-            Language::Cuda => Job::Cuda(
-                spec::cuda_job((&original, &t.text), (&cand, &text), &items, cand.name_range).expect("cuda job"),
-            ),
-            Language::Triton => Job::Triton(
-                spec::triton_job(t.kernel, (t.file, &t.text), (t.file, &text), &items, cand.name_range)
-                    .expect("triton job"),
-            ),
-        };
+        let (job, _) = spec::job((t.file, &original, &t.text), (t.file, &cand, &text)).expect("job");
         out.insert(job_key(&job), row.clone());
     }
     out
@@ -404,14 +395,9 @@ fn apply_edits(text: &str, edits: &[Value]) -> String {
     out
 }
 
-fn progress(c: &mut Client, kind: &'static str, after: usize) -> Value {
-    c.wait_notification(move |n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == kind);
-    c.notifications
-        .iter()
-        .skip(after)
-        .find(|n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == kind)
-        .cloned()
-        .expect("progress")
+/// The first `$/progress` of this kind.
+fn progress(c: &mut Client, kind: &'static str) -> Value {
+    c.wait_notification(move |n| n["method"] == "$/progress" && n["params"]["value"]["kind"] == kind)
 }
 
 #[test]
@@ -439,12 +425,12 @@ fn the_editor_searches_reports_progress_and_applies_the_best_variant() {
 
     let started = execute(&mut c, "kforecast.search", &uri, "transpose");
     assert_eq!(started["result"]["started"], true, "{started}");
-    let begin = progress(&mut c, "begin", 0);
+    let begin = progress(&mut c, "begin");
     assert_eq!(begin["params"]["value"]["cancellable"], true, "{begin}");
-    let report = progress(&mut c, "report", 0);
+    let report = progress(&mut c, "report");
     assert!(report["params"]["value"]["percentage"].is_u64(), "{report}");
     assert!(report["params"]["value"]["message"].as_str().unwrap_or("").contains("GPU runs"), "{report}");
-    let end = progress(&mut c, "end", 0);
+    let end = progress(&mut c, "end");
     let message = end["params"]["value"]["message"].as_str().expect("message").to_string();
     assert!(message.contains("best") && message.contains("faster") && message.contains("4 GPU run(s)"), "{message}");
     assert_eq!(worker.requests.load(Ordering::SeqCst), 4, "the budget is the number of jobs sent");
@@ -510,7 +496,7 @@ fn the_editor_can_cancel_a_search() {
     c.open(&uri, "python", &t.text);
     let line = position_of(&t.text, "def add_kernel").0;
     assert_eq!(execute(&mut c, "kforecast.search", &uri, "add_kernel")["result"]["started"], true);
-    let begin = progress(&mut c, "begin", 0);
+    let begin = progress(&mut c, "begin");
     let token = begin["params"]["token"].clone();
     c.wait_notification(|n| {
         n["method"] == "$/progress" && n["params"]["value"]["message"].as_str().is_some_and(|m| m.starts_with("1/40"))
@@ -518,7 +504,7 @@ fn the_editor_can_cancel_a_search() {
     let actions = code_action_titles(&mut c, &uri, line);
     assert!(find_action(&actions, "Cancel the search").is_some(), "{actions:?}");
     c.notify("window/workDoneProgress/cancel", json!({"token": token}));
-    let end = progress(&mut c, "end", 0);
+    let end = progress(&mut c, "end");
     let message = end["params"]["value"]["message"].as_str().unwrap_or("").to_string();
     assert!(message.contains("cancelled"), "{message}");
     let sent = worker.requests.load(Ordering::SeqCst);

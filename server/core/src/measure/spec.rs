@@ -17,7 +17,7 @@
 //! (its host locals and `#define`s, with the kernel's arguments bound to the declared
 //! values); template arguments from the launch site too.
 
-use super::protocol::{Arg, CudaJob, CudaVersion, DType, Init, TritonInput, TritonJob, TritonVersion};
+use super::protocol::{Arg, CudaJob, CudaVersion, DType, Init, Job, TritonInput, TritonJob, TritonVersion};
 use crate::features::expr::{components, Env};
 use crate::kernel::{HelperKind, Kernel, TextRange};
 use crate::source::parser_for;
@@ -97,8 +97,26 @@ pub fn items(text: &str, kernel: &Kernel) -> Vec<Item> {
     out
 }
 
+/// The job for a (base, candidate) pair of one kernel, built from the candidate's
+/// declarations (the base's when the candidate has none), and those declarations. A side
+/// is (file name, kernel, file text); a Triton job imports the files by these names.
+pub fn job(base: (&str, &Kernel, &str), candidate: (&str, &Kernel, &str)) -> Result<(Job, Vec<Item>), Vec<SpecError>> {
+    let ((base_name, bk, base_text), (cand_name, ck, cand_text)) = (base, candidate);
+    let mut declared = items(cand_text, ck);
+    if declared.is_empty() {
+        declared = items(base_text, bk);
+    }
+    let job = match ck.language {
+        Language::Cuda => Job::Cuda(cuda_job((bk, base_text), (ck, cand_text), &declared, ck.name_range)?),
+        Language::Triton => {
+            Job::Triton(triton_job(&ck.name, (base_name, base_text), (cand_name, cand_text), &declared, ck.name_range)?)
+        }
+    };
+    Ok((job, declared))
+}
+
 /// Splits at `sep` outside brackets and parentheses.
-fn split_top(s: &str, sep: char) -> Vec<&str> {
+pub(crate) fn split_top(s: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut start = 0;

@@ -208,6 +208,18 @@ pub enum Stop {
     Unavailable,
 }
 
+impl Stop {
+    /// `budget spent`, `cancelled`, …
+    pub fn reason(self) -> &'static str {
+        match self {
+            Stop::Budget => "budget spent",
+            Stop::Cancelled => "cancelled",
+            Stop::Exhausted => "nothing new left to try",
+            Stop::Unavailable => "no GPU could measure",
+        }
+    }
+}
+
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -279,7 +291,7 @@ struct State {
 impl Searcher<'_> {
     /// Searches for a faster variant of `original`'s kernel.
     pub fn run(mut self, original: &Original, config: &SearchConfig) -> Result<Outcome, String> {
-        let space = KnobSpace::discover(&original.text, original.language, &original.kernel.name)?;
+        let space = KnobSpace::of(&original.text, &original.kernel);
         if space.knobs.is_empty() && self.operators.is_empty() {
             return Err(format!(
                 "`{}` has nothing to tune: no block size, tile or other constant, unroll factor, launch bounds or Triton meta-parameter written as a literal",
@@ -345,30 +357,19 @@ impl Searcher<'_> {
                     break stop;
                 }
             } else {
-                let mut stop = None;
-                for child in children {
+                let stop = children.into_iter().find_map(|child| {
                     if st.outcome.runs >= config.budget {
-                        stop = Some(Stop::Budget);
-                        break;
+                        return Some(Stop::Budget);
                     }
                     st.outcome.considered += 1;
-                    if let Some(s) = self.measure(&mut st, child, None) {
-                        stop = Some(s);
-                        break;
-                    }
-                }
+                    self.measure(&mut st, child, None)
+                });
                 if let Some(s) = stop {
                     break s;
                 }
             }
         };
-        let why = match st.outcome.stop {
-            Stop::Budget => "budget spent",
-            Stop::Cancelled => "cancelled",
-            Stop::Exhausted => "nothing new left to try",
-            Stop::Unavailable => "no GPU could measure",
-        };
-        self.report(&st, format!("done ({why})"));
+        self.report(&st, format!("done ({})", st.outcome.stop.reason()));
         Ok(st.outcome)
     }
 
@@ -433,9 +434,9 @@ impl Searcher<'_> {
         out
     }
 
-    /// Forecasts every child and adds it to the pending pool.
+    /// Forecasts every child and adds it to the pending pool, at the forecast as it is
+    /// until [`Self::refresh`] corrects it (before any pick).
     fn screen(&mut self, st: &mut State, original: &Original, children: Vec<Child>) {
-        let model = st.correction.model();
         for mut child in children {
             let f = self.forecaster.forecast(&original.kernel, &child.kernel);
             let x = f.speedup.max(1e-6).log2();
@@ -443,8 +444,7 @@ impl Searcher<'_> {
             let sigma = if f.sigma.is_finite() && f.sigma > 0.0 { f.sigma } else { 0.5 };
             child.forecast = Some((x, sigma));
             st.outcome.considered += 1;
-            let p = model.predict(x, sigma, child.values.as_deref().map(key_of).as_deref());
-            st.pending.push((child, p));
+            st.pending.push((child, Prediction { mu: x, sigma, p_fail: 0.0 }));
         }
     }
 

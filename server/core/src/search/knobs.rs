@@ -12,6 +12,7 @@
 use super::diff;
 use crate::extract::extract_text;
 use crate::kernel::{HelperKind, Kernel, Language, TextRange};
+use crate::measure::spec::split_top;
 use serde::{Deserialize, Serialize};
 
 /// What a knob controls (for the domain of values it may take).
@@ -71,6 +72,13 @@ pub struct Site {
     pub style: Style,
 }
 
+impl Site {
+    /// The literal at `range`.
+    fn number(range: TextRange) -> Self {
+        Self { range, style: Style::Number }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Knob {
     /// Unique within the kernel: `TILE_DIM`, `num_warps`, `unroll@L23`, `config2.BLOCK_M`.
@@ -86,8 +94,6 @@ pub struct Knob {
 /// The knobs of one kernel in one file text.
 #[derive(Clone, Debug)]
 pub struct KnobSpace {
-    pub kernel: String,
-    pub language: Language,
     pub text: String,
     pub knobs: Vec<Knob>,
 }
@@ -99,7 +105,12 @@ impl KnobSpace {
         let Some(k) = extraction.kernel(kernel) else {
             return Err(format!("no kernel named `{kernel}` in the file"));
         };
-        let mut knobs = match language {
+        Ok(Self::of(text, k))
+    }
+
+    /// The knobs of a kernel already extracted from `text`.
+    pub fn of(text: &str, k: &Kernel) -> Self {
+        let mut knobs = match k.language {
             Language::Cuda => cuda_knobs(text, k),
             Language::Triton => triton_knobs(text, k),
         };
@@ -118,7 +129,7 @@ impl KnobSpace {
             kn.domain.sort_unstable();
             kn.domain.dedup();
         }
-        Ok(Self { kernel: kernel.to_string(), language, text: text.to_string(), knobs })
+        Self { text: text.to_string(), knobs }
     }
 
     /// The values in the file.
@@ -202,6 +213,11 @@ fn pow2_between(lo: i64, hi: i64) -> Vec<i64> {
         v *= 2;
     }
     out
+}
+
+/// A named size's powers of two: from an eighth to eight times its value, at most 1024.
+fn pow2_near(value: i64) -> Vec<i64> {
+    pow2_between((value / 8).max(1), (value * 8).min(1024))
 }
 
 fn is_pow2(v: i64) -> bool {
@@ -290,7 +306,8 @@ fn lines_in(text: &str, start: usize, end: usize) -> impl Iterator<Item = (usize
     })
 }
 
-fn line_number(text: &str, offset: usize) -> usize {
+/// 1-based line of a byte offset.
+pub(super) fn line_number(text: &str, offset: usize) -> usize {
     text.get(..offset).map(|t| t.matches('\n').count() + 1).unwrap_or(1)
 }
 
@@ -334,8 +351,8 @@ fn cuda_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
                     name: name.clone(),
                     kind: KnobKind::Constant,
                     value,
-                    domain: pow2_between((value / 8).max(1), (value * 8).min(1024)),
-                    sites: vec![Site { range, style: Style::Number }],
+                    domain: pow2_near(value),
+                    sites: vec![Site::number(range)],
                 });
             }
         }
@@ -429,26 +446,18 @@ fn constant_literal(text: &str, name: &str) -> Option<(i64, TextRange)> {
 
 /// Literal block size and template arguments at the launch `<<<…>>>`, tied to equal
 /// literals in `__launch_bounds__`; a block given by a host local `int threads = 256;`.
-fn launch_literals(text: &str, k: &Kernel, site: TextRange, bounds: Option<(i64, TextRange)>, knobs: &mut Vec<Knob>) {
+fn launch_literals(
+    text: &str,
+    k: &Kernel,
+    site: TextRange,
+    mut bounds: Option<(i64, TextRange)>,
+    knobs: &mut Vec<Knob>,
+) {
     let Some(launch) = text.get(site.start..site.end) else { return };
     let Some(chevrons) = launch.find("<<<") else { return };
     let op_start = site.start + chevrons + 3;
     let Some(op_end) = launch.find(">>>").map(|e| site.start + e) else { return };
-    let mut operands = Vec::new();
-    let mut depth = 0i32;
-    let mut start = op_start;
-    for (i, c) in text[op_start..op_end].char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                operands.push((start, op_start + i));
-                start = op_start + i + 1;
-            }
-            _ => {}
-        }
-    }
-    operands.push((start, op_end));
+    let operands = split_top(&text[op_start..op_end], ',');
     let mut template: Vec<(String, i64, TextRange)> = Vec::new();
     let head = &launch[..chevrons];
     if head.trim_end().ends_with('>') {
@@ -463,30 +472,29 @@ fn launch_literals(text: &str, k: &Kernel, site: TextRange, bounds: Option<(i64,
             }
         }
     }
-    let mut bounds = bounds;
-    let mut block: Option<(i64, TextRange)> = None;
-    if let Some(&(s, e)) = operands.get(1) {
-        block = literal_in(text, s, e).or_else(|| {
+    let block = operands.get(1).and_then(|operand| {
+        let s = op_start + operands[0].len() + 1;
+        let e = s + operand.len();
+        literal_in(text, s, e).or_else(|| {
             // `int threads = 256;` in the launching code, above the launch.
-            let ident = text[s..e].trim();
+            let ident = operand.trim();
             if ident.is_empty() || !ident.bytes().all(ident_char) {
                 return None;
             }
             local_literal(text, ident, site.start)
-        });
-    }
+        })
+    });
     if let Some((value, range)) = block.filter(|(v, _)| *v % 32 == 0) {
-        let mut sites = vec![Site { range, style: Style::Number }];
+        let mut sites = vec![Site::number(range)];
         template.retain(|(_, v, r)| {
             let tie = *v == value;
             if tie {
-                sites.push(Site { range: *r, style: Style::Number });
+                sites.push(Site::number(*r));
             }
             !tie
         });
-        if let Some((_, r)) = bounds.filter(|(v, _)| *v == value) {
-            sites.push(Site { range: r, style: Style::Number });
-            bounds = None;
+        if let Some((_, r)) = bounds.take_if(|(v, _)| *v == value) {
+            sites.push(Site::number(r));
         }
         knobs.push(Knob {
             name: "block".to_string(),
@@ -500,18 +508,11 @@ fn launch_literals(text: &str, k: &Kernel, site: TextRange, bounds: Option<(i64,
         if fixed_name(&name) || !is_pow2(value) {
             continue;
         }
-        let mut sites = vec![Site { range, style: Style::Number }];
-        if let Some((_, r)) = bounds.filter(|(v, _)| *v == value) {
-            sites.push(Site { range: r, style: Style::Number });
-            bounds = None;
+        let mut sites = vec![Site::number(range)];
+        if let Some((_, r)) = bounds.take_if(|(v, _)| *v == value) {
+            sites.push(Site::number(r));
         }
-        knobs.push(Knob {
-            name,
-            kind: KnobKind::TemplateArg,
-            value,
-            domain: pow2_between((value / 8).max(1), (value * 8).min(1024)),
-            sites,
-        });
+        knobs.push(Knob { name, kind: KnobKind::TemplateArg, value, domain: pow2_near(value), sites });
     }
 }
 
@@ -647,13 +648,7 @@ fn triton_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
                 let range = TextRange::new(vs + lead, vs + lead + ident.len());
                 if let Some((kind, domain)) = triton_domain(&key, 1, dot) {
                     let value = found[n - 1].0;
-                    knobs.push(Knob {
-                        name: key.clone(),
-                        kind,
-                        value,
-                        domain,
-                        sites: vec![Site { range, style: Style::Number }],
-                    });
+                    knobs.push(Knob { name: key.clone(), kind, value, domain, sites: vec![Site::number(range)] });
                 }
             }
             _ => {}
@@ -683,7 +678,7 @@ fn triton_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
 fn push_triton(knobs: &mut Vec<Knob>, name: &str, key: &str, literal: Option<(i64, TextRange)>, dot: bool) {
     let Some((value, range)) = literal else { return };
     let Some((kind, domain)) = triton_domain(key, value, dot) else { return };
-    knobs.push(Knob { name: name.to_string(), kind, value, domain, sites: vec![Site { range, style: Style::Number }] });
+    knobs.push(Knob { name: name.to_string(), kind, value, domain, sites: vec![Site::number(range)] });
 }
 
 #[cfg(test)]

@@ -4,11 +4,13 @@
 //! static shared memory, `__launch_bounds__` no smaller than the block) and the kernel's
 //! own assumptions (`A / B` and loops over `A` in steps of `B` need `B` to divide `A`).
 
-use crate::extract::extract_text;
+use super::knobs::line_number;
+use crate::extract::{extract, extract_text};
 use crate::features::expr::Env;
 use crate::kernel::{HelperKind, Kernel, Language, TextRange};
-use crate::measure::protocol::CudaVersion;
+use crate::measure::protocol::{CudaVersion, Job};
 use crate::measure::spec;
+use crate::source::SourceText;
 
 /// The file a search starts from.
 #[derive(Clone, Debug)]
@@ -24,7 +26,8 @@ pub struct Original {
 impl Original {
     /// The kernel `name` of `text`, checked to be runnable as it is.
     pub fn new(text: &str, language: Language, name: &str) -> Result<Self, String> {
-        let extraction = extract_text(language, text);
+        let src = SourceText::new(language, text);
+        let extraction = extract(&src);
         let Some(kernel) = extraction.kernel(name).cloned() else {
             let names: Vec<&str> = extraction.kernels.iter().map(|k| k.name.as_str()).collect();
             return Err(if names.is_empty() {
@@ -36,7 +39,7 @@ impl Original {
         if kernel.has_errors {
             return Err(format!("`{name}` has a syntax error: fix it before searching"));
         }
-        let regions = merge(text, regions(text, language, &kernel));
+        let regions = merge(text, regions(&src, text, &kernel));
         let original = Self { text: text.to_string(), language, kernel, regions };
         original.job_check(text, &original.kernel).map_err(|e| format!("cannot run `{name}`: {e}"))?;
         Ok(original)
@@ -54,7 +57,7 @@ impl Original {
         if let Some(at) = self.outside_change(text) {
             return Err(format!(
                 "the variant changes line {} outside the kernel and its launch configuration",
-                self.text.get(..at).map(|t| t.matches('\n').count() + 1).unwrap_or(1)
+                line_number(&self.text, at)
             ));
         }
         self.job_check(text, &kernel)?;
@@ -90,21 +93,11 @@ impl Original {
 
     /// The declarations build a job, and the CUDA launch is within the limits.
     fn job_check(&self, text: &str, kernel: &Kernel) -> Result<(), String> {
-        let mut items = spec::items(text, kernel);
-        if items.is_empty() {
-            items = spec::items(&self.text, &self.kernel);
-        }
-        let messages =
-            |errors: Vec<spec::SpecError>| errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ");
-        match self.language {
-            Language::Triton => {
-                spec::triton_job(&kernel.name, ("a.py", &self.text), ("a.py", text), &items, kernel.name_range)
-                    .map_err(messages)?;
-                triton_limits(kernel, text)
-            }
-            Language::Cuda => {
-                let job = spec::cuda_job((&self.kernel, &self.text), (kernel, text), &items, kernel.name_range)
-                    .map_err(messages)?;
+        let (job, items) = spec::job(("a.py", &self.kernel, &self.text), ("a.py", kernel, text))
+            .map_err(|errors| errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; "))?;
+        match job {
+            Job::Triton(_) => triton_limits(kernel, text),
+            Job::Cuda(job) => {
                 let mut env = Env::default();
                 for it in items.iter().filter(|i| !i.typed) {
                     env.define(&it.key, &it.value);
@@ -116,9 +109,8 @@ impl Original {
 }
 
 /// The kernel, the top-level items holding its launches, and its helpers' definitions.
-fn regions(text: &str, language: Language, kernel: &Kernel) -> Vec<TextRange> {
+fn regions(src: &SourceText, text: &str, kernel: &Kernel) -> Vec<TextRange> {
     let mut out = vec![kernel.range];
-    let src = crate::source::SourceText::new(language, text);
     let Some(tree) = src.tree() else { return out };
     let root = tree.root_node();
     let mut cursor = root.walk();

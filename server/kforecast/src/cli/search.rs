@@ -4,13 +4,12 @@
 //! space measured, like an autotuner's sweep.
 
 use super::verify::{build_job, measure_cached, WorkerArgs};
-use super::{load_with_kernels, CacheOptions};
-use crate::worker::pool::WorkerPool;
+use super::{load_with_kernels, CacheOptions, LoadedFile};
+use crate::worker::pool::{WorkerPool, NO_WORKER};
 use anyhow::{bail, Context};
 use clap::Args;
 use kforecast_core::extract::extract_text;
 use kforecast_core::hash::ContentHash;
-use kforecast_core::kernel::Kernel;
 use kforecast_core::measure::protocol::{short_device, Measurement, Status};
 use kforecast_core::search::{diff, KnobSpace, Measured, Measurer, Original, Outcome, SearchConfig, Searcher, Stop};
 use kforecast_core::store::Store;
@@ -42,27 +41,23 @@ pub struct SearchArgs {
     json: bool,
 }
 
-/// How the pool says that none of its workers could take a job.
-const NO_WORKER: &str = "no GPU worker could take the job";
-
 /// Measures variants of one file against the file itself through the workers and the store.
 pub struct PoolMeasurer<'a> {
     pub pool: &'a WorkerPool,
     pub store: Option<&'a Store>,
-    pub path: PathBuf,
-    pub text: String,
-    pub kernels: Vec<Kernel>,
+    pub file: LoadedFile,
     pub kernel: String,
 }
 
 impl Measurer for PoolMeasurer<'_> {
     fn measure(&mut self, candidate: &str) -> Measured {
-        let language = self.kernels.first().map(|k| k.language).unwrap_or(kforecast_core::Language::Cuda);
+        let file = &self.file;
+        let language = file.kernels.first().map(|k| k.language).unwrap_or(kforecast_core::Language::Cuda);
         let kernels = extract_text(language, candidate).kernels;
-        let base = (self.path.as_path(), self.text.as_str(), self.kernels.as_slice());
-        match build_job(&self.kernel, base, (self.path.as_path(), candidate, &kernels)) {
+        let base = (file.path.as_path(), file.text.as_str(), file.kernels.as_slice());
+        match build_job(&self.kernel, base, (file.path.as_path(), candidate, &kernels)) {
             Ok(req) => {
-                let (measurement, cached) = measure_cached(self.pool, self.store, &req, &self.text, candidate, false);
+                let (measurement, cached) = measure_cached(self.pool, self.store, &req, &file.text, candidate, false);
                 let unavailable = measurement.status == Status::NoGpu
                     || (measurement.status == Status::Error && measurement.message.starts_with(NO_WORKER));
                 Measured { gpu_run: !cached && !unavailable, unavailable, measurement }
@@ -75,34 +70,30 @@ impl Measurer for PoolMeasurer<'_> {
     }
 }
 
-/// The kernel to work on: named, or the file's only one.
-fn pick_kernel(file: &Path, kernels: &[Kernel], named: Option<&str>) -> anyhow::Result<String> {
-    match named {
-        Some(k) => Ok(k.to_string()),
-        None if kernels.len() == 1 => Ok(kernels[0].name.clone()),
+/// The file and its kernel (named, or the file's only one) as a search starts from it.
+fn open(path: &Path, named: Option<&str>) -> anyhow::Result<(LoadedFile, Original)> {
+    let file = load_with_kernels(path)?;
+    let kernels = &file.kernels;
+    let kernel = match named {
+        Some(k) => k,
+        None if kernels.len() == 1 => &kernels[0].name,
         None => {
             let names: Vec<&str> = kernels.iter().map(|k| k.name.as_str()).collect();
-            bail!("{} has several kernels ({}): name one with --kernel", file.display(), names.join(", "))
+            bail!("{} has several kernels ({}): name one with --kernel", path.display(), names.join(", "))
         }
-    }
+    };
+    let original = Original::new(&file.text, kernels[0].language, kernel)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok((file, original))
 }
 
 pub fn run(args: SearchArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
-    let file = load_with_kernels(&args.file)?;
-    let kernel = pick_kernel(&args.file, &file.kernels, args.kernel.as_deref())?;
-    let original = Original::new(&file.text, file.kernels[0].language, &kernel)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
+    let (file, original) = open(&args.file, args.kernel.as_deref())?;
+    let kernel = original.kernel.name.clone();
     let pool = args.workers.pool()?;
     let analyzer = super::analyzer(cache);
     let store = analyzer.cache().store_arc();
-    let mut measurer = PoolMeasurer {
-        pool: &pool,
-        store: store.as_deref(),
-        path: file.path.clone(),
-        text: file.text.clone(),
-        kernels: file.kernels.clone(),
-        kernel: kernel.clone(),
-    };
+    let mut measurer = PoolMeasurer { pool: &pool, store: store.as_deref(), file, kernel: kernel.clone() };
     let config = SearchConfig { budget: args.budget, seed: args.seed, surrogate: !args.no_surrogate };
     let cancel = AtomicBool::new(false);
     let text_mode = !args.json;
@@ -132,7 +123,7 @@ pub fn run(args: SearchArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
         v["best_speedup"] = outcome.best_speedup().into();
         super::out(v.to_string());
     } else {
-        print_outcome(&args.file, &file.text, &outcome);
+        print_outcome(&args.file, &original.text, &outcome);
     }
     Ok(if outcome.best.is_some() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
@@ -154,12 +145,8 @@ fn print_outcome(path: &Path, text: &str, o: &Outcome) {
             s.generation, s.description, s.headline, s.considered, s.best
         ));
     }
-    let why = match o.stop {
-        Stop::Budget => "budget spent",
-        Stop::Cancelled => "cancelled",
-        Stop::Exhausted => "nothing new left to try",
-        Stop::Unavailable => "stopped",
-    };
+    // An unavailable GPU is said below, with the reason.
+    let why = if o.stop == Stop::Unavailable { "stopped" } else { o.stop.reason() };
     super::out(format!(
         "{why}: {} GPU run(s), {} answered from the store; {} candidates considered ({:.1} per GPU run), {} discarded before the GPU as invalid, {} rejected by the forecast",
         o.runs,
@@ -204,12 +191,9 @@ pub struct SweepArgs {
 
 /// `kforecast sweep`: measures every valid variant of the knob space.
 pub fn sweep(args: SweepArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
-    let file = load_with_kernels(&args.file)?;
-    let kernel = pick_kernel(&args.file, &file.kernels, args.kernel.as_deref())?;
-    let language = file.kernels[0].language;
-    let original =
-        Original::new(&file.text, language, &kernel).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
-    let space = KnobSpace::discover(&file.text, language, &kernel).map_err(|e| anyhow::anyhow!(e))?;
+    let (file, original) = open(&args.file, args.kernel.as_deref())?;
+    let kernel = original.kernel.name.clone();
+    let space = KnobSpace::of(&original.text, &original.kernel);
     for k in &space.knobs {
         eprintln!("knob {}: {} in {:?}", k.name, k.value, k.domain);
     }
@@ -243,14 +227,7 @@ pub fn sweep(args: SweepArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> 
     let Some(out_path) = &args.json else { bail!("give --json OUT.jsonl") };
     let pool = args.workers.pool()?;
     let store = super::verify::open_store(cache);
-    let mut measurer = PoolMeasurer {
-        pool: &pool,
-        store: store.as_ref(),
-        path: file.path.clone(),
-        text: file.text.clone(),
-        kernels: file.kernels.clone(),
-        kernel: kernel.clone(),
-    };
+    let mut measurer = PoolMeasurer { pool: &pool, store: store.as_ref(), file, kernel: kernel.clone() };
     let mut out = std::fs::File::create(out_path).with_context(|| format!("cannot write {}", out_path.display()))?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let total = variants.len();

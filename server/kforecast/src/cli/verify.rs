@@ -101,25 +101,9 @@ pub fn build_job(
         .iter()
         .find(|k| k.name == kernel)
         .ok_or_else(|| whole(format!("no kernel `{kernel}` in the baseline")))?;
-    let mut items = spec::items(cand.1, ck);
-    if items.is_empty() {
-        items = spec::items(base.1, bk);
-    }
-    let job = match ck.language {
-        Language::Cuda => Job::Cuda(spec::cuda_job((bk, base.1), (ck, cand.1), &items, ck.name_range)?),
-        Language::Triton => {
-            let name = |p: &Path| {
-                p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into())
-            };
-            Job::Triton(spec::triton_job(
-                kernel,
-                (&name(base.0), base.1),
-                (&name(cand.0), cand.1),
-                &items,
-                ck.name_range,
-            )?)
-        }
-    };
+    let name =
+        |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into());
+    let (job, items) = spec::job((&name(base.0), bk, base.1), (&name(cand.0), ck, cand.1))?;
     let mut protocol = Protocol::default();
     for it in &items {
         match it.key.as_str() {

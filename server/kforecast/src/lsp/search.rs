@@ -5,10 +5,12 @@
 //! correct, measured variant, refused if the document changed since the search started.
 //! Outcomes are kept by content hash in memory and in the store.
 
-use super::{lock, Backend, State};
+use super::{lock, Backend, State, WorkProgress};
 use crate::cli::search::PoolMeasurer;
+use crate::cli::LoadedFile;
 use crate::lsp::document::Document;
-use crate::lsp::position::{to_position, Encoding};
+use crate::lsp::position::Encoding;
+use crate::lsp::to_proto::range;
 use kforecast_core::hash::ContentHash;
 use kforecast_core::search::{diff, outcome_key, Original, Outcome, Progress, SearchConfig, Searcher, Stop};
 use kforecast_core::store::Table;
@@ -18,7 +20,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tower_lsp::jsonrpc::{Error, Result};
 use tower_lsp::lsp_types::*;
-use tower_lsp::lsp_types::{notification, request};
 
 pub const SEARCH: &str = "kforecast.search";
 pub const APPLY: &str = "kforecast.applySearch";
@@ -91,10 +92,9 @@ fn command(title: String, name: &str, arg: &Value) -> Command {
 /// The search actions on kernels overlapping `at`.
 pub fn code_actions(st: &State, doc: &Document, uri: &Url, at: Range, enc: Encoding) -> Vec<CodeActionOrCommand> {
     let mut out = Vec::new();
-    let rope = doc.src.rope();
     for (k, _) in &doc.current {
-        let (start, end) = (to_position(rope, k.range.start, enc), to_position(rope, k.range.end, enc));
-        if end < at.start || start > at.end {
+        let kr = range(doc, k.range.start, k.range.end, enc);
+        if kr.end < at.start || kr.start > at.end {
             continue;
         }
         let arg = json!({"uri": uri, "kernel": k.name});
@@ -205,44 +205,27 @@ impl Backend {
             let token = format!("kforecast/search/{kernel}/{}", outcome_id.short());
             st.searches.by_kernel.insert(key, Entry::Running { token: token.clone(), cancel: cancel.clone() });
             st.jobs += 1;
-            let measurer = (st.pool.clone(), st.analyzer.cache_arc(), path, text, kernels);
+            let file = LoadedFile { path, text, kernels };
+            let measurer = (st.pool.clone(), st.analyzer.cache_arc(), file);
             (original, config, forecaster, measurer, outcome_id, hash, token, cancel, st.progress)
         };
         let (original, config, forecaster, measurer, outcome_id, hash, token, cancel, progress) = prepared;
         let (client, state) = (self.client.clone(), self.state.clone());
         let kernel_name = kernel.clone();
         tokio::spawn(async move {
-            let token = NumberOrString::String(token);
-            let progress = progress
-                && client
-                    .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
-                        token: token.clone(),
-                    })
-                    .await
-                    .is_ok();
-            let send = |value: WorkDoneProgress| {
-                let (client, token) = (client.clone(), token.clone());
-                async move {
-                    if progress {
-                        let value = ProgressParamsValue::WorkDone(value);
-                        client.send_notification::<notification::Progress>(ProgressParams { token, value }).await;
-                    }
-                }
-            };
-            send(WorkDoneProgress::Begin(WorkDoneProgressBegin {
+            let begin = WorkDoneProgressBegin {
                 title: format!("Searching faster variants of `{kernel}`"),
                 cancellable: Some(true),
                 message: Some(format!("budget {} GPU runs", config.budget)),
                 percentage: Some(0),
-            }))
-            .await;
+            };
+            let work = WorkProgress::begin(&client, progress, token, begin).await;
             let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
             let search_cancel = cancel.clone();
             let job = tokio::task::spawn_blocking(move || {
-                let (pool, cache, path, text, kernels) = measurer;
+                let (pool, cache, file) = measurer;
                 let store = cache.store_arc();
-                let mut measurer =
-                    PoolMeasurer { pool: &pool, store: store.as_deref(), path, text, kernels, kernel: kernel_name };
+                let mut measurer = PoolMeasurer { pool: &pool, store: store.as_deref(), file, kernel: kernel_name };
                 let mut report = |p: &Progress| {
                     let _ = tx.send(p.clone());
                 };
@@ -260,7 +243,7 @@ impl Backend {
                 tokio::select! {
                     Some(p) = rx.recv() => {
                         let percentage = (p.runs as u64 * 100 / p.budget.max(1) as u64).min(100) as u32;
-                        send(WorkDoneProgress::Report(WorkDoneProgressReport {
+                        work.send(WorkDoneProgress::Report(WorkDoneProgressReport {
                             cancellable: Some(true),
                             message: Some(format!(
                                 "{}/{} GPU runs · {} considered · best {} measured",
@@ -307,7 +290,7 @@ impl Backend {
                     }
                 }
             };
-            send(WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(message.clone()) })).await;
+            work.send(WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(message.clone()) })).await;
             let found = outcome.as_ref().is_ok_and(|o| o.best.is_some());
             let typ = if found { MessageType::INFO } else { MessageType::WARNING };
             let hint = if found { " — use the code action \"Apply\" on the kernel" } else { "" };
@@ -331,16 +314,9 @@ impl Backend {
                     "the document changed since the search of `{kernel}`: the edit was not applied; search again"
                 ));
             }
-            let rope = doc.src.rope();
             let edits: Vec<TextEdit> = diff::hunks(&doc.src.text(), &best.text)
                 .into_iter()
-                .map(|h| TextEdit {
-                    range: Range::new(
-                        to_position(rope, h.old.start, st.encoding),
-                        to_position(rope, h.old.end, st.encoding),
-                    ),
-                    new_text: h.new,
-                })
+                .map(|h| TextEdit { range: range(doc, h.old.start, h.old.end, st.encoding), new_text: h.new })
                 .collect();
             let edit =
                 WorkspaceEdit { changes: Some(HashMap::from([(uri.clone(), edits)])), ..WorkspaceEdit::default() };

@@ -164,26 +164,14 @@ impl Backend {
         };
         let (client, state) = (self.client.clone(), self.state.clone());
         tokio::spawn(async move {
-            let token = NumberOrString::String(format!("kforecast/verify/{}", pair.1.short()));
-            if progress {
-                let created = client
-                    .send_request::<request::WorkDoneProgressCreate>(WorkDoneProgressCreateParams {
-                        token: token.clone(),
-                    })
-                    .await;
-                if created.is_ok() {
-                    let begin = WorkDoneProgressBegin {
-                        title: format!("Verifying `{kernel}` on GPU"),
-                        cancellable: Some(false),
-                        message: Some("compiling, checking outputs, timing".to_string()),
-                        percentage: None,
-                    };
-                    let value = ProgressParamsValue::WorkDone(WorkDoneProgress::Begin(begin));
-                    client
-                        .send_notification::<notification::Progress>(ProgressParams { token: token.clone(), value })
-                        .await;
-                }
-            }
+            let begin = WorkDoneProgressBegin {
+                title: format!("Verifying `{kernel}` on GPU"),
+                cancellable: Some(false),
+                message: Some("compiling, checking outputs, timing".to_string()),
+                percentage: None,
+            };
+            let token = format!("kforecast/verify/{}", pair.1.short());
+            let work = WorkProgress::begin(&client, progress, token, begin).await;
             let job = tokio::task::spawn_blocking(move || {
                 let store = cache.store_arc();
                 measure_cached(&pool, store.as_deref(), &req, &base_text, &cand_text, false)
@@ -208,12 +196,7 @@ impl Backend {
                     }
                 }
             }
-            if progress {
-                let value = ProgressParamsValue::WorkDone(WorkDoneProgress::End(WorkDoneProgressEnd {
-                    message: Some(headline.clone()),
-                }));
-                client.send_notification::<notification::Progress>(ProgressParams { token, value }).await;
-            }
+            work.send(WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(headline.clone()) })).await;
             let from = if cached { " (stored measurement)" } else { "" };
             client.log_message(MessageType::INFO, format!("kforecast: `{kernel}` {headline}{from}")).await;
             if learn && !cached {
@@ -382,6 +365,32 @@ async fn learn_from_store(client: &Client, state: &Arc<Mutex<State>>) {
         publish(client, state, uri).await;
     }
     refresh(client, state);
+}
+
+/// A `$/progress` shown by the client; nothing where the client does not show progress.
+struct WorkProgress {
+    client: Client,
+    /// `None`: not shown.
+    token: Option<NumberOrString>,
+}
+
+impl WorkProgress {
+    /// Asks the client to create `token` (where it supports progress) and begins it.
+    async fn begin(client: &Client, supported: bool, token: String, begin: WorkDoneProgressBegin) -> Self {
+        let token = NumberOrString::String(token);
+        let params = WorkDoneProgressCreateParams { token: token.clone() };
+        let created = supported && client.send_request::<request::WorkDoneProgressCreate>(params).await.is_ok();
+        let work = Self { client: client.clone(), token: created.then_some(token) };
+        work.send(WorkDoneProgress::Begin(begin)).await;
+        work
+    }
+
+    async fn send(&self, value: WorkDoneProgress) {
+        if let Some(token) = &self.token {
+            let params = ProgressParams { token: token.clone(), value: ProgressParamsValue::WorkDone(value) };
+            self.client.send_notification::<notification::Progress>(params).await;
+        }
+    }
 }
 
 fn refresh(client: &Client, state: &Mutex<State>) {

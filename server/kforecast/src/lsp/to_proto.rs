@@ -9,7 +9,8 @@ use kforecast_core::measure::protocol::{Measurement, Status};
 use serde_json::json;
 use tower_lsp::lsp_types::*;
 
-fn range(doc: &Document, start: usize, end: usize, enc: Encoding) -> Range {
+/// The LSP range of a byte range of the document.
+pub(super) fn range(doc: &Document, start: usize, end: usize, enc: Encoding) -> Range {
     Range::new(to_position(doc.src.rope(), start, enc), to_position(doc.src.rope(), end, enc))
 }
 

@@ -75,6 +75,9 @@ impl Endpoint {
 /// Why a worker could not be used (so the next one is tried).
 struct Unreachable(String);
 
+/// How a measurement starts when none of the workers could take the job.
+pub const NO_WORKER: &str = "no GPU worker could take the job";
+
 pub struct WorkerPool {
     endpoints: Vec<Endpoint>,
     dead_until: Mutex<Vec<Option<Instant>>>,
@@ -149,7 +152,7 @@ impl WorkerPool {
                 }
             }
         }
-        Measurement::failure(Status::Error, format!("no GPU worker could take the job: {}", problems.join("; ")))
+        Measurement::failure(Status::Error, format!("{NO_WORKER}: {}", problems.join("; ")))
     }
 
     fn run_on(&self, i: usize, req: &MeasureRequest) -> Result<Measurement, Unreachable> {
@@ -192,22 +195,19 @@ impl WorkerPool {
                         Ok(mut w) => w.health(Duration::from_secs(30)),
                         Err(_) => Health::default(),
                     },
-                    Endpoint::Remote { url, token, client } => {
-                        let Ok(http) = client.get() else {
-                            return (
-                                e.name(),
-                                Health { ok: false, message: "no HTTP client".into(), ..Health::default() },
-                            );
-                        };
-                        let mut r = http.get(format!("{url}/v1/health"));
-                        if let Some(t) = token {
-                            r = r.bearer_auth(t);
+                    Endpoint::Remote { url, token, client } => match client.get() {
+                        Err(_) => Health { ok: false, message: "no HTTP client".into(), ..Health::default() },
+                        Ok(http) => {
+                            let mut r = http.get(format!("{url}/v1/health"));
+                            if let Some(t) = token {
+                                r = r.bearer_auth(t);
+                            }
+                            match r.send().and_then(|r| r.error_for_status()).and_then(|r| r.json::<Health>()) {
+                                Ok(h) => h,
+                                Err(e) => Health { ok: false, message: e.to_string(), ..Health::default() },
+                            }
                         }
-                        match r.send().and_then(|r| r.error_for_status()).and_then(|r| r.json::<Health>()) {
-                            Ok(h) => h,
-                            Err(e) => Health { ok: false, message: e.to_string(), ..Health::default() },
-                        }
-                    }
+                    },
                 };
                 (e.name(), h)
             })
