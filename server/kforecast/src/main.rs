@@ -1,6 +1,7 @@
 //! `kforecast`: the language server and the command line, on one core library.
 
 mod cli;
+mod http;
 mod llm;
 mod logging;
 mod lsp;

@@ -6,8 +6,8 @@
 //! the pooled forecast recomputes P(faster), the claim and the confidence from those
 //! with the conventions of [`Forecast::from_log2_normal`].
 
-use super::{Claim, Forecast, SAME_BAND};
-use crate::bins::{normal_cdf, BinProbs, LOG2_EDGES, NUM_BINS};
+use super::{same_band_mass, Claim, Forecast};
+use crate::bins::{BinProbs, LOG2_EDGES, NUM_BINS};
 
 /// How the members' bin probabilities are pooled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,10 +81,7 @@ impl Forecast {
         let confidence = match claim {
             Claim::Faster => p_faster,
             Claim::Slower => 1.0 - p_faster,
-            Claim::Same => {
-                let band = normal_cdf((SAME_BAND - mu) / sigma) - normal_cdf((-SAME_BAND - mu) / sigma);
-                band.min(bins.0[3] + bins.0[4])
-            }
+            Claim::Same => same_band_mass(mu, sigma).min(bins.0[3] + bins.0[4]),
         };
         Self {
             speedup: mu.exp2(),
@@ -190,6 +187,8 @@ pub fn ensemble(members: &[Member], pool: Pool) -> Option<Forecast> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bins::normal_cdf;
+    use crate::forecast::SAME_BAND;
 
     fn normal(mu: f64, sigma: f64, name: &str) -> Forecast {
         Forecast::from_log2_normal(mu, sigma, name, vec![format!("{name} says so")])

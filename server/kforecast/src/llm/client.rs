@@ -11,7 +11,7 @@
 //! that may block (`spawn_blocking` in async code).
 
 use super::LlmConfig;
-use crate::worker::pool::HttpClient;
+use crate::http::HttpClient;
 use kforecast_core::forecast::llm_prompt::{one_line, ChatMessage, ReplyError};
 use serde_json::{json, Value};
 use std::hash::BuildHasher;
