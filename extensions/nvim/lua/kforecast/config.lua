@@ -91,41 +91,33 @@ function M.server_settings(settings)
     end
   end
 
-  local t = settings.confidenceThreshold
-  if not is_blank(t) then
-    if type(t) == "number" and t >= 0 and t <= 1 then
-      out.confidenceThreshold = t
-    else
-      problem("kforecast.confidenceThreshold must be a number from 0 to 1, got %s", show(t))
+  -- A plain setting: `convert` gives the value to send, or nil when `v` is not valid.
+  local function plain(key, convert, expected)
+    local v = settings[key]
+    if is_blank(v) then
+      return
     end
+    local value = convert(v)
+    if value == nil then
+      problem("kforecast.%s must be %s, got %s", key, expected, show(v))
+    else
+      out[key] = value
+    end
+  end
+  local function trimmed(v)
+    return nonempty_string(v) and vim.trim(v) or nil
   end
 
-  local mode = settings.baselineMode
-  if not is_blank(mode) then
-    if mode == "git" or mode == "open" then
-      out.baselineMode = mode
-    else
-      problem('kforecast.baselineMode must be "git" or "open", got %s', show(mode))
-    end
-  end
-
-  local device = settings.device
-  if not is_blank(device) then
-    if nonempty_string(device) then
-      out.device = vim.trim(device)
-    else
-      problem("kforecast.device must be a non-empty string, got %s", show(device))
-    end
-  end
-
-  local max = settings.maxFileSize
-  if not is_blank(max) then
-    if is_integer(max) and max >= 1024 then
-      out.maxFileSize = max
-    else
-      problem("kforecast.maxFileSize must be a whole number of bytes >= 1024, got %s", show(max))
-    end
-  end
+  plain("confidenceThreshold", function(v)
+    return type(v) == "number" and v >= 0 and v <= 1 and v or nil
+  end, "a number from 0 to 1")
+  plain("baselineMode", function(v)
+    return (v == "git" or v == "open") and v or nil
+  end, '"git" or "open"')
+  plain("device", trimmed, "a non-empty string")
+  plain("maxFileSize", function(v)
+    return is_integer(v) and v >= 1024 and v or nil
+  end, "a whole number of bytes >= 1024")
 
   local workers = settings.gpuWorkers
   if not is_blank(workers) then
@@ -171,32 +163,15 @@ function M.server_settings(settings)
     end
   end
 
-  local auto = settings.autoVerify
-  if not is_blank(auto) then
-    if type(auto) == "boolean" then
-      out.autoVerify = auto
-    else
-      problem("kforecast.autoVerify must be true or false, got %s", show(auto))
+  plain("autoVerify", function(v)
+    if type(v) == "boolean" then
+      return v
     end
-  end
-
-  local budget = settings.searchBudget
-  if not is_blank(budget) then
-    if is_integer(budget) and budget >= 1 then
-      out.searchBudget = budget
-    else
-      problem("kforecast.searchBudget must be a whole number >= 1, got %s", show(budget))
-    end
-  end
-
-  local cache = settings.cacheDir
-  if not is_blank(cache) then
-    if nonempty_string(cache) then
-      out.cacheDir = vim.trim(cache)
-    else
-      problem("kforecast.cacheDir must be a path, got %s", show(cache))
-    end
-  end
+  end, "true or false")
+  plain("searchBudget", function(v)
+    return is_integer(v) and v >= 1 and v or nil
+  end, "a whole number >= 1")
+  plain("cacheDir", trimmed, "a path")
 
   return out, problems
 end
