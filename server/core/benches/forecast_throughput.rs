@@ -9,7 +9,7 @@
 
 use kforecast_core::extract::extract_text;
 use kforecast_core::features;
-use kforecast_core::forecast::{EmbeddedForecaster, Forecaster};
+use kforecast_core::forecast::{EmbeddedForecaster, Forecaster, TrainedForecaster};
 use kforecast_core::kernel::{Kernel, Language};
 use std::hint::black_box;
 use std::path::Path;
@@ -77,4 +77,9 @@ fn main() {
     println!("  model on ready profiles : {model:>12.0} forecasts/s");
     println!("  forecast, profiles cached: {cached:>12.0} forecasts/s   (target >= 50000)");
     println!("  cold (profile both + forecast): {cold:>7.0} forecasts/s");
+    let trained = TrainedForecaster::shipped().expect("the shipped weights load");
+    let trained_model = rate(&pairs, budget, |a, b| {
+        black_box(trained.forecast(a, b));
+    });
+    println!("trained forecaster (the default), profiles cached: {trained_model:>9.0} forecasts/s");
 }
