@@ -126,7 +126,12 @@ local kf = require("kforecast")
 kf.setup({
   server_path = server,
   cmd_env = { KFORECAST_CACHE_DIR = cache, KFORECAST_LOG = os.getenv("KFORECAST_LOG") or "info" },
-  settings = { confidenceThreshold = 0.7, baselineMode = "git" },
+  -- Every server setting at its default (the server must take them all without complaint).
+  settings = {
+    confidenceThreshold = 0.7, baselineMode = "git", verifyTimeout = 120, learnFromMeasurements = true,
+    llm = { endpoint = "", model = "", apiKeyEnv = "KFORECAST_LLM_API_KEY", timeoutMs = 30000, maxConcurrency = 4, retries = 2, weight = 0.5, rewrites = 2 },
+    search = { budget = 8, seed = 0 },
+  },
 })
 check(kf.cmd ~= nil, "setup() found no server: %s", tostring(kf.error))
 check(#kf.problems == 0, "setup() reported setting problems: %s", table.concat(kf.problems, "; "))
@@ -210,7 +215,7 @@ local function case(spec)
   check(hover_text:find(spec.kernel, 1, true) ~= nil, "hover does not name %s: %q", spec.kernel, hover_text)
   check(hover_text:find("|", 1, true) ~= nil, "hover has no table of bins: %q", hover_text)
 
-  -- Code actions at the kernel: exactly the expected list (none until GPU verification lands).
+  -- Code actions at the kernel: exactly the expected list (KFORECAST_E2E_CODE_ACTIONS).
   local titles = {}
   if client:supports_method("textDocument/codeAction", bufnr) then
     local actions = sync_request(client, "textDocument/codeAction", {
@@ -329,8 +334,10 @@ local function unit_case()
     settings = {
       baselineMode = "open",
       gpuWorkers = { { url = "http://gpu:7070", token = "t" }, "http://other:7070" },
-      llmEndpoint = { url = "http://localhost:8000/v1", model = "m", apiKeyEnv = "KEY" },
-      searchBudget = 8,
+      llm = { endpoint = "http://localhost:8000/v1", model = "m", apiKeyEnv = "KEY", timeoutMs = 5000, maxConcurrency = 2, retries = 0, weight = 0.3 },
+      search = { budget = 16, seed = 3 },
+      learnFromMeasurements = false,
+      verifyTimeout = 300,
       maxFileSize = 4096,
     },
   }).settings)
@@ -341,22 +348,30 @@ local function unit_case()
     device = "NVIDIA H100",
     maxFileSize = 4096,
     gpuWorkers = { { url = "http://gpu:7070", token = "t" }, { url = "http://other:7070" } },
-    llmEndpoint = { url = "http://localhost:8000/v1", model = "m", apiKeyEnv = "KEY" },
+    llm = { endpoint = "http://localhost:8000/v1", model = "m", apiKeyEnv = "KEY", timeoutMs = 5000, maxConcurrency = 2, retries = 0, weight = 0.3 },
+    search = { budget = 16, seed = 3 },
+    learnFromMeasurements = false,
+    verifyTimeout = 300,
     autoVerify = false,
-    searchBudget = 8,
   }), "settings mapped to %s", vim.inspect(settings))
   check(vim.json.encode(config.server_settings({ gpuWorkers = {} }).gpuWorkers) == "[]", "empty gpuWorkers must encode as []")
   local _, bad = config.server_settings({
     confidenceThreshold = 1.5, baselineMode = "HEAD", device = " ", maxFileSize = 10,
     gpuWorkers = { { token = "x" } }, llmEndpoint = { url = "u" }, autoVerify = "yes", searchBudget = 0, typo = 1,
+    learnFromMeasurements = 1, verifyTimeout = 3601, llm = { weight = "high" }, search = { seed = -1 },
   })
-  for _, key in ipairs({ "confidenceThreshold", "baselineMode", "device", "maxFileSize", "gpuWorkers[1]", "llmEndpoint", "autoVerify", "searchBudget", "typo" }) do
+  for _, key in ipairs({
+    "confidenceThreshold", "baselineMode", "device", "maxFileSize", "gpuWorkers[1]", "llmEndpoint", "autoVerify", "searchBudget", "typo",
+    "learnFromMeasurements", "verifyTimeout", "llm.weight", "search.seed",
+  }) do
     local found = false
     for _, p in ipairs(bad) do
       found = found or p:find("kforecast." .. key, 1, true) ~= nil
     end
     check(found, "no problem reported for %s: %s", key, table.concat(bad, " | "))
   end
+  -- Every setting the server accepts (parsed from its source), with its type and range.
+  dofile(repo .. "/extensions/nvim/test/settings_spec.lua").run(repo, check)
 
   local k = require("kforecast.kernels")
   local cuda = {
@@ -444,6 +459,21 @@ for _, spec in ipairs(cases) do
   run(case, spec)
 end
 run(gating_case)
+run(function()
+  log("== the server took the settings")
+  -- update_settings merges the llm table key by key.
+  kf.update_settings({ llm = { weight = 0.4 } })
+  check(kf.options.settings.llm.endpoint == "" and kf.options.settings.llm.weight == 0.4, "llm merged to %s", vim.inspect(kf.options.settings.llm))
+  check(#kf.problems == 0, "update_settings reported %s", table.concat(kf.problems, "; "))
+  local client = vim.lsp.get_clients({ name = "kforecast" })[1]
+  if client then
+    local status = sync_request(client, "kforecast/status", nil)
+    check(status and (status.llm == nil or status.llm == vim.NIL), "the LLM surrogate is on: %s", vim.inspect(status))
+  end
+  for _, m in ipairs(messages) do
+    check(not (m.msg:find("setting `kforecast.", 1, true)), "the server refused a setting: %s", m.msg)
+  end
+end)
 
 local get = vim.lsp.get_clients
 for _, c in ipairs(get({ name = "kforecast" })) do

@@ -15,7 +15,7 @@ export type ClientState = 'stopped' | 'starting' | 'running' | 'failed' | 'missi
 export interface StatusInput {
   state: ClientState;
   server?: ServerStatus;
-  /** Worker URLs from the settings (status is a placeholder until GPU verification lands). */
+  /** Worker URLs in the settings (shown when the server does not report its workers). */
   configuredWorkers: number;
   /** Commands the extension has sent and not yet seen answered. */
   pendingCommands: number;
@@ -77,7 +77,7 @@ export function statusView(input: StatusInput): StatusView {
     `kforecast${input.version ? ' ' + input.version : ''}`,
     `forecaster: ${forecaster}`,
     `device: ${input.server?.device ?? '?'}`,
-    `GPU workers: ${gpuSummary(input)} (verification lands in a later release)`,
+    `GPU workers: ${gpuSummary(input)}`,
     `jobs in flight: ${jobs}`,
   ];
   if (input.server?.documents !== undefined) lines.push(`open documents: ${input.server.documents}`);

@@ -9,11 +9,26 @@ local M = {}
 ---@field baselineMode? "git"|"open" (default "git")
 ---@field device? string (default "NVIDIA H100")
 ---@field maxFileSize? integer bytes (default: the server's, 16 MiB)
----@field gpuWorkers? {url: string, token?: string}[]
----@field llmEndpoint? {url: string, model: string, apiKeyEnv?: string}
----@field autoVerify? boolean
----@field searchBudget? integer
+---@field gpuWorkers? {url: string, tokenEnv?: string, token?: string}[]
+---@field autoVerify? boolean (default false)
+---@field verifyTimeout? integer seconds 1..3600 (default 120)
+---@field learnFromMeasurements? boolean (default true)
+---@field llm? kforecast.LlmSettings the optional LLM surrogate (off by default)
+---@field llmEndpoint? {url: string, model: string, apiKeyEnv?: string} deprecated: use llm
+---@field search? {budget?: integer, seed?: integer}
+---@field searchBudget? integer deprecated: use search.budget
+---@field searchSeed? integer deprecated: use search.seed
 ---@field cacheDir? string
+
+---@class kforecast.LlmSettings
+---@field endpoint? string OpenAI-compatible base URL; "" (default): off
+---@field model? string
+---@field apiKeyEnv? string NAME of the variable holding the API key (default "KFORECAST_LLM_API_KEY")
+---@field timeoutMs? integer 100..600000 (default 30000)
+---@field maxConcurrency? integer 1..64 (default 4)
+---@field retries? integer 0..10 (default 2)
+---@field weight? number 0..1 (default 0.5)
+---@field rewrites? integer 0..8 (default 2): variants per search generation the LLM is asked to rewrite
 
 ---@class kforecast.Options
 M.defaults = {
@@ -70,6 +85,81 @@ local function is_integer(v)
   return type(v) == "number" and v == math.floor(v) and v < math.huge and v > -math.huge
 end
 
+local function is_http_url(v)
+  return type(v) == "string" and (vim.startswith(v, "http://") or vim.startswith(v, "https://"))
+end
+
+--- The name of an environment variable (the server refuses an empty one or one with "=").
+local function is_env_name(v)
+  return nonempty_string(v) and not v:find("=", 1, true)
+end
+
+local function whole_in(min, max)
+  return function(v)
+    return is_integer(v) and v >= min and v <= max and v or nil
+  end
+end
+
+local function number_in(min, max)
+  return function(v)
+    return type(v) == "number" and v == v and v >= min and v <= max and v or nil
+  end
+end
+
+local function boolean(v)
+  if type(v) == "boolean" then
+    return v
+  end
+end
+
+local function trimmed(v)
+  return nonempty_string(v) and vim.trim(v) or nil
+end
+
+--- The largest whole number a double holds exactly.
+local MAX_WHOLE = 2 ^ 53
+
+--- The server's default search budget.
+M.DEFAULT_SEARCH_BUDGET = 8
+
+--- Top-level settings the server reads. `llm` and `search` are tables of the keys
+--- below; keys written flat (["llm.model"], ["search.budget"]) are accepted too.
+M.known = {
+  "confidenceThreshold", "baselineMode", "device", "maxFileSize", "gpuWorkers", "autoVerify",
+  "verifyTimeout", "learnFromMeasurements", "llm", "llmEndpoint", "search", "searchBudget",
+  "searchSeed", "cacheDir",
+}
+
+--- `llm` keys: { convert, what it must be }. `convert` gives the value to send, or nil.
+--- (`url` is the server's other name for `endpoint`.)
+M.llm_keys = {
+  endpoint = {
+    function(v)
+      if type(v) == "string" and (vim.trim(v) == "" or is_http_url(vim.trim(v))) then
+        return vim.trim(v)
+      end
+    end,
+    'an http:// or https:// URL ("": off)',
+  },
+  model = { function(v) return type(v) == "string" and vim.trim(v) or nil end, "a model name (a string)" },
+  apiKeyEnv = {
+    function(v) return is_env_name(v) and vim.trim(v) or nil end,
+    "the NAME of an environment variable that holds the API key, not the key",
+  },
+  timeoutMs = { whole_in(100, 600000), "a whole number of milliseconds from 100 to 600000" },
+  maxConcurrency = { whole_in(1, 64), "a whole number from 1 to 64" },
+  retries = { whole_in(0, 10), "a whole number from 0 to 10" },
+  weight = { number_in(0, 1), "a number from 0 to 1" },
+  rewrites = { whole_in(0, 8), "a whole number from 0 to 8" },
+}
+M.llm_keys.url = M.llm_keys.endpoint
+
+--- `search` keys.
+M.search_keys = {
+  budget = { whole_in(1, 1000), "a whole number of GPU runs from 1 to 1000" },
+  seed = { whole_in(0, MAX_WHOLE), "a whole number >= 0" },
+}
+
 --- Validates `settings` and returns (server settings, problems). Invalid values are
 --- left out (the server keeps its own value) and reported by name.
 ---@param settings table|nil
@@ -81,12 +171,28 @@ function M.server_settings(settings)
     problems[#problems + 1] = string.format(fmt, ...)
   end
 
-  local known = {
-    confidenceThreshold = true, baselineMode = true, device = true, maxFileSize = true,
-    gpuWorkers = true, llmEndpoint = true, autoVerify = true, searchBudget = true, cacheDir = true,
-  }
-  for key, _ in pairs(settings) do
-    if not known[key] then
+  -- Flat keys such as ["llm.endpoint"] or ["search.budget"] join their table (and win).
+  local tables = { llm = {}, search = {} }
+  for _, name in ipairs({ "llm", "search" }) do
+    local t = settings[name]
+    if type(t) == "table" then
+      tables[name] = vim.deepcopy(t)
+    elseif not is_blank(t) then
+      problem("kforecast.%s must be a table of %s settings, got %s", name, name, show(t))
+      tables[name] = nil
+    end
+  end
+  local known = {}
+  for _, key in ipairs(M.known) do
+    known[key] = true
+  end
+  for key, v in pairs(settings) do
+    local head, tail = tostring(key):match("^(%a+)%.(.+)$")
+    if head and (head == "llm" or head == "search") then
+      if tables[head] then
+        tables[head][tail] = v
+      end
+    elseif not known[key] then
       problem("kforecast.%s is not a kforecast setting", tostring(key))
     end
   end
@@ -104,25 +210,18 @@ function M.server_settings(settings)
       out[key] = value
     end
   end
-  local function trimmed(v)
-    return nonempty_string(v) and vim.trim(v) or nil
-  end
 
-  plain("confidenceThreshold", function(v)
-    return type(v) == "number" and v >= 0 and v <= 1 and v or nil
-  end, "a number from 0 to 1")
+  plain("confidenceThreshold", number_in(0, 1), "a number from 0 to 1")
   plain("baselineMode", function(v)
     return (v == "git" or v == "open") and v or nil
   end, '"git" or "open"')
   plain("device", trimmed, "a non-empty string")
-  plain("maxFileSize", function(v)
-    return is_integer(v) and v >= 1024 and v or nil
-  end, "a whole number of bytes >= 1024")
+  plain("maxFileSize", whole_in(1024, MAX_WHOLE), "a whole number of bytes >= 1024")
 
   local workers = settings.gpuWorkers
   if not is_blank(workers) then
     if type(workers) ~= "table" or (next(workers) ~= nil and not vim.islist(workers)) then
-      problem('kforecast.gpuWorkers must be a list of { url = ..., token = ... }, got %s', show(workers))
+      problem('kforecast.gpuWorkers must be a list of { url = ..., tokenEnv = ... }, got %s', show(workers))
     else
       local list = {}
       for i, w in ipairs(workers) do
@@ -131,12 +230,19 @@ function M.server_settings(settings)
         end
         if type(w) ~= "table" or not nonempty_string(w.url) then
           problem("kforecast.gpuWorkers[%d] needs a url string, got %s", i, show(w))
+        elseif vim.trim(w.url) ~= "local" and not is_http_url(vim.trim(w.url)) then
+          problem('kforecast.gpuWorkers[%d].url must be an http:// or https:// URL or "local", got %s', i, show(w.url))
         else
           local entry = { url = vim.trim(w.url) }
           if nonempty_string(w.token) then
             entry.token = w.token
           elseif not is_blank(w.token) then
             problem("kforecast.gpuWorkers[%d].token must be a string", i)
+          end
+          if is_env_name(w.tokenEnv) then
+            entry.tokenEnv = vim.trim(w.tokenEnv)
+          elseif not is_blank(w.tokenEnv) then
+            problem("kforecast.gpuWorkers[%d].tokenEnv must be the name of an environment variable", i)
           end
           list[#list + 1] = entry
         end
@@ -145,32 +251,104 @@ function M.server_settings(settings)
     end
   end
 
-  local llm = settings.llmEndpoint
-  if not is_blank(llm) then
-    if type(llm) ~= "table" then
-      problem("kforecast.llmEndpoint must be a table { url = ..., model = ..., apiKeyEnv = ... }, got %s", show(llm))
-    elseif not (is_blank(llm.url) and is_blank(llm.model) and is_blank(llm.apiKeyEnv)) then
-      if not nonempty_string(llm.url) or not nonempty_string(llm.model) then
-        problem("kforecast.llmEndpoint needs url and model strings, got %s", show(llm))
-      else
-        out.llmEndpoint = { url = vim.trim(llm.url), model = vim.trim(llm.model) }
-        if nonempty_string(llm.apiKeyEnv) then
-          out.llmEndpoint.apiKeyEnv = vim.trim(llm.apiKeyEnv)
-        elseif not is_blank(llm.apiKeyEnv) then
-          problem("kforecast.llmEndpoint.apiKeyEnv must be the name of an environment variable")
+  plain("autoVerify", boolean, "true or false")
+  plain("verifyTimeout", whole_in(1, 3600), "a whole number of seconds from 1 to 3600")
+  plain("learnFromMeasurements", boolean, "true or false")
+
+  -- llm: each key checked; an empty endpoint is sent too (it turns the surrogate off).
+  local llm_in, llm = tables.llm or {}, {}
+  local keeps_empty = { endpoint = true, url = true, model = true }
+  for key, v in pairs(llm_in) do
+    local spec = M.llm_keys[key]
+    local name = "kforecast.llm." .. tostring(key)
+    if not spec then
+      problem("%s is not a kforecast setting (llm keys: endpoint, model, apiKeyEnv, timeoutMs, maxConcurrency, retries, weight, rewrites)", name)
+    elseif key == "url" and llm_in.endpoint ~= nil then
+      problem("kforecast.llm.url is ignored because kforecast.llm.endpoint is set")
+    elseif v == vim.NIL or (v == "" and not keeps_empty[key]) then
+      -- not set: the server keeps its value
+    else
+      local value = spec[1](v)
+      if value == nil then
+        if key == "apiKeyEnv" then
+          -- Not echoed: it may be the key itself, pasted by mistake.
+          problem("%s must be %s", name, spec[2])
+        else
+          problem("%s must be %s, got %s", name, spec[2], show(v))
         end
+      else
+        llm[key == "url" and "endpoint" or key] = value
       end
     end
   end
 
-  plain("autoVerify", function(v)
-    if type(v) == "boolean" then
-      return v
+  -- The deprecated llmEndpoint, used only while llm.endpoint is empty.
+  local legacy = settings.llmEndpoint
+  if not is_blank(legacy) then
+    if type(legacy) ~= "table" then
+      problem("kforecast.llmEndpoint must be a table { url = ..., model = ..., apiKeyEnv = ... }, got %s", show(legacy))
+    elseif not (is_blank(legacy.url) and is_blank(legacy.model) and is_blank(legacy.apiKeyEnv)) then
+      if not nonempty_string(legacy.url) or not nonempty_string(legacy.model) then
+        problem("kforecast.llmEndpoint needs url and model strings, got %s", show(legacy))
+      elseif not is_http_url(vim.trim(legacy.url)) then
+        problem("kforecast.llmEndpoint.url must be an http:// or https:// URL, got %s", show(legacy.url))
+      elseif nonempty_string(llm.endpoint) then
+        problem("kforecast.llmEndpoint (deprecated) is ignored because kforecast.llm.endpoint is set")
+      else
+        llm.endpoint, llm.model = vim.trim(legacy.url), vim.trim(legacy.model)
+        if is_env_name(legacy.apiKeyEnv) then
+          llm.apiKeyEnv = vim.trim(legacy.apiKeyEnv)
+        elseif not is_blank(legacy.apiKeyEnv) then
+          problem("kforecast.llmEndpoint.apiKeyEnv must be the NAME of an environment variable that holds the API key")
+        end
+      end
     end
-  end, "true or false")
-  plain("searchBudget", function(v)
-    return is_integer(v) and v >= 1 and v or nil
-  end, "a whole number >= 1")
+  end
+  if next(llm) ~= nil then
+    out.llm = llm
+  end
+
+  -- search, and the deprecated searchBudget / searchSeed (used only while search.budget
+  -- is unset or at its default, and while search.seed is unset).
+  local search_in, search = tables.search or {}, {}
+  for key, v in pairs(search_in) do
+    local spec = M.search_keys[key]
+    local name = "kforecast.search." .. tostring(key)
+    if not spec then
+      problem("%s is not a kforecast setting (search keys: budget, seed)", name)
+    elseif not is_blank(v) then
+      local value = spec[1](v)
+      if value == nil then
+        problem("%s must be %s, got %s", name, spec[2], show(v))
+      else
+        search[key] = value
+      end
+    end
+  end
+  local budget = settings.searchBudget
+  if not is_blank(budget) then
+    if not M.search_keys.budget[1](budget) then
+      problem("kforecast.searchBudget must be %s, got %s", M.search_keys.budget[2], show(budget))
+    elseif search.budget == nil or search.budget == M.DEFAULT_SEARCH_BUDGET then
+      search.budget = budget
+    elseif search.budget ~= budget then
+      problem("kforecast.searchBudget (deprecated) is ignored because kforecast.search.budget is set")
+    end
+  end
+  local seed = settings.searchSeed
+  if not is_blank(seed) then
+    if not M.search_keys.seed[1](seed) then
+      problem("kforecast.searchSeed must be %s, got %s", M.search_keys.seed[2], show(seed))
+    elseif search.seed == nil then
+      search.seed = seed
+    elseif search.seed ~= seed then
+      problem("kforecast.searchSeed (deprecated) is ignored because kforecast.search.seed is set")
+    end
+  end
+  if next(search) ~= nil then
+    out.search = search
+  end
+
   plain("cacheDir", trimmed, "a path")
 
   return out, problems

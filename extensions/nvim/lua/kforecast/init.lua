@@ -322,7 +322,16 @@ function M.update_settings(settings)
   if not M.options then
     error("kforecast: call require('kforecast').setup() first")
   end
-  M.options.settings = vim.tbl_extend("force", M.options.settings, settings or {})
+  local merged = vim.tbl_extend("force", M.options.settings, settings or {})
+  -- The `llm` and `search` tables are merged key by key too: update_settings({ llm = { weight = 0.3 } })
+  -- keeps the endpoint.
+  for _, key in ipairs({ "llm", "search" }) do
+    local old, new = M.options.settings[key], (settings or {})[key]
+    if type(old) == "table" and type(new) == "table" then
+      merged[key] = vim.tbl_extend("force", old, new)
+    end
+  end
+  M.options.settings = merged
   local problems
   M.server_settings, problems = config.server_settings(M.options.settings)
   M.problems = problems

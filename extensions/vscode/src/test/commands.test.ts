@@ -31,7 +31,7 @@ describe('commands', () => {
 });
 
 describe('status bar', () => {
-  it('shows the forecaster, GPU placeholder and jobs', () => {
+  it('shows the forecaster, GPU workers and jobs', () => {
     const server = parseServerStatus({ forecaster: 'embedded-v1', device: 'NVIDIA H100', documents: 2, jobs: 1, store: null });
     const view = statusView({ state: 'running', server, configuredWorkers: 0, pendingCommands: 1 });
     assert.strictEqual(view.text, '$(sync~spin) kforecast: embedded-v1 · no GPU · 2 jobs');

@@ -63,7 +63,13 @@ describe('extension against the real server (fake VS Code API)', function () {
     git('add', '-A');
     git('commit', '-q', '-m', 'previous');
 
+    // Every declared setting at its package.json default (as VS Code reports them), then the test's own.
+    const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'extensions', 'vscode', 'package.json'), 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+    };
+    const defaults = Object.fromEntries(Object.entries(manifest.contributes.configuration.properties).map(([k, p]) => [k, p.default]));
     state.config = {
+      ...defaults,
       'kforecast.serverPath': server,
       'kforecast.confidenceThreshold': 0.7,
       'kforecast.baselineMode': 'git',
@@ -113,6 +119,9 @@ describe('extension against the real server (fake VS Code API)', function () {
     assert.ok(state.statusBar.visible, 'status bar item hidden');
     assert.ok(state.output.some((l) => l.includes('connected to kforecast')), state.output.join('\n'));
     assert.deepStrictEqual(await hintsFor(cuda), [], 'no hint before the edit');
+    // The server took every default from package.json without complaint.
+    const refused = state.messages.filter((m) => m.text.includes('kforecast.') && /setting/.test(m.text));
+    assert.deepStrictEqual(refused, [], 'the server or the extension refused a default setting');
   });
 
   it('shows a "faster" hint after the edit', async () => {
