@@ -7,7 +7,7 @@
 
 use crate::bins::{BinProbs, EDGES, NAMES, NUM_BINS, RANGES};
 use crate::hash::{ContentHash, Hasher};
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, LaunchSite};
 use crate::measure::spec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -62,7 +62,8 @@ impl Hardware {
         Self { name: device.trim().to_string(), rates: rates.to_string() }
     }
 
-    fn describe(&self) -> String {
+    /// `NVIDIA H100 (compute capability 9.0, 132 SMs, …)`.
+    pub fn describe(&self) -> String {
         if self.rates.is_empty() {
             self.name.clone()
         } else {
@@ -156,7 +157,7 @@ fn bin_condition(i: usize) -> String {
 }
 
 /// Cuts `text` to at most `max` bytes at a character boundary, saying so.
-fn bounded(text: &str, max: usize) -> String {
+pub fn bounded(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.to_string();
     }
@@ -185,16 +186,8 @@ fn version_block(title: &str, k: &Kernel, sizes: &str) -> String {
     );
     s += &format!("```{fence}\n{}\n```\n", bounded(&code, MAX_SOURCE_BYTES));
     for l in &k.launches {
-        let mut parts = Vec::new();
-        for (name, value) in [("grid", &l.grid), ("block", &l.block), ("shared memory", &l.shared_mem)] {
-            if let Some(v) = value {
-                parts.push(format!("{name} {v}"));
-            }
-        }
-        parts.extend(l.meta.iter().map(|(k, v)| format!("{k}={v}")));
-        parts.extend(l.locals.iter().map(|(k, v)| format!("{k} = {v}")));
-        if !parts.is_empty() {
-            s += &format!("Launched with: {}\n", bounded(&parts.join(", "), 2_000));
+        if let Some(line) = launched_with(l, true) {
+            s += &line;
         }
     }
     for config in &k.autotune {
@@ -470,6 +463,22 @@ fn canonical_range(label: &str) -> String {
         .chars()
         .filter(|c| !c.is_whitespace() && !matches!(c, '×' | 'x' | '(' | ')' | '[' | ']'))
         .collect()
+}
+
+/// "Launched with: grid …, block …, META=…" for a launch (and its locals when asked), or
+/// None when nothing about it is known.
+pub fn launched_with(l: &LaunchSite, locals: bool) -> Option<String> {
+    let mut parts = Vec::new();
+    for (name, value) in [("grid", &l.grid), ("block", &l.block), ("shared memory", &l.shared_mem)] {
+        if let Some(v) = value {
+            parts.push(format!("{name} {v}"));
+        }
+    }
+    parts.extend(l.meta.iter().map(|(k, v)| format!("{k}={v}")));
+    if locals {
+        parts.extend(l.locals.iter().map(|(k, v)| format!("{k} = {v}")));
+    }
+    (!parts.is_empty()).then(|| format!("Launched with: {}\n", bounded(&parts.join(", "), 2_000)))
 }
 
 #[cfg(test)]

@@ -10,6 +10,13 @@
 //! surrogate (the baseline), [`UNFILTERED_CHILDREN`] children a generation are measured in
 //! order. Nothing depends on the budget except when to stop, so a run with budget 8 is the
 //! first 8 GPU runs of one with budget 16.
+//!
+//! Operators that are expensive to ask (an LLM rewrite) say how many parents they take
+//! each generation ([`Operator::per_generation`]): they get the best measured variants
+//! they have not had yet, best first, all at once, before the knob children are made.
+//! Their children go through the same checks, screening, policy and measurement. The
+//! parents they get depend only on the measurements, so a search stays reproducible
+//! under its seed whenever the operator's answers are.
 
 use super::knobs::KnobSpace;
 use super::surrogate::{key_of, Correction, Prediction};
@@ -73,6 +80,8 @@ pub struct Parent<'a> {
     pub values: Option<&'a [i64]>,
     /// Measured speedup over the original, if measured.
     pub speedup: Option<f64>,
+    /// What it is: `original`, `TILE_DIM 32→64`, `LLM rewrite: …`.
+    pub description: &'a str,
 }
 
 /// A child an operator proposes.
@@ -87,6 +96,19 @@ pub struct Proposal {
 pub trait Operator {
     fn name(&self) -> &str;
     fn propose(&mut self, parent: &Parent<'_>, rng: &mut Rng) -> Option<Proposal>;
+
+    /// `Some(n)`: an expensive operator, given at most `n` parents a generation (the best
+    /// measured variants it has not had yet) through [`Operator::propose_many`]. `None`
+    /// (the default): picked at random, like the knob mutations, for any child.
+    fn per_generation(&self) -> Option<usize> {
+        None
+    }
+
+    /// Children of several parents, in their order (worked on side by side where the
+    /// operator can).
+    fn propose_many(&mut self, parents: &[Parent<'_>], rng: &mut Rng) -> Vec<Option<Proposal>> {
+        parents.iter().map(|p| self.propose(p, rng)).collect()
+    }
 }
 
 /// Changes one to three knobs of a parent, mostly by one or two steps of their domains.
@@ -265,6 +287,18 @@ struct Child {
     speedup: Option<f64>,
 }
 
+impl Child {
+    fn view(&self) -> Parent<'_> {
+        Parent {
+            text: &self.text,
+            kernel: &self.kernel,
+            values: self.values.as_deref(),
+            speedup: self.speedup,
+            description: &self.description,
+        }
+    }
+}
+
 /// The hooks a search runs with.
 pub struct Searcher<'a> {
     pub forecaster: &'a dyn Forecaster,
@@ -284,6 +318,8 @@ struct State {
     /// Screened, not yet measured (surrogate).
     pending: Vec<(Child, Prediction)>,
     seen: HashSet<ContentHash>,
+    /// Parents each per-generation operator has had (its index, the parent's text).
+    asked: HashSet<(usize, ContentHash)>,
     outcome: Outcome,
     generation: u32,
 }
@@ -312,6 +348,7 @@ impl Searcher<'_> {
             rng: Rng::new(config.seed),
             correction: Correction::default(),
             seen: HashSet::from([ContentHash::of(original.text.as_bytes())]),
+            asked: HashSet::new(),
             population: vec![root],
             pending: Vec::new(),
             outcome: Outcome {
@@ -332,7 +369,9 @@ impl Searcher<'_> {
             generation: 0,
         };
         let mut operators: Vec<Box<dyn Operator + '_>> = vec![Box::new(KnobMutation::new(space))];
-        operators.append(&mut self.operators);
+        let (mut batched, random): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.operators).into_iter().partition(|o| o.per_generation().is_some());
+        operators.extend(random);
         self.report(&st, "starting".to_string());
         st.outcome.stop = loop {
             if self.cancel.load(Ordering::SeqCst) {
@@ -346,7 +385,8 @@ impl Searcher<'_> {
                 break Stop::Exhausted;
             }
             let want = if config.surrogate { CHILDREN } else { UNFILTERED_CHILDREN };
-            let children = self.children(&mut st, &mut operators, original, want);
+            let mut children = self.batched_children(&mut st, &mut batched, original);
+            children.extend(self.children(&mut st, &mut operators, original, want));
             if children.is_empty() && st.pending.is_empty() {
                 break Stop::Exhausted;
             }
@@ -406,29 +446,59 @@ impl Searcher<'_> {
             let n = parents.len();
             let parent = parents[st.rng.below(n).min(st.rng.below(n))];
             let op = st.rng.below(operators.len());
-            let view = Parent {
-                text: &parent.text,
-                kernel: &parent.kernel,
-                values: parent.values.as_deref(),
-                speedup: parent.speedup,
-            };
-            let Some(p) = operators[op].propose(&view, &mut st.rng) else { continue };
-            if !st.seen.insert(ContentHash::of(p.text.as_bytes())) {
+            let Some(p) = operators[op].propose(&parent.view(), &mut st.rng) else { continue };
+            Self::admit(st, original, p, &mut out);
+        }
+        out
+    }
+
+    /// A proposal joins `out` if it is new and valid (else it is counted as invalid).
+    fn admit(st: &mut State, original: &Original, p: Proposal, out: &mut Vec<Child>) {
+        if !st.seen.insert(ContentHash::of(p.text.as_bytes())) {
+            return;
+        }
+        match original.check(&p.text) {
+            Ok(kernel) => out.push(Child {
+                text: p.text,
+                kernel,
+                values: p.values,
+                description: p.description,
+                forecast: None,
+                speedup: None,
+            }),
+            Err(why) => {
+                tracing::debug!("search: discarded {}: {why}", p.description);
+                st.outcome.invalid += 1;
+            }
+        }
+    }
+
+    /// The children of the per-generation operators: each gets the best measured variants
+    /// it has not had yet, up to its number, all at once.
+    fn batched_children(
+        &mut self,
+        st: &mut State,
+        operators: &mut [Box<dyn Operator + '_>],
+        original: &Original,
+    ) -> Vec<Child> {
+        let mut out = Vec::new();
+        for (i, op) in operators.iter_mut().enumerate() {
+            let n = op.per_generation().unwrap_or(0);
+            if n == 0 || self.cancel.load(Ordering::SeqCst) {
                 continue;
             }
-            match original.check(&p.text) {
-                Ok(kernel) => out.push(Child {
-                    text: p.text,
-                    kernel,
-                    values: p.values,
-                    description: p.description,
-                    forecast: None,
-                    speedup: None,
-                }),
-                Err(why) => {
-                    tracing::debug!("search: discarded {}: {why}", p.description);
-                    st.outcome.invalid += 1;
-                }
+            let picks: Vec<usize> = (0..st.population.len())
+                .filter(|&j| st.asked.insert((i, ContentHash::of(st.population[j].text.as_bytes()))))
+                .take(n)
+                .collect();
+            if picks.is_empty() {
+                continue;
+            }
+            self.report(st, format!("asking {} about {} variant(s)", op.name(), picks.len()));
+            let views: Vec<Parent<'_>> = picks.iter().map(|&j| st.population[j].view()).collect();
+            let proposals = op.propose_many(&views, &mut st.rng);
+            for p in proposals.into_iter().flatten() {
+                Self::admit(st, original, p, &mut out);
             }
         }
         out

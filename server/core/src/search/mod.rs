@@ -6,12 +6,15 @@
 //! - [`validate`]: whether a variant may go to the GPU at all.
 //! - [`evolve`]: the loop, its [`Measurer`] and [`Operator`] seams and its outcome.
 //! - [`surrogate`]: the forecaster corrected from the measurements of this search.
+//! - [`rewrite`]: the LLM rewrite operator's prompt and the reading of its answer (pure;
+//!   the operator itself, with its chat client and cache, is the server's).
 //! - [`diff`]: line hunks (the edit to apply) and unified diffs.
 //! - [`rng`]: the seeded generator that makes a search reproducible.
 
 pub mod diff;
 pub mod evolve;
 pub mod knobs;
+pub mod rewrite;
 pub mod surrogate;
 pub mod validate;
 

@@ -329,7 +329,7 @@ fn divisions(kernel: &Kernel) -> Vec<(String, String)> {
 }
 
 /// Identifiers, numbers and single punctuation characters.
-fn tokens(text: &str) -> Vec<&str> {
+pub(super) fn tokens(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;

@@ -5,6 +5,7 @@
 
 use super::verify::{build_job, measure_cached, WorkerArgs};
 use super::{load_with_kernels, CacheOptions, LoadedFile};
+use crate::llm::LlmConfig;
 use crate::worker::pool::{WorkerPool, NO_WORKER};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -39,6 +40,13 @@ pub struct SearchArgs {
     /// Print the outcome as JSON (steps, counts, best variant) instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    llm: crate::llm::LlmArgs,
+    /// With --llm-endpoint: rewrites of the best variants asked of the LLM per generation
+    /// at most (0: none).
+    #[arg(long, value_name = "N", default_value_t = crate::llm::rewrite::DEFAULT_REWRITES as u64,
+          value_parser = clap::value_parser!(u64).range(0..=crate::llm::rewrite::MAX_REWRITES as u64))]
+    llm_rewrites: u64,
 }
 
 /// Measures variants of one file against the file itself through the workers and the store.
@@ -96,11 +104,19 @@ pub fn run(args: SearchArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
     let mut measurer = PoolMeasurer { pool: &pool, store: store.as_deref(), file, kernel: kernel.clone() };
     let config = SearchConfig { budget: args.budget, seed: args.seed, surrogate: !args.no_surrogate };
     let cancel = AtomicBool::new(false);
+    // The LLM's rewrites join the knob mutations when an endpoint is given.
+    let llm = args.llm.config().map(|c| LlmConfig { rewrites: args.llm_rewrites as usize, ..c });
+    let operators = crate::llm::rewrite::operators(llm.as_ref(), analyzer.device(), store.clone(), &cancel)
+        .map_err(|e| anyhow::anyhow!("--llm-endpoint: {e}"))?;
+    let rewriting = match (&llm, operators.is_empty()) {
+        (Some(c), false) => format!(", up to {} LLM rewrite(s) a generation by {}", c.rewrites, c.model),
+        _ => String::new(),
+    };
     let text_mode = !args.json;
     let mut progress = |p: &kforecast_core::search::Progress| {
         if text_mode && p.message == "starting" {
             eprintln!(
-                "kforecast: searching `{kernel}` (budget {} GPU runs, seed {}, {})",
+                "kforecast: searching `{kernel}` (budget {} GPU runs, seed {}, {}{rewriting})",
                 p.budget,
                 args.seed,
                 if args.no_surrogate { "every child measured" } else { "forecaster screening" }
@@ -110,7 +126,7 @@ pub fn run(args: SearchArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
     let outcome = Searcher {
         forecaster: analyzer.forecaster(),
         measurer: &mut measurer,
-        operators: Vec::new(),
+        operators,
         cancel: &cancel,
         progress: &mut progress,
     }

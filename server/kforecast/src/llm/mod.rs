@@ -5,11 +5,14 @@
 //!   backoff, bounded concurrency, the API key from an environment variable, never logged).
 //! - `forecaster.rs`: [`LlmForecaster`], the pair forecaster on top of it (content-hash
 //!   cache, fallback to the embedded forecast on any failure, the ensemble).
+//! - `rewrite.rs`: [`rewrite::LlmRewrite`], the search's rewrite operator on the same
+//!   endpoint (a few faster-kernel proposals a generation, answers cached by content hash).
 //!
 //! Off unless an endpoint is configured (`kforecast.llm.endpoint`, `--llm-endpoint`).
 
 pub mod client;
 pub mod forecaster;
+pub mod rewrite;
 
 pub use forecaster::LlmForecaster;
 
@@ -40,6 +43,8 @@ pub struct LlmConfig {
     pub max_retries: u32,
     /// The LLM's share in the ensemble (the embedded forecaster has the rest).
     pub weight: f64,
+    /// Rewrites the search asks for per generation at most (0: none).
+    pub rewrites: usize,
 }
 
 impl Default for LlmConfig {
@@ -52,6 +57,7 @@ impl Default for LlmConfig {
             max_concurrency: 4,
             max_retries: 2,
             weight: 0.5,
+            rewrites: rewrite::DEFAULT_REWRITES,
         }
     }
 }
@@ -111,6 +117,15 @@ impl LlmConfig {
                 Some(w) if (0.0..=1.0).contains(&w) => self.weight = w,
                 _ => return Err(format!("setting `{name}` must be a number from 0 to 1, got {v}")),
             },
+            "rewrites" => match v.as_u64() {
+                Some(n) if n <= rewrite::MAX_REWRITES as u64 => self.rewrites = n as usize,
+                _ => {
+                    return Err(format!(
+                        "setting `{name}` must be a whole number from 0 to {}, got {v}",
+                        rewrite::MAX_REWRITES
+                    ))
+                }
+            },
             other => return Err(format!("unknown setting `kforecast.llm.{other}`")),
         }
         Ok(())
@@ -129,7 +144,7 @@ impl LlmConfig {
             }
             ("llmEndpoint", Value::String(_)) => self.apply_setting("endpoint", v).err().into_iter().collect(),
             ("llm" | "llmEndpoint", other) => vec![format!(
-                "setting `kforecast.{key}` must be an object {{\"endpoint\", \"model\", \"apiKeyEnv\", \"timeoutMs\", \"maxConcurrency\", \"weight\"}}, got {other}"
+                "setting `kforecast.{key}` must be an object {{\"endpoint\", \"model\", \"apiKeyEnv\", \"timeoutMs\", \"maxConcurrency\", \"weight\", \"rewrites\"}}, got {other}"
             )],
             (flat, v) => match flat.strip_prefix("llm.") {
                 Some(k) => self.apply_setting(k, v).err().into_iter().collect(),
@@ -181,11 +196,12 @@ pub fn ensemble_reports(
     }
 }
 
-/// The command line's LLM options (`check`, `forecast`).
+/// The command line's LLM options (`check`, `forecast`, `search`).
 #[derive(clap::Args, Clone, Debug)]
 pub struct LlmArgs {
     /// Ensemble with an LLM surrogate at this OpenAI-compatible endpoint
     /// (e.g. http://localhost:8000/v1); its API key comes from $KFORECAST_LLM_API_KEY.
+    /// For `search`: the endpoint also proposes rewrites of the kernel (see --llm-rewrites).
     #[arg(long, value_name = "URL", requires = "llm_model")]
     llm_endpoint: Option<String>,
     /// The model the endpoint serves (e.g. openai/gpt-oss-20b).
@@ -220,6 +236,7 @@ impl LlmArgs {
             max_concurrency: self.llm_max_concurrency as usize,
             max_retries: self.llm_retries,
             weight: self.llm_weight,
+            rewrites: rewrite::DEFAULT_REWRITES,
         })
     }
 
@@ -267,6 +284,10 @@ mod tests {
         assert_eq!(d.endpoint, "https://api.example.com/v1");
         assert!(d.apply("llm.maxConcurrency", &json!(8)).is_empty());
         assert_eq!(d.max_concurrency, 8);
+        assert_eq!(d.rewrites, rewrite::DEFAULT_REWRITES);
+        assert!(d.apply("llm.rewrites", &json!(0)).is_empty());
+        assert_eq!(d.rewrites, 0);
+        assert!(d.apply("llm.rewrites", &json!(9))[0].contains("kforecast.llm.rewrites"));
         assert!(d.apply("llm", &Value::Null).is_empty());
         assert!(!d.enabled());
         assert!(d.apply("llm", &json!("http://x"))[0].contains("kforecast.llm"));

@@ -3,7 +3,9 @@
 //! with cancellable `$/progress` (percentage, best measured speedup so far). When it is
 //! done, "Apply: 1.9× faster (measured on H100)" replaces the kernel's knobs with the best
 //! correct, measured variant, refused if the document changed since the search started.
-//! Outcomes are kept by content hash in memory and in the store.
+//! Outcomes are kept by content hash in memory and in the store. With the LLM surrogate
+//! on (`kforecast.llm.*`), its endpoint also proposes rewrites of the kernel
+//! (`kforecast.llm.rewrites` a generation; 0: none).
 
 use super::{lock, Backend, State, WorkProgress};
 use crate::cli::search::PoolMeasurer;
@@ -190,7 +192,14 @@ impl Backend {
                 SearchConfig { budget: st.settings.search_budget, seed: st.settings.search_seed, surrogate: true };
             let forecaster = st.analyzer.forecaster_arc();
             let workers: Vec<String> = st.settings.gpu_workers.iter().map(|w| w.url.clone()).collect();
-            let outcome_id = outcome_key(&text, &kernel, &config, forecaster.id(), &workers.join(","));
+            // The LLM rewrites, when the server's LLM surrogate is on: part of what the outcome depends on.
+            let llm = (st.llm.is_some() && st.settings.llm.enabled() && st.settings.llm.rewrites > 0)
+                .then(|| st.settings.llm.clone());
+            let searched_with = match &llm {
+                Some(c) => format!("{}+{}", forecaster.id(), crate::llm::rewrite::id(c)),
+                None => forecaster.id().to_string(),
+            };
+            let outcome_id = outcome_key(&text, &kernel, &config, &searched_with, &workers.join(","));
             let stored = st.searches.memo.get(&outcome_id).cloned().or_else(|| {
                 let bytes = st.analyzer.cache().store()?.get(Table::Searches, &outcome_id).ok()??;
                 serde_json::from_slice::<Outcome>(&bytes).ok().map(Arc::new)
@@ -207,9 +216,10 @@ impl Backend {
             st.jobs += 1;
             let file = LoadedFile { path, text, kernels };
             let measurer = (st.pool.clone(), st.analyzer.cache_arc(), file);
-            (original, config, forecaster, measurer, outcome_id, hash, token, cancel, st.progress)
+            let rewrites = (llm, st.settings.device.clone());
+            (original, config, forecaster, measurer, rewrites, outcome_id, hash, token, cancel, st.progress)
         };
-        let (original, config, forecaster, measurer, outcome_id, hash, token, cancel, progress) = prepared;
+        let (original, config, forecaster, measurer, rewrites, outcome_id, hash, token, cancel, progress) = prepared;
         let (client, state) = (self.client.clone(), self.state.clone());
         let kernel_name = kernel.clone();
         tokio::spawn(async move {
@@ -229,10 +239,16 @@ impl Backend {
                 let mut report = |p: &Progress| {
                     let _ = tx.send(p.clone());
                 };
+                let (llm, device) = rewrites;
+                let operators = crate::llm::rewrite::operators(llm.as_ref(), &device, store.clone(), &search_cancel)
+                    .unwrap_or_else(|e| {
+                        tracing::warn!("search without LLM rewrites: setting `kforecast.llm`: {e}");
+                        Vec::new()
+                    });
                 Searcher {
                     forecaster: forecaster.as_ref(),
                     measurer: &mut measurer,
-                    operators: Vec::new(),
+                    operators,
                     cancel: &search_cancel,
                     progress: &mut report,
                 }
@@ -243,10 +259,11 @@ impl Backend {
                 tokio::select! {
                     Some(p) = rx.recv() => {
                         let percentage = (p.runs as u64 * 100 / p.budget.max(1) as u64).min(100) as u32;
+                        let asking = if p.message.starts_with("asking LLM") { " · asking the LLM for rewrites" } else { "" };
                         work.send(WorkDoneProgress::Report(WorkDoneProgressReport {
                             cancellable: Some(true),
                             message: Some(format!(
-                                "{}/{} GPU runs · {} considered · best {} measured",
+                                "{}/{} GPU runs · {} considered · best {} measured{asking}",
                                 p.runs, p.budget, p.considered, times(p.best)
                             )),
                             percentage: Some(percentage),
