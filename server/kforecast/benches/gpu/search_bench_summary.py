@@ -22,10 +22,21 @@ def at_budget(o, budget):
     return considered, runs, best
 
 
+def label(r):
+    """The kernel and its file (the same kernel name occurs in several files)."""
+    f = r.get("file", "").replace("test-workspaces/", "").replace("/src/", "/").replace("/kernels/", "/")
+    return "%s (%s)" % (r["kernel"], f) if f else r["kernel"]
+
+
 def main(path):
     rows = [json.loads(l) for l in open(path) if l.strip()]
+    failed = [r for r in rows if r.get("error")]
     rows = [r for r in rows if not r.get("error")]
-    kernels = sorted({r["kernel"] for r in rows}, key=lambda k: [r["kernel"] for r in rows].index(k))
+    for r in rows:
+        r["kernel"] = label(r)
+    for r in failed:
+        print("FAILED: %s seed %s %s" % (label(r), r.get("seed"), r.get("mode")))
+    kernels = list(dict.fromkeys(r["kernel"] for r in rows))
     print()
     print("| kernel | budget | mode | seeds | considered / GPU run (median) | best speedup per seed | median best |")
     print("|---|---|---|---|---|---|---|")

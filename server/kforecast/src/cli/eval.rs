@@ -82,8 +82,15 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     print_table(&m, &args.split, &corpus.file, &id, corpus.unmeasured_in(&args.split));
     print_trade_off(&trade_off);
     if let Some(out) = &args.json {
+        let rows: Vec<_> = samples
+            .iter()
+            .map(|s| {
+                serde_json::json!({"family": s.family, "base": s.base, "candidate": s.candidate,
+                    "speedup": s.speedup, "forecast": s.forecast})
+            })
+            .collect();
         let report = serde_json::json!({"split": args.split, "measurements": corpus.file, "forecaster": id,
-            "metrics": m, "selective": trade_off});
+            "metrics": m, "selective": trade_off, "samples": rows});
         std::fs::write(out, serde_json::to_vec_pretty(&report)?)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
