@@ -1,0 +1,54 @@
+// Per-row symmetric int8 quantisation, one warp per row: the row (cols <= 32 * 4 * MAX_VEC)
+// is read once into registers as float4, max-abs by shuffles, codes stored as char4.
+#include <cuda_runtime.h>
+
+#define THREADS      128
+#define ROWS_PER_BLK (THREADS / 32)
+#define MAX_VEC      16
+#define FULL_MASK    0xffffffffu
+
+// Symmetric int8 code of v for the row factor inv = 127 / amax (round to nearest even).
+__device__ __forceinline__ signed char quantize(float v, float inv)
+{
+    const int r = __float2int_rn(v * inv);
+    return (signed char)max(-127, min(127, r));
+}
+
+// kforecast: rows = 16384; cols = 2048; x: f32[rows, cols] randn; q: i8[rows, cols]; scales: f32[rows]; rtol = 0; atol = 0
+__global__ void __launch_bounds__(THREADS)
+quantize_int8(const float* __restrict__ x, signed char* __restrict__ q, float* __restrict__ scales, int rows, int cols)
+{
+    const int lane = threadIdx.x & 31;
+    const int r = blockIdx.x * ROWS_PER_BLK + (threadIdx.x >> 5);
+    if (r >= rows) return;
+    const float4* x4 = reinterpret_cast<const float4*>(x + (size_t)r * cols);
+    char4* q4 = reinterpret_cast<char4*>(q + (size_t)r * cols);
+    const int n4 = cols >> 2;
+
+    float4 v[MAX_VEC];
+    float amax = 0.0f;
+#pragma unroll
+    for (int k = 0; k < MAX_VEC; ++k) {
+        const int c = lane + k * 32;
+        v[k] = c < n4 ? x4[c] : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        amax = fmaxf(amax, fmaxf(fmaxf(fabsf(v[k].x), fabsf(v[k].y)), fmaxf(fabsf(v[k].z), fabsf(v[k].w))));
+    }
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1) amax = fmaxf(amax, __shfl_xor_sync(FULL_MASK, amax, o));
+    const float inv = amax > 0.0f ? 127.0f / amax : 0.0f;
+    if (lane == 0) scales[r] = amax / 127.0f;
+#pragma unroll
+    for (int k = 0; k < MAX_VEC; ++k) {
+        const int c = lane + k * 32;
+        if (c < n4)
+            q4[c] = make_char4(quantize(v[k].x, inv), quantize(v[k].y, inv), quantize(v[k].z, inv),
+                               quantize(v[k].w, inv));
+    }
+}
+
+extern "C" void launch_quantize_int8(const float* x, signed char* q, float* scales, int rows, int cols,
+                                     cudaStream_t stream)
+{
+    const int blocks = (rows + ROWS_PER_BLK - 1) / ROWS_PER_BLK;
+    quantize_int8<<<blocks, THREADS, 0, stream>>>(x, q, scales, rows, cols);
+}
