@@ -55,14 +55,14 @@ fn cuda_edits_are_forecast_against_git_head() {
     assert_eq!(hints.len(), 1, "one changed kernel: {hints:?}");
     assert!(hints[0].contains("faster"), "coalescing is faster: {hints:?}");
 
-    // A needless extra pass over global memory: re-read x to find its maximum.
+    // A needless serial pass over global memory: thread 0 alone re-reads x for its maximum.
     let text = text.replacen(" * stride]", "]", 1);
     let (line, col) = position_of(&text, "    if (threadIdx.x == 0) total");
-    let extra = "    float m = 0.0f;\n    for (int i = threadIdx.x; i < n; i += blockDim.x) m = fmaxf(m, x[i]);\n    s += 0.0f * m;\n";
+    let extra = "    float m = 0.0f;\n    if (threadIdx.x == 0) for (int i = 0; i < n; ++i) m = fmaxf(m, x[i]);\n    s += 0.0f * m;\n";
     c.change(&uri, 3, (line, col), (line, col), extra);
     let hints = c.inlay_hints(&uri);
     assert_eq!(hints.len(), 2, "{hints:?}");
-    let slower = hint_for(&hints, "slower").unwrap_or_else(|| panic!("extra pass is slower: {hints:?}"));
+    let slower = hint_for(&hints, "slower").unwrap_or_else(|| panic!("a serial pass is slower: {hints:?}"));
     assert!(slower.contains('%'));
 
     // A confident regression is an Information diagnostic on the kernel's name.
@@ -218,7 +218,13 @@ fn workspace_versions_forecast_in_the_expected_direction() {
         c.open(&uri, if file.ends_with(".py") { "python" } else { "cuda" }, &before);
         c.change(&uri, 2, (0, 0), end_position(&before), &after);
         let hints = c.inlay_hints(&uri);
-        assert!(hints.iter().any(|h| h.contains(expect)), "{file}: {hints:?}");
+        assert_eq!(hints.len(), 1, "{file}: {hints:?}");
+        // Said outright, or deferred to the GPU ("unsure") with the point forecast on the
+        // right side of 1×: a selective forecaster may defer, never claim the opposite.
+        let hint = &hints[0];
+        let point = hint.trim_start_matches('≈').split('×').next().and_then(|x| x.parse::<f64>().ok());
+        let deferred_right_way = hint.contains("unsure") && !hint.contains("slower") && point.is_some_and(|x| x >= 1.0);
+        assert!(hint.contains(expect) || deferred_right_way, "{file}: {hints:?}");
         assert!(c.shutdown().success());
     }
 }

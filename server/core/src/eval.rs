@@ -36,6 +36,12 @@ pub struct Metrics {
     pub log_score: f64,
     /// Calibration of the most likely bin's probability (10 equal-width buckets).
     pub ece_bin: f64,
+    /// The bin ECE a perfectly calibrated forecaster would show on pairs this few: the
+    /// mean over resamplings that draw each pair's bin from its own forecast
+    /// (consistency resampling), and its 95th percentile. A measured ECE inside this range
+    /// cannot be told apart from sampling noise.
+    pub ece_bin_floor: f64,
+    pub ece_bin_floor_p95: f64,
     /// Calibration of the claim's confidence (what the editor shows).
     pub ece_claim: f64,
     /// The claim (faster / slower / about the same) holds.
@@ -84,6 +90,35 @@ fn ece(pairs: &[(f64, bool)]) -> f64 {
         .filter(|b| b.2 > 0)
         .map(|(c, a, k)| (*k as f64 / n) * ((a / *k as f64) - (c / *k as f64)).abs())
         .sum()
+}
+
+/// Resamplings behind [`Metrics::ece_bin_floor`] (fixed seed: the same pairs give the same figure).
+const FLOOR_RESAMPLES: usize = 400;
+
+fn ece_floor(samples: &[Sample]) -> (f64, f64) {
+    let mut rng = crate::rng::Rng::new(0x0ECE);
+    let mut eces: Vec<f64> = (0..FLOOR_RESAMPLES)
+        .map(|_| {
+            let pairs: Vec<(f64, bool)> = samples
+                .iter()
+                .map(|s| {
+                    let p = &s.forecast.bins.0;
+                    let top = s.forecast.bins.argmax();
+                    let u = rng.unit();
+                    let mut acc = 0.0;
+                    let drawn = (0..NUM_BINS).find(|&k| {
+                        acc += p[k];
+                        u < acc
+                    });
+                    (p[top], drawn.unwrap_or(NUM_BINS - 1) == top)
+                })
+                .collect();
+            ece(&pairs)
+        })
+        .collect();
+    eces.sort_by(f64::total_cmp);
+    let mean = eces.iter().sum::<f64>() / eces.len() as f64;
+    (mean, eces[(eces.len() * 95 / 100).min(eces.len() - 1)])
 }
 
 pub fn metrics(samples: &[Sample]) -> Metrics {
@@ -136,6 +171,7 @@ pub fn metrics(samples: &[Sample]) -> Metrics {
     m.bin_accuracy = bin as f64 / nf;
     m.claim_accuracy = claim as f64 / nf;
     m.ece_bin = ece(&bin_conf);
+    (m.ece_bin_floor, m.ece_bin_floor_p95) = ece_floor(samples);
     m.ece_claim = ece(&claim_conf);
     // Risk–coverage: keep the most confident first.
     let mut order = claim_conf.clone();
@@ -241,5 +277,16 @@ mod tests {
         let w = metrics(&wrong);
         assert_eq!(w.direction_accuracy, 0.0);
         assert!(w.brier > m.brier && w.crps > m.crps && w.aurc > m.aurc);
+    }
+
+    #[test]
+    fn the_ece_a_calibrated_forecaster_would_show_shrinks_with_more_pairs() {
+        let pairs = |n: usize| -> Vec<Sample> { (0..n).map(|i| sample(1.0 + (i % 7) as f64 * 0.3, 0.4)).collect() };
+        let few = metrics(&pairs(40));
+        let many = metrics(&pairs(2000));
+        assert!(few.ece_bin_floor > many.ece_bin_floor, "{} vs {}", few.ece_bin_floor, many.ece_bin_floor);
+        assert!(many.ece_bin_floor < 0.03 && few.ece_bin_floor_p95 >= few.ece_bin_floor);
+        // Deterministic: the same pairs give the same figure.
+        assert_eq!(metrics(&pairs(40)).ece_bin_floor, few.ece_bin_floor);
     }
 }

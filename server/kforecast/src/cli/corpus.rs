@@ -24,8 +24,8 @@ pub struct Pair {
 }
 
 pub struct Corpus {
-    /// The measurements file read.
-    pub file: PathBuf,
+    /// The measurements files read, in order.
+    pub files: Vec<PathBuf>,
     pub device: String,
     pub pairs: Vec<Pair>,
     /// Pairs whose measurement failed, per split.
@@ -33,6 +33,17 @@ pub struct Corpus {
 }
 
 impl Corpus {
+    /// The files read, for messages: "a.jsonl + b.jsonl".
+    pub fn describe(&self) -> String {
+        self.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(" + ")
+    }
+
+    /// The files' names without their folder, for a model's provenance.
+    pub fn names(&self) -> String {
+        let name = |f: &PathBuf| f.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        self.files.iter().map(name).collect::<Vec<_>>().join("+")
+    }
+
     pub fn unmeasured_in(&self, split: &str) -> usize {
         if split == "all" {
             self.unmeasured.values().sum()
@@ -42,38 +53,66 @@ impl Corpus {
     }
 }
 
-/// The newest `*.jsonl` in a folder (names start with the device and date).
-fn newest(dir: &Path) -> Option<PathBuf> {
+/// Each family's split ("language/family" → "train" | "heldout") from `families.json`.
+fn splits(corpus: &Path) -> anyhow::Result<HashMap<String, String>> {
+    let path = corpus.join("families.json");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("cannot read {}", path.display()))?;
+    let families: Vec<Value> =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a JSON list", path.display()))?;
+    Ok(families
+        .iter()
+        .filter_map(|f| {
+            let key = format!("{}/{}", f["language"].as_str()?, f["family"].as_str()?);
+            Some((key, f["split"].as_str()?.to_string()))
+        })
+        .collect())
+}
+
+/// Every `*.jsonl` in a folder, by name (names start with the device and date, so the
+/// oldest measurements come first).
+fn all_jsonl(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .ok()?
+        .into_iter()
+        .flatten()
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
         .collect();
     files.sort();
-    files.pop()
+    files
 }
 
-/// Reads the corpus's measurements (`measurements`, or the newest in `corpus/measurements/`).
+/// Reads the corpus's measurements: `measurements`, or every `*.jsonl` in
+/// `corpus/measurements/` (each measuring session adds one file).
 pub fn load(corpus: &Path, measurements: Option<&Path>, profiles: &EmbeddedForecaster) -> anyhow::Result<Corpus> {
-    let file = match measurements {
-        Some(f) => f.to_path_buf(),
-        None => newest(&corpus.join("measurements"))
-            .with_context(|| format!("no measurements/*.jsonl in {}", corpus.display()))?,
+    let files = match measurements {
+        Some(f) => vec![f.to_path_buf()],
+        None => all_jsonl(&corpus.join("measurements")),
     };
+    if files.is_empty() {
+        bail!("no measurements/*.jsonl in {}", corpus.display());
+    }
     // Paths in the measurements are relative to the corpus's parent (the repository).
     let root = corpus.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let text = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+    let splits = splits(corpus)?;
     // Each version's kernels, extracted once.
     let mut kernels: HashMap<String, Vec<Kernel>> = HashMap::new();
     let mut corpus =
-        Corpus { file: file.clone(), device: String::new(), pairs: Vec::new(), unmeasured: HashMap::new() };
-    for (i, line) in text.lines().enumerate() {
-        let Ok(row) = serde_json::from_str::<Value>(line) else {
+        Corpus { files: files.clone(), device: String::new(), pairs: Vec::new(), unmeasured: HashMap::new() };
+    let mut lines = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
+        lines.extend(text.lines().enumerate().map(|(i, l)| (file, i, l.to_string())));
+    }
+    for (file, i, line) in lines {
+        let Ok(row) = serde_json::from_str::<Value>(&line) else {
             eprintln!("warning: {}:{}: not JSON", file.display(), i + 1);
             continue;
         };
-        let split = row["split"].as_str().unwrap_or("train").to_string();
+        // families.json decides the split (a row keeps the split it was measured under).
+        let family = format!("{}/{}", row["language"].as_str().unwrap_or(""), row["family"].as_str().unwrap_or(""));
+        let split =
+            splits.get(&family).cloned().unwrap_or_else(|| row["split"].as_str().unwrap_or("train").to_string());
         let r = &row["result"];
         let (Some("ok"), Some(s)) = (r["status"].as_str(), r["speedup"].as_f64()) else {
             *corpus.unmeasured.entry(split).or_default() += 1;
@@ -100,7 +139,7 @@ pub fn load(corpus: &Path, measurements: Option<&Path>, profiles: &EmbeddedForec
             bail!("{}:{}: speedup {s} is not a positive number", file.display(), i + 1);
         }
         corpus.pairs.push(Pair {
-            family: format!("{}/{}", row["language"].as_str().unwrap_or(""), row["family"].as_str().unwrap_or("")),
+            family,
             split,
             base: base.to_string(),
             candidate: cand.to_string(),

@@ -13,7 +13,7 @@ use std::sync::Arc;
 pub struct EvalArgs {
     /// The corpus folder (with families.json and measurements/).
     corpus: PathBuf,
-    /// Measurements to score against (default: the newest measurements/*.jsonl).
+    /// Measurements to score against (default: every measurements/*.jsonl).
     #[arg(long, value_name = "FILE")]
     measurements: Option<PathBuf>,
     /// Which families: heldout (default), train, or all.
@@ -79,7 +79,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         .collect();
     let m = metrics(&samples);
     let trade_off = selective(&samples, &THRESHOLDS);
-    print_table(&m, &args.split, &corpus.file, &id, corpus.unmeasured_in(&args.split));
+    print_table(&m, &args.split, &corpus.describe(), &id, corpus.unmeasured_in(&args.split));
     print_trade_off(&trade_off);
     if let Some(out) = &args.json {
         let rows: Vec<_> = samples
@@ -89,7 +89,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
                     "speedup": s.speedup, "forecast": s.forecast})
             })
             .collect();
-        let report = serde_json::json!({"split": args.split, "measurements": corpus.file, "forecaster": id,
+        let report = serde_json::json!({"split": args.split, "measurements": corpus.files, "forecaster": id,
             "metrics": m, "selective": trade_off, "samples": rows});
         std::fs::write(out, serde_json::to_vec_pretty(&report)?)
             .with_context(|| format!("cannot write {}", out.display()))?;
@@ -109,9 +109,9 @@ fn dump(pairs: &[Pair], path: &Path) -> anyhow::Result<()> {
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn print_table(m: &Metrics, split: &str, file: &Path, forecaster: &str, skipped: usize) {
+fn print_table(m: &Metrics, split: &str, files: &str, forecaster: &str, skipped: usize) {
     let out = super::out;
-    out(format!("kforecast eval: {forecaster} on the {split} split of {} ({} pairs, {} families; {skipped} unmeasured pairs skipped)", file.display(), m.pairs, m.families));
+    out(format!("kforecast eval: {forecaster} on the {split} split of {files} ({} pairs, {} families; {skipped} unmeasured pairs skipped)", m.pairs, m.families));
     out(format!("  direction accuracy, all pairs          {:>6.1}%", m.direction_accuracy * 100.0));
     out(format!(
         "  direction accuracy, |log2 S| > 0.2     {:>6.1}%   ({} pairs; target ≥ 85%)",
@@ -123,6 +123,10 @@ fn print_table(m: &Metrics, split: &str, file: &Path, forecaster: &str, skipped:
     out(format!("  CRPS (ranked, 7 edges)                 {:>7.3}", m.crps));
     out(format!("  log score (−ln p of the measured bin)  {:>7.3}", m.log_score));
     out(format!("  ECE, most likely bin                   {:>7.3}   (target ≤ 0.05)", m.ece_bin));
+    out(format!(
+        "    a calibrated forecaster on {} pairs  {:>7.3}   (95th percentile {:.3}: sampling noise)",
+        m.pairs, m.ece_bin_floor, m.ece_bin_floor_p95
+    ));
     out(format!("  ECE, the hint's claim                  {:>7.3}", m.ece_claim));
     out(format!("  claim accuracy                         {:>6.1}%", m.claim_accuracy * 100.0));
     out(format!("  AURC (claim risk vs coverage)          {:>7.3}", m.aurc));

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 pub struct TrainArgs {
     /// The corpus folder (with families.json and measurements/).
     corpus: PathBuf,
-    /// Measurements to train on (default: the newest measurements/*.jsonl).
+    /// Measurements to train on (default: every measurements/*.jsonl).
     #[arg(long, value_name = "FILE")]
     measurements: Option<PathBuf>,
     /// Where to write the weights.
@@ -40,9 +40,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         })
         .collect();
     if pairs.is_empty() {
-        anyhow::bail!("{}: no measured pairs in the train split", corpus.file.display());
+        anyhow::bail!("{}: no measured pairs in the train split", corpus.describe());
     }
-    let measurements = corpus.file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let measurements = corpus.names();
     let provenance = Provenance { device: corpus.device.clone(), measurements, ..Provenance::default() };
     let options = TrainOptions { seed: args.seed, ..TrainOptions::default() };
     let model = train(&pairs, &options, provenance, &mut |line| eprintln!("{line}"));
