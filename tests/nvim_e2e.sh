@@ -111,7 +111,7 @@ trap cleanup EXIT
 WORK="$TMP/work"
 mkdir -p "$WORK/src" "$WORK/kernels" "$TMP/cache" "$TMP/home"
 cp test-workspaces/cuda/previous/src/transpose.cu "$WORK/src/transpose.cu"
-cp test-workspaces/triton/previous/kernels/softmax.py "$WORK/kernels/softmax.py"
+cp test-workspaces/triton/previous/kernels/matmul.py "$WORK/kernels/matmul.py"
 printf 'import numpy as np\n\n\ndef f(x):\n    return np.sum(x)\n' > "$WORK/plain.py"
 git -C "$WORK" init -q
 git -C "$WORK" -c user.name=e2e -c user.email=e2e@example.invalid add -A

@@ -15,6 +15,17 @@ pub struct Part<'a> {
 /// S of the unit = Σ t_base / Σ t_new, with each kernel's new time taken from its
 /// forecast; spreads add in quadrature, weighted by each kernel's share of the new time.
 pub fn combine(parts: &[Part], forecaster: &str) -> Forecast {
+    // One kernel on both sides: its own forecast, with the forecaster's calibrated bins and
+    // confidence (the sum below would redo them as a plain normal).
+    if let [Part { name, forecast: Some(f), .. }] = parts {
+        let mut f = f.clone();
+        if !f.identical {
+            let why = f.reasons.first().map(|r| format!(": {r}")).unwrap_or_default();
+            let headline = format!("{name} {}{why}", f.headline());
+            f.reasons = std::iter::once(headline).chain(f.reasons.into_iter().skip(1)).collect();
+        }
+        return f;
+    }
     let mut base_total = 0.0;
     let mut new_total = 0.0;
     let mut var = 0.0;
@@ -89,4 +100,23 @@ pub fn forecast_unit(
         parts.push(Part { name: &c.name, forecast: None, base_weight: 0.0, candidate_weight: forecaster.weight(c) });
     }
     combine(&parts, forecaster.id())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_with_one_kernel_gets_that_kernels_calibrated_forecast() {
+        // A forecast whose bins are not a plain normal (as the trained model's mixture is).
+        let mut f = Forecast::from_log2_normal(1.4, 0.5, "t", vec!["fewer passes".into()]);
+        f.bins.0[0] += 0.04;
+        f.bins.0[5] -= 0.04;
+        f.confidence = 0.83;
+        let unit =
+            combine(&[Part { name: "k", forecast: Some(f.clone()), base_weight: 1.0, candidate_weight: 1.0 }], "t");
+        assert_eq!(unit.bins, f.bins);
+        assert_eq!(unit.confidence, 0.83);
+        assert!(unit.reasons[0].starts_with("k ") && unit.reasons[0].ends_with(": fewer passes"), "{:?}", unit.reasons);
+    }
 }
