@@ -527,6 +527,28 @@ fn the_editor_can_cancel_a_search() {
     assert!(find_action(&actions, "Search faster variants of `add_kernel` (budget: 40 GPU runs)").is_some());
     let status = c.request("kforecast/status", Value::Null);
     assert_eq!(status["result"]["jobs"], 0, "{status}");
+    // The status bar's worker count: this worker answered its jobs.
+    assert_eq!(status["result"]["gpuWorkers"], json!([{"url": worker.url, "state": "up"}]), "{status}");
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn the_status_says_which_gpu_workers_answered() {
+    let t = table("transpose.cu", "transpose");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("transpose.cu");
+    std::fs::write(&path, &t.text).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(json!({"gpuWorkers": [{"url": "http://127.0.0.1:1", "token": "t"}], "search": {"budget": 2}}));
+    c.open(&uri, "cuda", &t.text);
+    let status = c.request("kforecast/status", Value::Null);
+    assert_eq!(status["result"]["gpuWorkers"], json!([{"url": "http://127.0.0.1:1", "state": "unused"}]), "{status}");
+    // A search whose only worker is not there: the job fails and the worker shows as down.
+    assert_eq!(execute(&mut c, "kforecast.search", &uri, "transpose")["result"]["started"], true);
+    progress(&mut c, "end");
+    let status = c.request("kforecast/status", Value::Null);
+    assert_eq!(status["result"]["gpuWorkers"][0]["state"], "down", "{status}");
     assert!(c.shutdown().success());
 }
 

@@ -49,8 +49,12 @@ export function parseServerStatus(value: unknown): ServerStatus | undefined {
 export function gpuSummary(input: StatusInput): string {
   const workers = input.server?.gpuWorkers;
   if (workers && workers.length > 0) {
-    const up = workers.filter((w) => w.state === 'ready' || w.state === 'up' || w.state === 'busy').length;
-    return `GPU ${up}/${workers.length}`;
+    // The server reports what its last job on each worker said: up, down or unused.
+    const up = workers.filter((w) => w.state === 'up' || w.state === 'ready' || w.state === 'busy').length;
+    const down = workers.filter((w) => w.state === 'down').length;
+    if (up + down > 0) return `GPU ${up}/${workers.length} up`;
+    if (workers.length === 1 && workers[0].url === 'local') return 'GPU: local';
+    return `GPU ${workers.length} configured`;
   }
   return input.configuredWorkers > 0 ? `GPU ${input.configuredWorkers} configured` : 'no GPU';
 }

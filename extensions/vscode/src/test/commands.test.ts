@@ -40,6 +40,14 @@ describe('status bar', () => {
     assert.strictEqual(idle.text, '$(pulse) kforecast: f · GPU 2 configured');
   });
 
+  it('counts the workers the server found up or down', () => {
+    const view = (gpuWorkers: unknown) =>
+      statusView({ state: 'running', server: parseServerStatus({ forecaster: 'f', gpuWorkers }), configuredWorkers: 2, pendingCommands: 0 }).text;
+    assert.strictEqual(view([{ url: 'http://a:1', state: 'up' }, { url: 'http://b:2', state: 'down' }]), '$(pulse) kforecast: f · GPU 1/2 up');
+    assert.strictEqual(view([{ url: 'http://a:1', state: 'unused' }, { url: 'http://b:2', state: 'unused' }]), '$(pulse) kforecast: f · GPU 2 configured');
+    assert.strictEqual(view([{ url: 'local', state: 'unused' }]), '$(pulse) kforecast: f · GPU: local');
+  });
+
   it('flags a missing server', () => {
     const view = statusView({ state: 'missing', configuredWorkers: 0, pendingCommands: 0 });
     assert.ok(view.warning);

@@ -113,7 +113,7 @@ describe('extension against the real server (fake VS Code API)', function () {
     }
     await waitFor('the inlay hints provider (client running)', () => state.providers.get('inlayHints')?.length);
     await waitFor('the status bar to show the forecaster (kforecast/status)', () => /open documents: 1\b/.test(state.statusBar.tooltip ?? ''));
-    assert.match(state.statusBar.text, /kforecast: embedded\S* · no GPU/);
+    assert.match(state.statusBar.text, /kforecast: embedded\S* · GPU: local/);
     // The settings went to the server as initializationOptions.
     assert.match(state.statusBar.tooltip ?? '', /device: NVIDIA H100 \(integration test\)/);
     assert.ok(state.statusBar.visible, 'status bar item hidden');

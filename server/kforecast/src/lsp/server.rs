@@ -103,7 +103,7 @@ impl Backend {
             "store": st.analyzer.cache().store().map(|s| s.path().display().to_string()),
             "cache": {"memoryHits": stats.memory_hits, "diskHits": stats.disk_hits, "misses": stats.misses},
             "jobs": st.jobs,
-            "gpuWorkers": st.settings.gpu_workers.iter().map(|w| w.url.clone()).collect::<Vec<_>>(),
+            "gpuWorkers": st.pool.states().into_iter().map(|(url, state)| json!({"url": url, "state": state})).collect::<Vec<_>>(),
             "llm": st.llm.as_ref().map(|l| json!({
                 "endpoint": l.client().endpoint(), "model": l.client().model(), "id": l.id(), "weight": l.weight(),
             })),

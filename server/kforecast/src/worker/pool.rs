@@ -46,6 +46,8 @@ pub const NO_WORKER: &str = "no GPU worker could take the job";
 pub struct WorkerPool {
     endpoints: Vec<Endpoint>,
     dead_until: Mutex<Vec<Option<Instant>>>,
+    /// Whether each worker answered its last job (None: no job yet).
+    answered: Mutex<Vec<Option<bool>>>,
     next: AtomicUsize,
     job_timeout: Duration,
 }
@@ -82,7 +84,13 @@ impl WorkerPool {
             endpoints.push(Endpoint::Local(Mutex::new(LocalWorker::new())));
         }
         let n = endpoints.len();
-        Ok(Self { endpoints, dead_until: Mutex::new(vec![None; n]), next: AtomicUsize::new(0), job_timeout })
+        Ok(Self {
+            endpoints,
+            dead_until: Mutex::new(vec![None; n]),
+            answered: Mutex::new(vec![None; n]),
+            next: AtomicUsize::new(0),
+            job_timeout,
+        })
     }
 
     fn alive(&self, i: usize) -> bool {
@@ -93,6 +101,27 @@ impl WorkerPool {
         if let Ok(mut d) = self.dead_until.lock() {
             d[i] = dead.then(|| Instant::now() + RETRY_AFTER);
         }
+        if let Ok(mut a) = self.answered.lock() {
+            a[i] = Some(!dead);
+        }
+    }
+
+    /// Each worker and what the pool knows of it without asking: "up" (answered its last
+    /// job), "down" (did not answer it) or "unused" (no job yet).
+    pub fn states(&self) -> Vec<(String, &'static str)> {
+        let answered = self.answered.lock().map(|a| a.clone()).unwrap_or_default();
+        self.endpoints
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let state = match answered.get(i).copied().flatten() {
+                    Some(true) => "up",
+                    Some(false) => "down",
+                    None => "unused",
+                };
+                (e.name(), state)
+            })
+            .collect()
     }
 
     /// Runs a job on the next live worker, falling through to the others.
