@@ -42,6 +42,9 @@ pub struct Metrics {
     /// cannot be told apart from sampling noise.
     pub ece_bin_floor: f64,
     pub ece_bin_floor_p95: f64,
+    /// 95% intervals over families (whole families resampled with replacement: pairs of
+    /// one family are not independent), for the three figures with targets.
+    pub intervals: Option<Intervals>,
     /// Calibration of the claim's confidence (what the editor shows).
     pub ece_claim: f64,
     /// The claim (faster / slower / about the same) holds.
@@ -59,6 +62,14 @@ pub struct Metrics {
     /// Each forecast's claim confidence and whether the claim held, in sample order.
     #[serde(skip)]
     pub claims: Vec<ClaimOutcome>,
+}
+
+/// 95% intervals (2.5th and 97.5th percentiles) from a family bootstrap.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Intervals {
+    pub direction_accuracy_clear: (f64, f64),
+    pub ece_bin: (f64, f64),
+    pub top10_recovery: (f64, f64),
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -121,7 +132,62 @@ fn ece_floor(samples: &[Sample]) -> (f64, f64) {
     (mean, eces[(eces.len() * 95 / 100).min(eces.len() - 1)])
 }
 
+/// The metrics, the calibrated-forecaster ECE and the family-bootstrap intervals.
 pub fn metrics(samples: &[Sample]) -> Metrics {
+    let mut m = point_metrics(samples);
+    if !samples.is_empty() {
+        (m.ece_bin_floor, m.ece_bin_floor_p95) = ece_floor(samples);
+        m.intervals = family_intervals(samples);
+    }
+    m
+}
+
+/// Family-bootstrap resamplings behind [`Metrics::intervals`] (fixed seed).
+const BOOTSTRAP: usize = 400;
+
+fn family_intervals(samples: &[Sample]) -> Option<Intervals> {
+    let mut families: BTreeMap<&str, Vec<&Sample>> = BTreeMap::new();
+    for s in samples {
+        families.entry(&s.family).or_default().push(s);
+    }
+    let groups: Vec<Vec<&Sample>> = families.into_values().collect();
+    if groups.len() < 2 {
+        return None;
+    }
+    let mut rng = crate::rng::Rng::new(0xB007);
+    let (mut dir, mut ece_bins, mut top) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..BOOTSTRAP {
+        let mut drawn = Vec::with_capacity(samples.len());
+        for j in 0..groups.len() {
+            // A family drawn twice counts as two families.
+            for s in &groups[rng.below(groups.len())] {
+                drawn.push(Sample { family: format!("{}#{j}", s.family), ..(*s).clone() });
+            }
+        }
+        let m = point_metrics(&drawn);
+        if m.direction_accuracy_clear.is_finite() {
+            dir.push(m.direction_accuracy_clear);
+        }
+        ece_bins.push(m.ece_bin);
+        top.push(m.top10_recovery);
+    }
+    let interval = |v: &mut Vec<f64>| -> (f64, f64) {
+        v.sort_by(f64::total_cmp);
+        if v.is_empty() {
+            return (f64::NAN, f64::NAN);
+        }
+        let at = |q: f64| v[((v.len() - 1) as f64 * q).round() as usize];
+        (at(0.025), at(0.975))
+    };
+    Some(Intervals {
+        direction_accuracy_clear: interval(&mut dir),
+        ece_bin: interval(&mut ece_bins),
+        top10_recovery: interval(&mut top),
+    })
+}
+
+/// The metrics alone (what training scores its choices by, many times over).
+pub fn point_metrics(samples: &[Sample]) -> Metrics {
     let n = samples.len();
     if n == 0 {
         return Metrics::default();
@@ -171,7 +237,6 @@ pub fn metrics(samples: &[Sample]) -> Metrics {
     m.bin_accuracy = bin as f64 / nf;
     m.claim_accuracy = claim as f64 / nf;
     m.ece_bin = ece(&bin_conf);
-    (m.ece_bin_floor, m.ece_bin_floor_p95) = ece_floor(samples);
     m.ece_claim = ece(&claim_conf);
     // Risk–coverage: keep the most confident first.
     let mut order = claim_conf.clone();
@@ -288,5 +353,24 @@ mod tests {
         assert!(many.ece_bin_floor < 0.03 && few.ece_bin_floor_p95 >= few.ece_bin_floor);
         // Deterministic: the same pairs give the same figure.
         assert_eq!(metrics(&pairs(40)).ece_bin_floor, few.ece_bin_floor);
+    }
+
+    #[test]
+    fn intervals_resample_whole_families_and_contain_the_figure() {
+        let mut samples = Vec::new();
+        for f in 0..8 {
+            for (i, &s) in [0.5, 0.8, 1.5, 2.5, 4.5].iter().enumerate() {
+                // Family 0 is forecast the wrong way round, the others right.
+                let mu = if f == 0 { -f64::log2(s) } else { f64::log2(s) };
+                samples.push(Sample { family: format!("f{f}"), candidate: format!("v{i}"), ..sample(s, mu) });
+            }
+        }
+        let m = metrics(&samples);
+        let iv = m.intervals.expect("8 families");
+        let (lo, hi) = iv.direction_accuracy_clear;
+        assert!(lo <= m.direction_accuracy_clear && m.direction_accuracy_clear <= hi, "{lo} {hi}");
+        assert!(lo < hi && hi <= 1.0, "a wrong family makes the accuracy uncertain: {lo} {hi}");
+        // One family: no interval.
+        assert!(metrics(&samples[..5]).intervals.is_none());
     }
 }

@@ -5,7 +5,7 @@
 
 use super::gbt::{self, BoostParams, Booster};
 use super::trained::{antisymmetric_mu, feature_names, pair_vector, platt, swapped, Model, Provenance, Spread};
-use crate::eval::{metrics, Metrics, Sample};
+use crate::eval::{point_metrics, Metrics, Sample};
 use crate::features::Profile;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -82,7 +82,7 @@ fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
             forecast: spread.forecast(mu, 1.0, "cv", Vec::new()),
         })
         .collect();
-    metrics(&samples)
+    point_metrics(&samples)
 }
 
 /// Trains a model on `pairs`; `progress` hears about each cross-validation fold.

@@ -137,6 +137,18 @@ fn print_table(m: &Metrics, split: &str, files: &str, forecaster: &str, skipped:
         m.top10_recovery,
         m.top10_within_10pct * 100.0
     ));
+    if let Some(iv) = &m.intervals {
+        let (d, e, t) = (iv.direction_accuracy_clear, iv.ece_bin, iv.top10_recovery);
+        out(format!(
+            "  95% intervals over families (bootstrap): direction |log2 S| > 0.2 {:.1}–{:.1}%, ECE bin {:.3}–{:.3}, top-10% {:.3}–{:.3}",
+            d.0 * 100.0,
+            d.1 * 100.0,
+            e.0,
+            e.1,
+            t.0,
+            t.1
+        ));
+    }
 }
 
 fn print_trade_off(points: &[SelectivePoint]) {
