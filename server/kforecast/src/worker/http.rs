@@ -50,6 +50,12 @@ pub fn serve(opts: ServeOptions) -> anyhow::Result<()> {
     let addr = server.server_addr().to_ip().map(|a| a.to_string()).unwrap_or(opts.addr.clone());
     eprintln!("kforecast worker listening on http://{addr}");
     tracing::info!("worker listening on {addr}");
+    if server.server_addr().to_ip().is_some_and(|a| !a.ip().is_loopback()) {
+        eprintln!(
+            "kforecast worker: plain HTTP beyond this machine: the bearer token and the kernels cross the network \
+             unencrypted; on an untrusted network put a TLS proxy in front, or listen on 127.0.0.1 and use an SSH tunnel"
+        );
+    }
     let worker = Arc::new(Mutex::new(LocalWorker::new()));
     let health: Arc<Mutex<Option<Health>>> = Arc::new(Mutex::new(None));
     let opts = Arc::new(opts);
