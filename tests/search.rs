@@ -806,9 +806,10 @@ fn assert_budget_kept(o: &Value, budget: u64, worker_jobs: usize) {
     assert_eq!(o["stop"] == "budget", runs == budget, "{o}");
 }
 
+/// The steps that are the LLM's rewrites themselves (not knob children of one).
 fn llm_steps(o: &Value) -> Vec<Value> {
     let steps = o["steps"].as_array().expect("steps");
-    steps.iter().filter(|s| s["description"].as_str().is_some_and(|d| d.starts_with("LLM rewrite"))).cloned().collect()
+    steps.iter().filter(|s| s["description"].as_str().is_some_and(|d| d.starts_with("LLM rewrite:"))).cloned().collect()
 }
 
 #[test]
@@ -848,6 +849,15 @@ fn a_good_llm_rewrite_is_screened_measured_and_can_win() {
     assert!(text.contains("__shared__ float tile[BLOCK_X][BLOCK_X + 1];"), "{text}");
     assert!(text.contains("dim3 grid(ceil_div(cols, BLOCK_X), ceil_div(rows, BLOCK_X));"), "{text}");
     assert!(text.starts_with(&t.text[..t.text.find("__global__").expect("kernel")]), "the rest of the file stays");
+    // Then the rewrite's own knobs are tuned, like the original's.
+    let tuned: Vec<&str> = o["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter_map(|s| s["description"].as_str())
+        .filter(|d| d.starts_with("LLM rewrite + "))
+        .collect();
+    assert!(!tuned.is_empty(), "knob children of the rewrite: {o}");
     assert_budget_kept(&o, 6, worker.requests.load(Ordering::SeqCst));
     assert!(!stderr.contains("error"), "{stderr}");
     // The same search again (a fresh store): the same outcome.
@@ -1024,7 +1034,9 @@ fn the_editor_search_asks_the_servers_llm_for_rewrites() {
 /// the table's best variant for the original (or nothing).
 struct Batched {
     n: usize,
-    best: Option<String>,
+    /// The table's best variant and its knob values (a point of the original's space, so
+    /// that its children stay in the recorded sweep).
+    best: Option<(String, Vec<i64>)>,
     calls: Arc<std::sync::Mutex<Vec<Vec<String>>>>,
 }
 
@@ -1054,8 +1066,8 @@ impl kforecast_core::search::Operator for Batched {
         parents
             .iter()
             .map(|p| {
-                let text = self.best.clone().filter(|_| p.description == "original")?;
-                Some(kforecast_core::search::Proposal { text, description: "scripted".into(), values: None })
+                let (text, values) = self.best.clone().filter(|_| p.description == "original")?;
+                Some(kforecast_core::search::Proposal { text, description: "scripted".into(), values: Some(values) })
             })
             .collect()
     }
@@ -1068,7 +1080,8 @@ fn per_generation_operators_get_new_measured_parents_a_few_at_a_time() {
             t.rows.values().max_by(|a, b| a["speedup"].as_f64().partial_cmp(&b["speedup"].as_f64()).expect("cmp"));
         let space = KnobSpace::discover(&t.text, t.language, t.kernel).expect("space");
         let best = best.map(|r| {
-            space.render(&space.knobs.iter().map(|k| r["knobs"][&k.name].as_i64().expect("v")).collect::<Vec<_>>())
+            let values: Vec<i64> = space.knobs.iter().map(|k| r["knobs"][&k.name].as_i64().expect("v")).collect();
+            (space.render(&values), values)
         });
         for (proposes, surrogate) in [(false, true), (true, true), (true, false)] {
             let calls = Arc::new(std::sync::Mutex::new(Vec::new()));
