@@ -142,15 +142,20 @@ pub fn metrics(samples: &[Sample]) -> Metrics {
     m
 }
 
+/// The samples of each family, by family name.
+fn by_family(samples: &[Sample]) -> BTreeMap<&str, Vec<&Sample>> {
+    let mut out: BTreeMap<&str, Vec<&Sample>> = BTreeMap::new();
+    for s in samples {
+        out.entry(&s.family).or_default().push(s);
+    }
+    out
+}
+
 /// Family-bootstrap resamplings behind [`Metrics::intervals`] (fixed seed).
 const BOOTSTRAP: usize = 400;
 
 fn family_intervals(samples: &[Sample]) -> Option<Intervals> {
-    let mut families: BTreeMap<&str, Vec<&Sample>> = BTreeMap::new();
-    for s in samples {
-        families.entry(&s.family).or_default().push(s);
-    }
-    let groups: Vec<Vec<&Sample>> = families.into_values().collect();
+    let groups: Vec<Vec<&Sample>> = by_family(samples).into_values().collect();
     if groups.len() < 2 {
         return None;
     }
@@ -256,12 +261,8 @@ pub fn point_metrics(samples: &[Sample]) -> Metrics {
         })
         .collect();
     // Top-10% recovery per family, against the family's first version.
-    let mut by_family: BTreeMap<&str, Vec<&Sample>> = BTreeMap::new();
-    for s in samples {
-        by_family.entry(&s.family).or_default().push(s);
-    }
     let (mut rec_sum, mut within, mut fams) = (0.0, 0usize, 0usize);
-    for (_, group) in by_family {
+    for group in by_family(samples).into_values() {
         let Some(reference) = group.iter().map(|s| s.base.as_str()).min() else { continue };
         let pool: Vec<&&Sample> = group.iter().filter(|s| s.base == reference).collect();
         if pool.is_empty() {

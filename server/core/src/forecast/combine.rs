@@ -20,9 +20,8 @@ pub fn combine(parts: &[Part], forecaster: &str) -> Forecast {
     if let [Part { name, forecast: Some(f), .. }] = parts {
         let mut f = f.clone();
         if !f.identical {
-            let why = f.reasons.first().map(|r| format!(": {r}")).unwrap_or_default();
-            let headline = format!("{name} {}{why}", f.headline());
-            f.reasons = std::iter::once(headline).chain(f.reasons.into_iter().skip(1)).collect();
+            let first = part_reason(name, &f);
+            f.reasons = std::iter::once(first).chain(f.reasons.into_iter().skip(1)).collect();
         }
         return f;
     }
@@ -54,11 +53,8 @@ pub fn combine(parts: &[Part], forecaster: &str) -> Forecast {
         db.total_cmp(&da)
     });
     for (_, _, part) in ranked.iter().take(4) {
-        if let Some(f) = &part.forecast {
-            if !f.identical {
-                let why = f.reasons.first().map(|r| format!(": {r}")).unwrap_or_default();
-                reasons.push(format!("{} {}{why}", part.name, f.headline()));
-            }
+        if let Some(f) = part.forecast.as_ref().filter(|f| !f.identical) {
+            reasons.push(part_reason(part.name, f));
         }
     }
     for p in parts.iter().filter(|p| p.forecast.is_none()) {
@@ -70,6 +66,12 @@ pub fn combine(parts: &[Part], forecaster: &str) -> Forecast {
     f.identical = shares.iter().all(|(_, _, p)| p.forecast.as_ref().is_some_and(|f| f.identical))
         && parts.iter().all(|p| p.forecast.is_some());
     f
+}
+
+/// `name ≈1.3× faster: <its first reason>`.
+fn part_reason(name: &str, f: &Forecast) -> String {
+    let why = f.reasons.first().map(|r| format!(": {r}")).unwrap_or_default();
+    format!("{name} {}{why}", f.headline())
 }
 
 /// Forecasts two versions of a file as one unit, matching kernels by name.

@@ -7,7 +7,7 @@
 
 use crate::bins::{BinProbs, EDGES, NAMES, NUM_BINS, RANGES};
 use crate::hash::{ContentHash, Hasher};
-use crate::kernel::{Kernel, LaunchSite};
+use crate::kernel::{Kernel, Language, LaunchSite};
 use crate::measure::spec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -168,11 +168,16 @@ pub fn bounded(text: &str, max: usize) -> String {
     format!("{}\n… ({} more bytes left out)", &text[..end], text.len() - end)
 }
 
+/// The code fence's language tag for a kernel's source.
+pub fn fence(language: Language) -> &'static str {
+    match language {
+        Language::Cuda => "cuda",
+        Language::Triton => "python",
+    }
+}
+
 fn version_block(title: &str, k: &Kernel, sizes: &str) -> String {
-    let fence = match k.language {
-        crate::kernel::Language::Cuda => "cuda",
-        crate::kernel::Language::Triton => "python",
-    };
+    let fence = fence(k.language);
     let mut code = String::new();
     for h in &k.helpers {
         code += &h.text;
@@ -485,7 +490,6 @@ pub fn launched_with(l: &LaunchSite, locals: bool) -> Option<String> {
 mod tests {
     use super::*;
     use crate::extract::extract_text;
-    use crate::kernel::Language;
 
     fn close(a: &BinProbs, b: [f64; NUM_BINS]) -> bool {
         a.0.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-9)

@@ -86,16 +86,9 @@ pub fn key(model: &str, parent: &Parent<'_>, device: &str) -> ContentHash {
         .finish()
 }
 
-fn fence_tag(language: Language) -> &'static str {
-    match language {
-        Language::Cuda => "cuda",
-        Language::Triton => "python",
-    }
-}
-
 /// The instructions: the goal, the rules and the answer format.
 pub fn system_prompt(language: Language) -> String {
-    let tag = fence_tag(language);
+    let tag = llm_prompt::fence(language);
     let (what, keep) = match language {
         Language::Cuda => (
             "its body, qualifiers and `__launch_bounds__`",
@@ -144,7 +137,7 @@ fn helpers_text(k: &Kernel) -> String {
 /// The chat messages asking for a faster rewrite of `parent`'s kernel on `device`.
 pub fn messages(parent: &Parent<'_>, device: &str) -> Vec<ChatMessage> {
     let k = parent.kernel;
-    let tag = fence_tag(k.language);
+    let tag = llm_prompt::fence(k.language);
     let sizes = declared_sizes(parent.text, k);
     let mut user = format!(
         "GPU: {}\nLanguage: {}\nKernel: `{}`\nProblem sizes (`kforecast:` declarations): {}\n\n",
@@ -165,17 +158,11 @@ pub fn messages(parent: &Parent<'_>, device: &str) -> Vec<ChatMessage> {
         let text = parent.text.get(range.start..range.end).unwrap_or("");
         user += &format!("\n## Its launching function\n\n```{tag}\n{}\n```\n", bounded(text, MAX_SOURCE_BYTES / 2));
     } else {
-        launched_with(k, &mut user);
+        // How it is launched, when its launching function is not shown.
+        user.extend(k.launches.iter().filter_map(|l| llm_prompt::launched_with(l, false)));
     }
     user += &format!("\nRewrite `{}` to run faster on this GPU, in the answer format described.", k.name);
     vec![ChatMessage::system(system_prompt(k.language)), ChatMessage::user(user)]
-}
-
-/// How the kernel is launched, when its launching function is not shown.
-fn launched_with(k: &Kernel, user: &mut String) {
-    for line in k.launches.iter().filter_map(|l| llm_prompt::launched_with(l, false)) {
-        *user += &line;
-    }
 }
 
 /// One fenced code block of a reply.
@@ -224,6 +211,8 @@ fn dedent(lines: &[&str]) -> String {
 struct Answer {
     /// Code holding the kernel's definition (and maybe helpers and the launching function).
     kernel: String,
+    /// The kernel as extracted from `kernel`.
+    found: Kernel,
     /// Use only the kernel's own definition out of `kernel` (a bare, unfenced answer).
     bare: bool,
     /// Code for the launching function, if given apart.
@@ -269,7 +258,7 @@ fn read_answer(reply: &str, parent: &Kernel) -> Result<Answer, RewriteError> {
             continue;
         }
         match kernel_in(&b.body, parent) {
-            Ok((kernel, _)) => {
+            Ok((kernel, found)) => {
                 let launch_tagged = blocks.iter().any(|b| b.tag.contains("launch"));
                 // Launch blocks first, then the other blocks.
                 let mut launch: Vec<String> =
@@ -279,13 +268,9 @@ fn read_answer(reply: &str, parent: &Kernel) -> Result<Answer, RewriteError> {
                 }
                 let before = reply.find("```").or_else(|| reply.find("~~~")).unwrap_or(0);
                 let summary = summary_of(reply[..before].trim().trim_start_matches('#').trim());
-                return Ok(Answer { kernel, bare: false, launch, launch_tagged, summary });
+                return Ok(Answer { kernel, found, bare: false, launch, launch_tagged, summary });
             }
-            Err(other) => {
-                if renamed.is_none() {
-                    renamed = other;
-                }
-            }
+            Err(other) => renamed = renamed.or(other),
         }
     }
     // A JSON object with the code in a field: the whole reply, a block, or from the first
@@ -301,36 +286,23 @@ fn read_answer(reply: &str, parent: &Kernel) -> Result<Answer, RewriteError> {
         let Some(code) = field(&CODE_KEYS) else { continue };
         let code = strip_fences(&code);
         match kernel_in(&code, parent) {
-            Ok((kernel, _)) => {
+            Ok((kernel, found)) => {
                 let launch: Vec<String> = field(&LAUNCH_KEYS).map(|l| strip_fences(&l)).into_iter().collect();
                 let launch_tagged = !launch.is_empty();
                 let summary = field(&SUMMARY_KEYS).map(|s| summary_of(&s)).unwrap_or_default();
-                return Ok(Answer { kernel, bare: false, launch, launch_tagged, summary });
+                return Ok(Answer { kernel, found, bare: false, launch, launch_tagged, summary });
             }
-            Err(other) => {
-                if renamed.is_none() {
-                    renamed = other;
-                }
-            }
+            Err(other) => renamed = renamed.or(other),
         }
     }
     // A bare definition, no fences: its definition only.
     if blocks.is_empty() {
         match kernel_in(reply, parent) {
-            Ok((kernel, _)) => {
-                return Ok(Answer {
-                    kernel,
-                    bare: true,
-                    launch: Vec::new(),
-                    launch_tagged: false,
-                    summary: String::new(),
-                })
+            Ok((kernel, found)) => {
+                let (launch, summary) = (Vec::new(), String::new());
+                return Ok(Answer { kernel, found, bare: true, launch, launch_tagged: false, summary });
             }
-            Err(other) => {
-                if renamed.is_none() {
-                    renamed = other;
-                }
-            }
+            Err(other) => renamed = renamed.or(other),
         }
     }
     Err(match renamed {
@@ -428,26 +400,13 @@ fn defined_name(item: &str, language: Language) -> Option<String> {
                     "<" => angle += 1,
                     ">" => angle -= 1,
                     "(" if angle <= 0 => {
-                        if matches!(last, Some("__launch_bounds__" | "__attribute__" | "__align__" | "alignas")) {
-                            let mut depth = 0;
-                            while i < toks.len() {
-                                match toks[i] {
-                                    "(" => depth += 1,
-                                    ")" => {
-                                        depth -= 1;
-                                        if depth == 0 {
-                                            break;
-                                        }
-                                    }
-                                    _ => {}
-                                }
-                                i += 1;
-                            }
-                            last = None;
-                            i += 1;
-                            continue;
+                        if !matches!(last, Some("__launch_bounds__" | "__attribute__" | "__align__" | "alignas")) {
+                            return last.map(str::to_string);
                         }
-                        return last.map(str::to_string);
+                        // An attribute's arguments: skipped.
+                        i = closing(&toks, i).unwrap_or(toks.len()) + 1;
+                        last = None;
+                        continue;
                     }
                     "=" | "[" | ";" | "{" if angle <= 0 => return last.map(str::to_string),
                     t if ident(&t) => last = Some(t),
@@ -482,14 +441,20 @@ fn params_of(def: &str, name: &str, language: Language) -> Option<String> {
     let code = strip_comments(def, language);
     let toks = tokens(&code);
     let start = toks.windows(2).position(|w| w[0] == name && w[1] == "(")?;
+    let end = closing(&toks, start + 1)?;
+    Some(toks[start..=end].join(" "))
+}
+
+/// The index of the `)` that closes the `(` at `open`.
+fn closing(toks: &[&str], open: usize) -> Option<usize> {
     let mut depth = 0;
-    for (i, t) in toks.iter().enumerate().skip(start + 1) {
+    for (i, t) in toks.iter().enumerate().skip(open) {
         match *t {
             "(" => depth += 1,
             ")" => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some(toks[start..=i].join(" "));
+                    return Some(i);
                 }
             }
             _ => {}
@@ -536,8 +501,7 @@ pub fn apply(parent: &Parent<'_>, reply: &str) -> Result<Rewrite, RewriteError> 
     let file_launcher = launcher(parent.text, k);
     let launcher_name = file_launcher.as_ref().map(|(_, n)| n.clone());
     // The kernel's block: its definition, the new helpers around it, maybe the launching function.
-    let kernel_ext = extract_text(language, &answer.kernel);
-    let Some(new_k) = kernel_ext.kernel(&k.name) else { return Err(RewriteError::NoKernel(k.name.clone())) };
+    let new_k = &answer.found;
     let mut launch_code: Option<String> = None;
     let mut kept: Vec<String> = Vec::new();
     let mut definition = answer.kernel.get(new_k.range.start..new_k.range.end).unwrap_or("").to_string();

@@ -97,15 +97,15 @@ pub fn load(corpus: &Path, measurements: Option<&Path>, profiles: &EmbeddedForec
     let splits = splits(corpus)?;
     // Each version's kernels, extracted once.
     let mut kernels: HashMap<String, Vec<Kernel>> = HashMap::new();
-    let mut corpus =
-        Corpus { files: files.clone(), device: String::new(), pairs: Vec::new(), unmeasured: HashMap::new() };
-    let mut lines = Vec::new();
+    let mut corpus = Corpus { files: Vec::new(), device: String::new(), pairs: Vec::new(), unmeasured: HashMap::new() };
+    let mut texts = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?;
-        lines.extend(text.lines().enumerate().map(|(i, l)| (file, i, l.to_string())));
+        texts.push((file, text));
     }
+    let lines = texts.iter().flat_map(|(file, text)| text.lines().enumerate().map(move |(i, l)| (*file, i, l)));
     for (file, i, line) in lines {
-        let Ok(row) = serde_json::from_str::<Value>(&line) else {
+        let Ok(row) = serde_json::from_str::<Value>(line) else {
             eprintln!("warning: {}:{}: not JSON", file.display(), i + 1);
             continue;
         };
@@ -148,5 +148,6 @@ pub fn load(corpus: &Path, measurements: Option<&Path>, profiles: &EmbeddedForec
             profiles: (profiles.profile(b), profiles.profile(c)),
         });
     }
+    corpus.files = files;
     Ok(corpus)
 }

@@ -186,15 +186,19 @@ fn describe(parent: &Parent<'_>, summary: &str) -> String {
     }
 }
 
-/// The search's LLM operators for these settings: none without an endpoint or with
-/// `rewrites` at 0.
+/// The settings when they turn rewrites on: an endpoint, and `rewrites` above 0.
+pub fn active(config: Option<&LlmConfig>) -> Option<&LlmConfig> {
+    config.filter(|c| c.enabled() && c.rewrites > 0)
+}
+
+/// The search's LLM operators for these settings: none unless [`active`].
 pub fn operators<'a>(
     config: Option<&LlmConfig>,
     device: &str,
     store: Option<Arc<Store>>,
     cancel: &'a AtomicBool,
 ) -> Result<Vec<Box<dyn Operator + 'a>>, LlmError> {
-    match config.filter(|c| c.enabled() && c.rewrites > 0) {
+    match active(config) {
         None => Ok(Vec::new()),
         Some(c) => Ok(vec![Box::new(LlmRewrite::new(c, device, store, cancel)?)]),
     }

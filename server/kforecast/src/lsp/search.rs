@@ -193,8 +193,7 @@ impl Backend {
             let forecaster = st.analyzer.forecaster_arc();
             let workers: Vec<String> = st.settings.gpu_workers.iter().map(|w| w.url.clone()).collect();
             // The LLM rewrites, when the server's LLM surrogate is on: part of what the outcome depends on.
-            let llm = (st.llm.is_some() && st.settings.llm.enabled() && st.settings.llm.rewrites > 0)
-                .then(|| st.settings.llm.clone());
+            let llm = st.llm.as_ref().and(crate::llm::rewrite::active(Some(&st.settings.llm))).cloned();
             let searched_with = match &llm {
                 Some(c) => format!("{}+{}", forecaster.id(), crate::llm::rewrite::id(c)),
                 None => forecaster.id().to_string(),

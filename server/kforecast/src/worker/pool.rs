@@ -45,11 +45,19 @@ pub const NO_WORKER: &str = "no GPU worker could take the job";
 
 pub struct WorkerPool {
     endpoints: Vec<Endpoint>,
-    dead_until: Mutex<Vec<Option<Instant>>>,
-    /// Whether each worker answered its last job (None: no job yet).
-    answered: Mutex<Vec<Option<bool>>>,
+    /// What each worker's last job said.
+    last: Mutex<Vec<Last>>,
     next: AtomicUsize,
     job_timeout: Duration,
+}
+
+/// What a worker's last job said.
+#[derive(Clone, Copy, Debug)]
+enum Last {
+    Unused,
+    Up,
+    /// It did not answer; left alone until then.
+    Down(Instant),
 }
 
 /// How long a worker that did not answer is left alone.
@@ -84,44 +92,30 @@ impl WorkerPool {
             endpoints.push(Endpoint::Local(Mutex::new(LocalWorker::new())));
         }
         let n = endpoints.len();
-        Ok(Self {
-            endpoints,
-            dead_until: Mutex::new(vec![None; n]),
-            answered: Mutex::new(vec![None; n]),
-            next: AtomicUsize::new(0),
-            job_timeout,
-        })
+        Ok(Self { endpoints, last: Mutex::new(vec![Last::Unused; n]), next: AtomicUsize::new(0), job_timeout })
     }
 
+    /// Not left alone after failing to answer (or the time to leave it alone is over).
     fn alive(&self, i: usize) -> bool {
-        self.dead_until.lock().map(|d| d[i].is_none_or(|t| Instant::now() >= t)).unwrap_or(true)
+        self.last.lock().map(|l| !matches!(l[i], Last::Down(t) if Instant::now() < t)).unwrap_or(true)
     }
 
     fn mark(&self, i: usize, dead: bool) {
-        if let Ok(mut d) = self.dead_until.lock() {
-            d[i] = dead.then(|| Instant::now() + RETRY_AFTER);
-        }
-        if let Ok(mut a) = self.answered.lock() {
-            a[i] = Some(!dead);
+        if let Ok(mut l) = self.last.lock() {
+            l[i] = if dead { Last::Down(Instant::now() + RETRY_AFTER) } else { Last::Up };
         }
     }
 
     /// Each worker and what the pool knows of it without asking: "up" (answered its last
     /// job), "down" (did not answer it) or "unused" (no job yet).
     pub fn states(&self) -> Vec<(String, &'static str)> {
-        let answered = self.answered.lock().map(|a| a.clone()).unwrap_or_default();
-        self.endpoints
-            .iter()
-            .enumerate()
-            .map(|(i, e)| {
-                let state = match answered.get(i).copied().flatten() {
-                    Some(true) => "up",
-                    Some(false) => "down",
-                    None => "unused",
-                };
-                (e.name(), state)
-            })
-            .collect()
+        let last = self.last.lock().map(|l| l.clone()).unwrap_or_default();
+        let state = |i: usize| match last.get(i) {
+            Some(Last::Up) => "up",
+            Some(Last::Down(_)) => "down",
+            Some(Last::Unused) | None => "unused",
+        };
+        self.endpoints.iter().enumerate().map(|(i, e)| (e.name(), state(i))).collect()
     }
 
     /// Runs a job on the next live worker, falling through to the others.
