@@ -7,7 +7,7 @@
 
 use crate::bins::{BinProbs, EDGES, NAMES, NUM_BINS, RANGES};
 use crate::hash::{ContentHash, Hasher};
-use crate::kernel::{Kernel, Language, LaunchSite};
+use crate::kernel::{Helper, HelperKind, Kernel, Language, LaunchSite};
 use crate::measure::spec;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -176,14 +176,21 @@ pub fn fence(language: Language) -> &'static str {
     }
 }
 
+/// The helpers a kernel uses, as they read in the file (a `#define` with its name, not
+/// only its value).
+pub fn helpers_source(k: &Kernel) -> String {
+    let line = |h: &Helper| match (h.kind, k.language) {
+        (HelperKind::Define, _) => format!("#define {} {}", h.name, h.text),
+        (HelperKind::Constant, Language::Triton) if !h.text.contains('=') => format!("{} = {}", h.name, h.text),
+        _ => h.text.clone(),
+    };
+    k.helpers.iter().map(line).collect::<Vec<_>>().join("\n")
+}
+
 fn version_block(title: &str, k: &Kernel, sizes: &str) -> String {
     let fence = fence(k.language);
-    let mut code = String::new();
-    for h in &k.helpers {
-        code += &h.text;
-        code += "\n\n";
-    }
-    code += &k.source;
+    let helpers = helpers_source(k);
+    let code = if helpers.is_empty() { k.source.clone() } else { format!("{helpers}\n\n{}", k.source) };
     let mut s = format!("## {title}\n\n");
     s += &format!(
         "Problem sizes (`kforecast:` declarations): {}\n\n",
@@ -602,6 +609,14 @@ mod tests {
         assert_ne!(ctx.key("m"), PairContext::new(&b, base_text, &c, &cand_text, "NVIDIA A100").key("m"));
         let resized = cand_text.replace("1 << 24", "1 << 20");
         assert_ne!(ctx.key("m"), PairContext::new(&b, base_text, &c, &resized, "NVIDIA H100").key("m"));
+    }
+
+    #[test]
+    fn helpers_read_as_in_the_file() {
+        let text = "#define TILE 32\n__global__ void k(float* x) { x[threadIdx.x] *= TILE; }\n";
+        let k = extract_text(Language::Cuda, text).kernels.remove(0);
+        let ctx = PairContext::new(&k, text, &k, text, "NVIDIA H100");
+        assert!(messages(&ctx)[1].content.contains("#define TILE 32"), "{}", messages(&ctx)[1].content);
     }
 
     #[test]

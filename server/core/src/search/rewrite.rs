@@ -20,7 +20,7 @@ use super::validate::tokens;
 use crate::extract::extract_text;
 use crate::forecast::llm_prompt::{self, bounded, declared_sizes, one_line, ChatMessage, Hardware, MAX_SOURCE_BYTES};
 use crate::hash::{ContentHash, Hasher};
-use crate::kernel::{HelperKind, Kernel, Language, TextRange};
+use crate::kernel::{Kernel, Language, TextRange};
 use crate::source::SourceText;
 use serde_json::Value;
 
@@ -121,19 +121,6 @@ pub fn system_prompt(language: Language) -> String {
     )
 }
 
-/// The helpers a kernel uses, as they read in the file.
-fn helpers_text(k: &Kernel) -> String {
-    let mut out = Vec::new();
-    for h in &k.helpers {
-        out.push(match (h.kind, k.language) {
-            (HelperKind::Define, _) => format!("#define {} {}", h.name, h.text),
-            (HelperKind::Constant, Language::Triton) if !h.text.contains('=') => format!("{} = {}", h.name, h.text),
-            _ => h.text.clone(),
-        });
-    }
-    out.join("\n")
-}
-
 /// The chat messages asking for a faster rewrite of `parent`'s kernel on `device`.
 pub fn messages(parent: &Parent<'_>, device: &str) -> Vec<ChatMessage> {
     let k = parent.kernel;
@@ -146,7 +133,7 @@ pub fn messages(parent: &Parent<'_>, device: &str) -> Vec<ChatMessage> {
         k.name,
         if sizes.is_empty() { "none declared" } else { &sizes }
     );
-    let helpers = helpers_text(k);
+    let helpers = llm_prompt::helpers_source(k);
     if !helpers.is_empty() {
         user += &format!(
             "## Helpers the kernel uses (leave them as they are)\n\n```{tag}\n{}\n```\n\n",
