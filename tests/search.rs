@@ -293,11 +293,34 @@ fn the_forecaster_screens_several_candidates_per_gpu_run() {
 struct FakeWorker {
     url: String,
     requests: Arc<AtomicUsize>,
+    _server: Loopback,
+}
+
+/// An HTTP server on loopback whose requests go to `handle` until it is dropped.
+struct Loopback {
     stop: Arc<AtomicBool>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
-impl Drop for FakeWorker {
+impl Loopback {
+    /// The server and its address (`127.0.0.1:port`).
+    fn start(mut handle: impl FnMut(tiny_http::Request) + Send + 'static) -> (Loopback, String) {
+        let server = tiny_http::Server::http("127.0.0.1:0").expect("listen");
+        let addr = server.server_addr().to_ip().expect("ip").to_string();
+        let stop = Arc::new(AtomicBool::new(false));
+        let done = stop.clone();
+        let thread = std::thread::spawn(move || {
+            while !done.load(Ordering::SeqCst) {
+                if let Ok(Some(rq)) = server.recv_timeout(Duration::from_millis(50)) {
+                    handle(rq);
+                }
+            }
+        });
+        (Loopback { stop, thread: Some(thread) }, addr)
+    }
+}
+
+impl Drop for Loopback {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
         if let Some(t) = self.thread.take() {
@@ -344,31 +367,26 @@ fn fake_worker_answering(
     for t in tables {
         jobs.extend(recorded_jobs(t));
     }
-    let server = tiny_http::Server::http("127.0.0.1:0").expect("listen");
-    let url = format!("http://{}", server.server_addr().to_ip().expect("ip"));
-    let (requests, stop) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
-    let (count, done) = (requests.clone(), stop.clone());
-    let thread = std::thread::spawn(move || {
-        while !done.load(Ordering::SeqCst) {
-            let Ok(Some(mut rq)) = server.recv_timeout(Duration::from_millis(50)) else { continue };
-            let mut body = String::new();
-            let _ = rq.as_reader().read_to_string(&mut body);
-            let answer = if rq.url().ends_with("/v1/health") {
-                json!({"ok": true, "device": {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "memory_bytes": 0, "driver": "recorded"}, "version": "replay"})
-            } else {
-                count.fetch_add(1, Ordering::SeqCst);
-                std::thread::sleep(delay);
-                let req: MeasureRequest = serde_json::from_str(&body).expect("measure request");
-                match (jobs.get(&job_key(&req.job)), answer(&req.job)) {
-                    (Some(row), _) => serde_json::to_value(measurement(row)).expect("json"),
-                    (None, Some(m)) => serde_json::to_value(m).expect("json"),
-                    (None, None) => json!({"status": "error", "message": "this job is not in the recorded sweep"}),
-                }
-            };
-            let _ = rq.respond(tiny_http::Response::from_string(answer.to_string()));
-        }
+    let requests = Arc::new(AtomicUsize::new(0));
+    let count = requests.clone();
+    let (server, addr) = Loopback::start(move |mut rq| {
+        let mut body = String::new();
+        let _ = rq.as_reader().read_to_string(&mut body);
+        let answer = if rq.url().ends_with("/v1/health") {
+            json!({"ok": true, "device": {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "memory_bytes": 0, "driver": "recorded"}, "version": "replay"})
+        } else {
+            count.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(delay);
+            let req: MeasureRequest = serde_json::from_str(&body).expect("measure request");
+            match (jobs.get(&job_key(&req.job)), answer(&req.job)) {
+                (Some(row), _) => serde_json::to_value(measurement(row)).expect("json"),
+                (None, Some(m)) => serde_json::to_value(m).expect("json"),
+                (None, None) => json!({"status": "error", "message": "this job is not in the recorded sweep"}),
+            }
+        };
+        let _ = rq.respond(tiny_http::Response::from_string(answer.to_string()));
     });
-    FakeWorker { url, requests, stop, thread: Some(thread) }
+    FakeWorker { url: format!("http://{addr}"), requests, _server: server }
 }
 
 fn code_action_titles(c: &mut Client, uri: &str, line: u32) -> Vec<Value> {
@@ -644,59 +662,45 @@ struct FakeLlm {
     url: String,
     /// User messages of the rewrite requests received.
     asked: Arc<std::sync::Mutex<Vec<String>>>,
-    stop: Arc<AtomicBool>,
-    thread: Option<std::thread::JoinHandle<()>>,
+    _server: Loopback,
 }
 
 impl FakeLlm {
     fn start(script: impl Fn(&str) -> Chat + Send + Sync + 'static) -> Self {
-        let server = tiny_http::Server::http("127.0.0.1:0").expect("listen");
-        let url = format!("http://{}/v1", server.server_addr().to_ip().expect("ip"));
-        let (asked, stop) = (Arc::new(std::sync::Mutex::new(Vec::new())), Arc::new(AtomicBool::new(false)));
-        let (seen, done, script) = (asked.clone(), stop.clone(), Arc::new(script));
-        let thread = std::thread::spawn(move || {
-            while !done.load(Ordering::SeqCst) {
-                let Ok(Some(mut rq)) = server.recv_timeout(Duration::from_millis(50)) else { continue };
-                let (seen, script) = (seen.clone(), script.clone());
-                std::thread::spawn(move || {
-                    let mut body = String::new();
-                    let _ = rq.as_reader().read_to_string(&mut body);
-                    let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
-                    let system = body["messages"][0]["content"].as_str().unwrap_or("");
-                    let user = body["messages"][1]["content"].as_str().unwrap_or("").to_string();
-                    let reply = if system.contains("\"bins\"") {
-                        Chat::Answer(r#"{"bins": [0, 0, 0, 0.2, 0.6, 0.2, 0, 0], "why": "about the same"}"#.into())
-                    } else {
-                        seen.lock().expect("asked").push(user.clone());
-                        script(&user)
-                    };
-                    let content = match reply {
-                        Chat::Answer(c) => c,
-                        Chat::Slow(wait, c) => {
-                            std::thread::sleep(wait);
-                            c
-                        }
-                    };
-                    let completion = json!({"id": "x", "object": "chat.completion", "model": "test-model",
-                        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]});
-                    let _ = rq.respond(tiny_http::Response::from_string(completion.to_string()));
-                });
-            }
+        let asked = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (seen, script) = (asked.clone(), Arc::new(script));
+        let (server, addr) = Loopback::start(move |mut rq| {
+            let (seen, script) = (seen.clone(), script.clone());
+            // A thread per request: a slow answer does not hold up the others.
+            std::thread::spawn(move || {
+                let mut body = String::new();
+                let _ = rq.as_reader().read_to_string(&mut body);
+                let body: Value = serde_json::from_str(&body).unwrap_or(Value::Null);
+                let system = body["messages"][0]["content"].as_str().unwrap_or("");
+                let user = body["messages"][1]["content"].as_str().unwrap_or("").to_string();
+                let reply = if system.contains("\"bins\"") {
+                    Chat::Answer(r#"{"bins": [0, 0, 0, 0.2, 0.6, 0.2, 0, 0], "why": "about the same"}"#.into())
+                } else {
+                    seen.lock().expect("asked").push(user.clone());
+                    script(&user)
+                };
+                let content = match reply {
+                    Chat::Answer(c) => c,
+                    Chat::Slow(wait, c) => {
+                        std::thread::sleep(wait);
+                        c
+                    }
+                };
+                let completion = json!({"id": "x", "object": "chat.completion", "model": "test-model",
+                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]});
+                let _ = rq.respond(tiny_http::Response::from_string(completion.to_string()));
+            });
         });
-        FakeLlm { url, asked, stop, thread: Some(thread) }
+        FakeLlm { url: format!("http://{addr}/v1"), asked, _server: server }
     }
 
     fn asked(&self) -> Vec<String> {
         self.asked.lock().expect("asked").clone()
-    }
-}
-
-impl Drop for FakeLlm {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 
