@@ -256,7 +256,14 @@ fn settings_are_validated_and_the_utf8_encoding_is_negotiated() {
     let byte_col = text.find(" * n]").expect("needle") as u32;
     c.change(&uri, 2, (0, byte_col), (0, byte_col + 4), "");
     let hints = c.inlay_hints(&uri);
-    assert!(hints.iter().any(|h| h.contains("faster")), "{hints:?}");
+    // The same edit made by replacing the whole line (no column to get wrong) must give the
+    // same forecast: `a[i * n]` became `a[i]`, nothing else moved.
+    let twin = uri_of(&dir.path().join("twin.cu"));
+    std::fs::write(dir.path().join("twin.cu"), text).expect("write");
+    c.open(&twin, "cuda", text);
+    c.change(&twin, 2, (0, 0), (1, 0), &text.replace(" * n]", "]"));
+    let expected = c.inlay_hints(&twin);
+    assert!(!hints.is_empty() && hints == expected, "{hints:?} vs {expected:?}");
     assert!(c.shutdown().success());
 }
 

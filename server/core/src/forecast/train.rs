@@ -14,6 +14,8 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct TrainPair {
     pub family: String,
+    /// Names of the two versions (top-10% recovery ranks a family's versions by them).
+    pub names: (String, String),
     pub base: Arc<Profile>,
     pub candidate: Arc<Profile>,
     /// Measured S = t_base / t_candidate.
@@ -76,8 +78,8 @@ fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
         .zip(mus)
         .map(|(p, &mu)| Sample {
             family: p.family.clone(),
-            base: String::new(),
-            candidate: String::new(),
+            base: p.names.0.clone(),
+            candidate: p.names.1.clone(),
             speedup: p.speedup,
             forecast: spread.forecast(mu, 1.0, "cv", Vec::new()),
         })
@@ -85,24 +87,50 @@ fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
     point_metrics(&samples)
 }
 
-/// Trains a model on `pairs`; `progress` hears about each cross-validation fold.
-pub fn train(
-    pairs: &[TrainPair],
-    options: &TrainOptions,
-    mut provenance: Provenance,
-    progress: &mut dyn FnMut(&str),
-) -> Model {
+/// What out-of-family cross-validation found: the spread (with its claim calibration)
+/// chosen on forecasts of each family by boosters trained without it, and the metrics
+/// those forecasts score.
+#[derive(Clone, Debug)]
+pub struct CrossValidation {
+    pub spread: Spread,
+    pub metrics: Metrics,
+}
+
+/// Out-of-family cross-validation on `pairs`; `progress` hears about each fold.
+pub fn cross_validate(pairs: &[TrainPair], options: &TrainOptions, progress: &mut dyn FnMut(&str)) -> CrossValidation {
     let all: Vec<&TrainPair> = pairs.iter().collect();
     let families: BTreeSet<&str> = pairs.iter().map(|p| p.family.as_str()).collect();
     // Out-of-family forecasts for every pair.
+    // Folds run on every core; each is deterministic, so the result does not depend on
+    // how many there are.
     let mut mus = vec![0.0; pairs.len()];
-    for (k, family) in families.iter().enumerate() {
-        progress(&format!("cross-validation {}/{}: without {family}", k + 1, families.len()));
-        let train: Vec<&TrainPair> = all.iter().copied().filter(|p| p.family != *family).collect();
-        let members = fit_members(&train, options);
-        for (i, p) in pairs.iter().enumerate() {
-            if p.family == *family {
-                mus[i] = antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate));
+    let families: Vec<&str> = families.into_iter().collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(families.len().max(1));
+    let mut done = 0;
+    for chunk in families.chunks(threads) {
+        let folds: Vec<Vec<(usize, f64)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|family| {
+                    let all = &all;
+                    scope.spawn(move || {
+                        let train: Vec<&TrainPair> = all.iter().copied().filter(|p| p.family != *family).collect();
+                        let members = fit_members(&train, options);
+                        all.iter()
+                            .enumerate()
+                            .filter(|(_, p)| p.family == *family)
+                            .map(|(i, p)| (i, antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate))))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
+        });
+        for (family, fold) in chunk.iter().zip(folds) {
+            done += 1;
+            progress(&format!("cross-validation {done}/{}: without {family}", families.len()));
+            for (i, mu) in fold {
+                mus[i] = mu;
             }
         }
     }
@@ -133,7 +161,19 @@ pub fn train(
         }
     }
     (spread.claim_scale, spread.claim_shift) = (best_platt.1, best_platt.2);
-    let cv = score(&all, &mus, spread);
+    CrossValidation { spread, metrics: score(&all, &mus, spread) }
+}
+
+/// Trains a model on `pairs`; `progress` hears about each cross-validation fold.
+pub fn train(
+    pairs: &[TrainPair],
+    options: &TrainOptions,
+    mut provenance: Provenance,
+    progress: &mut dyn FnMut(&str),
+) -> Model {
+    let all: Vec<&TrainPair> = pairs.iter().collect();
+    let families: BTreeSet<&str> = pairs.iter().map(|p| p.family.as_str()).collect();
+    let CrossValidation { spread, metrics: cv } = cross_validate(pairs, options, progress);
     progress("fitting the final model on every pair");
     provenance.pairs = pairs.len();
     provenance.families = families.len();
@@ -143,6 +183,7 @@ pub fn train(
         "ece_claim": cv.ece_claim,
         "log_score": cv.log_score,
         "crps": cv.crps,
+        "top10_recovery": cv.top10_recovery,
     });
     Model {
         format: 1,

@@ -137,6 +137,7 @@ fn print_table(m: &Metrics, split: &str, files: &str, forecaster: &str, skipped:
         m.top10_recovery,
         m.top10_within_10pct * 100.0
     ));
+    out(format!("    ranked by each version's mean forecast against every other {:>7.3}", m.top10_tournament));
     if let Some(iv) = &m.intervals {
         let (d, e, t) = (iv.direction_accuracy_clear, iv.ece_bin, iv.top10_recovery);
         out(format!(

@@ -4,7 +4,7 @@
 use super::corpus;
 use anyhow::Context;
 use clap::Args;
-use kforecast_core::forecast::train::{train, TrainOptions, TrainPair};
+use kforecast_core::forecast::train::{cross_validate, train, TrainOptions, TrainPair};
 use kforecast_core::forecast::trained::Provenance;
 use kforecast_core::forecast::EmbeddedForecaster;
 use std::path::PathBuf;
@@ -23,6 +23,24 @@ pub struct TrainArgs {
     /// Seed of the subsamples (training is deterministic under it).
     #[arg(long, default_value_t = 2026)]
     seed: u64,
+    /// Only cross-validate (out of family) and print the metrics; write nothing.
+    #[arg(long)]
+    cv_only: bool,
+    /// Boosting rounds of each booster.
+    #[arg(long, value_name = "N")]
+    rounds: Option<usize>,
+    /// Depth of each tree.
+    #[arg(long, value_name = "N")]
+    depth: Option<usize>,
+    /// Learning rate.
+    #[arg(long, value_name = "X")]
+    rate: Option<f64>,
+    /// Boosters averaged.
+    #[arg(long, value_name = "N")]
+    bags: Option<usize>,
+    /// Fewest samples in a leaf.
+    #[arg(long, value_name = "N")]
+    min_leaf: Option<usize>,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
@@ -34,6 +52,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         .filter(|p| p.split == "train" && !p.identical)
         .map(|p| TrainPair {
             family: p.family.clone(),
+            names: (p.base.clone(), p.candidate.clone()),
             base: p.profiles.0.clone(),
             candidate: p.profiles.1.clone(),
             speedup: p.speedup,
@@ -44,7 +63,41 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     }
     let measurements = corpus.names();
     let provenance = Provenance { device: corpus.device.clone(), measurements, ..Provenance::default() };
-    let options = TrainOptions { seed: args.seed, ..TrainOptions::default() };
+    let mut options = TrainOptions { seed: args.seed, ..TrainOptions::default() };
+    let p = &mut options.params;
+    p.rounds = args.rounds.unwrap_or(p.rounds);
+    p.depth = args.depth.unwrap_or(p.depth);
+    p.rate = args.rate.unwrap_or(p.rate);
+    p.min_leaf = args.min_leaf.unwrap_or(p.min_leaf);
+    options.bags = args.bags.unwrap_or(options.bags);
+    if !(options.params.rate > 0.0 && options.params.rate <= 1.0) {
+        anyhow::bail!("--rate must be in (0, 1], got {}", options.params.rate);
+    }
+    if args.cv_only {
+        let cv = cross_validate(&pairs, &options, &mut |line| eprintln!("{line}"));
+        let m = &cv.metrics;
+        super::out(format!(
+            "out-of-family cross-validation, {} pairs of {} families, {:?}, bags {}:",
+            m.pairs, m.families, options.params, options.bags
+        ));
+        super::out(format!(
+            "  direction |log2 S| > 0.2 {:.1}%, all {:.1}%, ECE bin {:.4}, ECE claim {:.4}, log score {:.3}, CRPS {:.3}, AURC {:.3}",
+            m.direction_accuracy_clear * 100.0,
+            m.direction_accuracy * 100.0,
+            m.ece_bin,
+            m.ece_claim,
+            m.log_score,
+            m.crps,
+            m.aurc
+        ));
+        super::out(format!(
+            "  top-10% recovery {:.3} ({:.0}% of families within 10%), ranked by tournament {:.3}",
+            m.top10_recovery,
+            m.top10_within_10pct * 100.0,
+            m.top10_tournament
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
     let model = train(&pairs, &options, provenance, &mut |line| eprintln!("{line}"));
     let mut text = serde_json::to_string(&model)?;
     text.push('\n');
