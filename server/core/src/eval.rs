@@ -293,16 +293,16 @@ pub fn top10(samples: &[Sample], ranking: Ranking) -> (f64, f64, usize) {
         }
         // The reference itself is in the pool with S = 1.
         let pool_best = pool.iter().map(|s| s.speedup).fold(1.0f64, f64::max);
+        let log_s = |s: &Sample| s.forecast.speedup.max(1e-12).log2();
         let score = |s: &Sample| -> f64 {
             match ranking {
-                Ranking::AgainstFirst => s.forecast.speedup.max(1e-12).log2(),
+                Ranking::AgainstFirst => log_s(s),
                 Ranking::Tournament => {
-                    let against: Vec<f64> = group
+                    let (sum, n) = group
                         .iter()
                         .filter(|o| o.candidate == s.candidate)
-                        .map(|o| o.forecast.speedup.max(1e-12).log2())
-                        .collect();
-                    against.iter().sum::<f64>() / against.len().max(1) as f64
+                        .fold((0.0, 0usize), |(sum, n), o| (sum + log_s(o), n + 1));
+                    sum / n.max(1) as f64
                 }
             }
         };

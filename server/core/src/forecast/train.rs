@@ -87,6 +87,18 @@ fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
     point_metrics(&samples)
 }
 
+/// One fold: boosters trained without `family`, and their forecast (log2 S) of each of
+/// its pairs, by index in `all`.
+fn fold(all: &[&TrainPair], family: &str, options: &TrainOptions) -> Vec<(usize, f64)> {
+    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| p.family != family).collect();
+    let members = fit_members(&train, options);
+    all.iter()
+        .enumerate()
+        .filter(|(_, p)| p.family == family)
+        .map(|(i, p)| (i, antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate))))
+        .collect()
+}
+
 /// What out-of-family cross-validation found: the spread (with its claim calibration)
 /// chosen on forecasts of each family by boosters trained without it, and the metrics
 /// those forecasts score.
@@ -100,30 +112,15 @@ pub struct CrossValidation {
 pub fn cross_validate(pairs: &[TrainPair], options: &TrainOptions, progress: &mut dyn FnMut(&str)) -> CrossValidation {
     let all: Vec<&TrainPair> = pairs.iter().collect();
     let families: BTreeSet<&str> = pairs.iter().map(|p| p.family.as_str()).collect();
-    // Out-of-family forecasts for every pair.
-    // Folds run on every core; each is deterministic, so the result does not depend on
-    // how many there are.
+    // Out-of-family forecasts for every pair, a fold per family on every core. Each fold
+    // is deterministic, so the result does not depend on how many cores there are.
     let mut mus = vec![0.0; pairs.len()];
     let families: Vec<&str> = families.into_iter().collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(families.len().max(1));
     let mut done = 0;
     for chunk in families.chunks(threads) {
         let folds: Vec<Vec<(usize, f64)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = chunk
-                .iter()
-                .map(|family| {
-                    let all = &all;
-                    scope.spawn(move || {
-                        let train: Vec<&TrainPair> = all.iter().copied().filter(|p| p.family != *family).collect();
-                        let members = fit_members(&train, options);
-                        all.iter()
-                            .enumerate()
-                            .filter(|(_, p)| p.family == *family)
-                            .map(|(i, p)| (i, antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate))))
-                            .collect::<Vec<_>>()
-                    })
-                })
-                .collect();
+            let handles: Vec<_> = chunk.iter().map(|family| scope.spawn(|| fold(&all, family, options))).collect();
             handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
         });
         for (family, fold) in chunk.iter().zip(folds) {

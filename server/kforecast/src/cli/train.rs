@@ -4,6 +4,7 @@
 use super::corpus;
 use anyhow::Context;
 use clap::Args;
+use kforecast_core::eval::Metrics;
 use kforecast_core::forecast::train::{cross_validate, train, TrainOptions, TrainPair};
 use kforecast_core::forecast::trained::Provenance;
 use kforecast_core::forecast::EmbeddedForecaster;
@@ -75,27 +76,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     }
     if args.cv_only {
         let cv = cross_validate(&pairs, &options, &mut |line| eprintln!("{line}"));
-        let m = &cv.metrics;
-        super::out(format!(
-            "out-of-family cross-validation, {} pairs of {} families, {:?}, bags {}:",
-            m.pairs, m.families, options.params, options.bags
-        ));
-        super::out(format!(
-            "  direction |log2 S| > 0.2 {:.1}%, all {:.1}%, ECE bin {:.4}, ECE claim {:.4}, log score {:.3}, CRPS {:.3}, AURC {:.3}",
-            m.direction_accuracy_clear * 100.0,
-            m.direction_accuracy * 100.0,
-            m.ece_bin,
-            m.ece_claim,
-            m.log_score,
-            m.crps,
-            m.aurc
-        ));
-        super::out(format!(
-            "  top-10% recovery {:.3} ({:.0}% of families within 10%), ranked by tournament {:.3}",
-            m.top10_recovery,
-            m.top10_within_10pct * 100.0,
-            m.top10_tournament
-        ));
+        print_cross_validation(&cv.metrics, &options);
         return Ok(ExitCode::SUCCESS);
     }
     let model = train(&pairs, &options, provenance, &mut |line| eprintln!("{line}"));
@@ -112,4 +93,27 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     ));
     super::out(format!("wrote {}", args.out.display()));
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_cross_validation(m: &Metrics, options: &TrainOptions) {
+    super::out(format!(
+        "out-of-family cross-validation, {} pairs of {} families, {:?}, bags {}:",
+        m.pairs, m.families, options.params, options.bags
+    ));
+    super::out(format!(
+        "  direction |log2 S| > 0.2 {:.1}%, all {:.1}%, ECE bin {:.4}, ECE claim {:.4}, log score {:.3}, CRPS {:.3}, AURC {:.3}",
+        m.direction_accuracy_clear * 100.0,
+        m.direction_accuracy * 100.0,
+        m.ece_bin,
+        m.ece_claim,
+        m.log_score,
+        m.crps,
+        m.aurc
+    ));
+    super::out(format!(
+        "  top-10% recovery {:.3} ({:.0}% of families within 10%), ranked by tournament {:.3}",
+        m.top10_recovery,
+        m.top10_within_10pct * 100.0,
+        m.top10_tournament
+    ));
 }
