@@ -1,0 +1,25 @@
+"""Scaled embedding lookup with a 2-D grid of (id, 32-float chunk): half a million
+one-warp programs, each re-loading its id and copying one 128-byte segment."""
+import torch
+import triton
+import triton.language as tl
+
+
+# kforecast: wrapper = embedding(table, ids, scale); table: f32[50000, 1024]; ids: i64[16384] randint(0, 50000); scale = 32.0; rtol = 1e-6; atol = 1e-6
+@triton.jit
+def embedding_kernel(table_ptr, ids_ptr, out_ptr, n, dim, scale, BLOCK_D: tl.constexpr):
+    i = tl.program_id(0)
+    row = tl.load(ids_ptr + i)
+    cols = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
+    mask = cols < dim
+    v = tl.load(table_ptr + row * dim + cols, mask=mask, other=0.0)
+    tl.store(out_ptr + i * dim + cols, v * scale, mask=mask)
+
+
+def embedding(table: torch.Tensor, ids: torch.Tensor, scale: float) -> torch.Tensor:
+    n = ids.numel()
+    dim = table.shape[1]
+    out = torch.empty((n, dim), device=table.device, dtype=table.dtype)
+    BLOCK_D = 32
+    embedding_kernel[(n, triton.cdiv(dim, BLOCK_D))](table, ids, out, n, dim, scale, BLOCK_D=BLOCK_D, num_warps=1)
+    return out
