@@ -1,0 +1,41 @@
+"""Causally masked softmax, online algorithm over the whole row in tiny chunks of 32
+(32 iterations per loop: running max / sum, then the write), one warp per row."""
+import torch
+import triton
+import triton.language as tl
+
+
+# kforecast: wrapper = masked_softmax(x); x: f32[32768, 1024]; rtol = 1e-3; atol = 1e-6
+@triton.jit
+def masked_softmax_kernel(x_ptr, y_ptr, n_rows, n_cols, seq_len, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    q_pos = row % seq_len
+    x_row = x_ptr + row * stride
+    y_row = y_ptr + row * stride
+    m = tl.full([BLOCK], float("-inf"), tl.float32)
+    s = tl.zeros([BLOCK], tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        x = tl.load(x_row + cols, mask=cols < n_cols, other=float("-inf"))
+        x = tl.where(cols <= q_pos, x, float("-inf"))
+        m_new = tl.maximum(m, x)
+        # lanes that have seen nothing yet keep s = 0 (avoid inf - inf)
+        scale = tl.where(m_new == float("-inf"), 0.0, tl.exp(m - m_new))
+        s = s * scale + tl.where(x == float("-inf"), 0.0, tl.exp(x - m_new))
+        m = m_new
+    row_max = tl.max(m, axis=0)
+    total = tl.sum(tl.where(m == float("-inf"), 0.0, s * tl.exp(m - row_max)), axis=0)
+    inv = 1.0 / total
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_row + cols, mask=mask, other=float("-inf"))
+        x = tl.where(cols <= q_pos, x, float("-inf"))
+        tl.store(y_row + cols, tl.exp(x - row_max) * inv, mask=mask)
+
+
+def masked_softmax(x: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    masked_softmax_kernel[(n_rows,)](x, y, n_rows, n_cols, n_cols, x.stride(0), BLOCK=32, num_warps=1)
+    return y
