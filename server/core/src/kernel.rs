@@ -1,5 +1,6 @@
 //! Domain types for kernels found in a source file.
 
+use crate::declaration::Declared;
 use crate::hash::ContentHash;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -76,6 +77,9 @@ pub struct LaunchSite {
     /// Local constants of the launching function (`int threads = 256;`, `BLOCK = 1024`),
     /// so that `block` or `grid` written through a variable can still be evaluated.
     pub locals: BTreeMap<String, String>,
+    /// Parameters of the launching function (Triton: the wrapper the declaration calls).
+    #[serde(default)]
+    pub host_params: Vec<String>,
 }
 
 /// A helper a kernel uses from the same file: a `__device__` function, a `#define`,
@@ -150,6 +154,9 @@ pub struct Kernel {
     pub autotune: Vec<BTreeMap<String, String>>,
     /// The definition contains a syntax error.
     pub has_errors: bool,
+    /// Sizes and shapes the `kforecast:` lines above it declare (empty without them).
+    #[serde(default)]
+    pub declared: Declared,
 }
 
 impl Kernel {
@@ -180,11 +187,20 @@ impl Kernel {
             for (k, v) in &launch.locals {
                 h.str(k).str(v);
             }
+            for p in &launch.host_params {
+                h.str(p);
+            }
         }
         for config in &self.autotune {
             for (k, v) in config {
                 h.str(k).str(v);
             }
+        }
+        for (k, v) in self.declared.definitions() {
+            h.str(&k).str(&v);
+        }
+        for a in &self.declared.wrapper_args {
+            h.str(a);
         }
         h.finish()
     }

@@ -2,6 +2,7 @@
 //!
 //! - [`source`]: a document's text (a rope) and its incremental tree-sitter parse.
 //! - [`extract`]: finds CUDA and Triton kernels, their helpers and launch sites.
+//! - [`declaration`]: the `kforecast:` lines above a kernel (sizes, buffers, settings).
 //! - [`features`]: turns one kernel version into a cost profile the forecaster reads.
 //! - [`forecast`]: the [`forecast::Forecaster`] trait, speedup bins and the embedded model.
 //! - [`analysis`]: compares a file's kernels with their baseline versions.
@@ -14,6 +15,7 @@ pub mod analysis;
 pub mod baseline;
 pub mod bins;
 pub mod cache;
+pub mod declaration;
 pub mod eval;
 pub mod extract;
 pub mod features;

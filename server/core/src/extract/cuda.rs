@@ -278,6 +278,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 meta: BTreeMap::new(),
                 args,
                 locals,
+                host_params: Vec::new(),
             },
         });
         true

@@ -12,8 +12,10 @@ mod triton;
 mod walk;
 
 pub(crate) use cuda::declarator_name;
+pub(crate) use triton::parameter_name as triton_parameter_name;
 pub(crate) use walk::preorder as walk_preorder;
 
+use crate::declaration::{items_before, Declared};
 use crate::hash::ContentHash;
 use crate::kernel::{definition_value, Helper, HelperKind, Kernel, Language, LaunchSite, TextRange};
 use crate::source::SourceText;
@@ -78,6 +80,9 @@ struct ItemFacts {
     launches: Vec<LaunchDraft>,
 }
 
+/// Bytes above a kernel searched for its `kforecast:` declaration.
+const DECLARATION_WINDOW: usize = 4096;
+
 /// Reads one document; keeps a per-item cache between calls.
 pub struct Extractor {
     language: Language,
@@ -122,7 +127,18 @@ impl Extractor {
         if root.has_error() {
             walk::errors(root, &mut syntax_errors, 32);
         }
-        Extraction { kernels: assemble(self.language, placed), syntax_errors }
+        let mut kernels = assemble(self.language, placed);
+        for k in &mut kernels {
+            // The declaration sits in the comment lines right above the kernel: read a
+            // window of text before it, not the whole document.
+            let from = src.snap(k.range.start.saturating_sub(DECLARATION_WINDOW));
+            let window = src.slice(from, k.range.start);
+            k.declared = Declared::from_items(&items_before(&window, window.len()));
+            if !k.declared.is_empty() {
+                k.identity = k.compute_identity();
+            }
+        }
+        Extraction { kernels, syntax_errors }
     }
 }
 
@@ -237,6 +253,7 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>) -> Vec<Ker
                 launches: sites,
                 autotune: draft.autotune.clone(),
                 has_errors: draft.has_errors,
+                declared: Declared::default(),
             };
             kernel.identity = kernel.compute_identity();
             kernels.push(kernel);

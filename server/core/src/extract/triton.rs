@@ -104,17 +104,22 @@ fn renamable(node: Node) -> bool {
     }
 }
 
+/// The name of a Python parameter node (`x`, `x: int`, `x=1`, `BLOCK: tl.constexpr = 64`).
+pub(crate) fn parameter_name(p: Node) -> Option<Node> {
+    match p.kind() {
+        "identifier" => Some(p),
+        "typed_parameter" => p.named_child(0),
+        _ => p.child_by_field_name("name"),
+    }
+}
+
 fn locals_and_constexprs(def: Node, src: &SourceText) -> (HashSet<String>, Vec<String>) {
     let mut locals = HashSet::new();
     let mut constexprs = Vec::new();
     if let Some(params) = def.child_by_field_name("parameters") {
         let mut cursor = params.walk();
         for p in params.named_children(&mut cursor) {
-            let name = match p.kind() {
-                "identifier" => Some(p),
-                "typed_parameter" => p.named_child(0),
-                _ => p.child_by_field_name("name"),
-            };
+            let name = parameter_name(p);
             let Some(name) = name.filter(|n| n.kind() == "identifier") else {
                 continue;
             };
@@ -203,6 +208,7 @@ fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String
 /// `kernel[grid](args…, BLOCK_SIZE=…, num_warps=…)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut locals: Option<BTreeMap<String, String>> = None;
+    let mut host_params: Option<Vec<String>> = None;
     walk::preorder(node, |n| {
         if n.kind() != "call" {
             return true;
@@ -232,6 +238,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             }
         }
         let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
+        let host_params = host_params.get_or_insert_with(|| function_params(node, src)).clone();
         facts.launches.push(LaunchDraft {
             callee,
             template_args: Vec::new(),
@@ -244,10 +251,37 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 meta,
                 args,
                 locals,
+                host_params,
             },
         });
         true
     });
+}
+
+/// Parameter names of the first function defined in `node` (the launching wrapper).
+fn function_params(node: Node, src: &SourceText) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut done = false;
+    walk::preorder(node, |n| {
+        if done {
+            return false;
+        }
+        if n.kind() != "function_definition" {
+            return true;
+        }
+        done = true;
+        if let Some(params) = n.child_by_field_name("parameters") {
+            let mut cursor = params.walk();
+            for p in params.named_children(&mut cursor) {
+                let name = parameter_name(p);
+                if let Some(name) = name.filter(|n| n.kind() == "identifier") {
+                    out.push(node_text(name, src).into_owned());
+                }
+            }
+        }
+        false
+    });
+    out
 }
 
 fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
@@ -265,6 +299,18 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                     for (name, value) in l.named_children(&mut lc).zip(r.named_children(&mut rc)) {
                         if name.kind() == "identifier" {
                             out.insert(node_text(name, src).into_owned(), squash(&node_text(value, src)));
+                        }
+                    }
+                } else if matches!(l.kind(), "pattern_list" | "tuple_pattern") {
+                    // `M, K = a.shape` (or `a.size()`): each name is one dimension.
+                    let right = squash(&node_text(r, src));
+                    let shape = right.strip_suffix(".shape").or_else(|| right.strip_suffix(".size()"));
+                    if let Some(tensor) = shape {
+                        let mut lc = l.walk();
+                        for (i, name) in l.named_children(&mut lc).enumerate() {
+                            if name.kind() == "identifier" {
+                                out.insert(node_text(name, src).into_owned(), format!("{tensor}.shape[{i}]"));
+                            }
                         }
                     }
                 }

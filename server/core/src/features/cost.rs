@@ -31,6 +31,8 @@ pub struct Rates {
     pub max_blocks_per_sm: f64,
     /// Shared memory per SM, bytes.
     pub shared_per_sm: f64,
+    /// Streaming multiprocessors.
+    pub sms: f64,
 }
 
 impl Rates {
@@ -50,6 +52,7 @@ impl Rates {
         max_threads_per_sm: 2048.0,
         max_blocks_per_sm: 32.0,
         shared_per_sm: 228.0 * 1024.0,
+        sms: 132.0,
     };
 }
 
@@ -89,6 +92,16 @@ impl Cost {
             ("block scheduling", self.overhead),
         ]
     }
+}
+
+/// How a grid of `blocks` fills the device when `per_sm` blocks fit on one SM: the
+/// blocks resident on a busy SM, the fraction of SMs that get a block, and the waves.
+pub fn fill(blocks: f64, per_sm: f64, rates: &Rates) -> (f64, f64, f64) {
+    let blocks = blocks.max(1.0);
+    let per_sm = per_sm.max(1.0);
+    let resident = per_sm.min((blocks / rates.sms).ceil());
+    let busy = (blocks / rates.sms).min(1.0);
+    (resident, busy, blocks / (rates.sms * per_sm))
 }
 
 /// Latency-hiding efficiency from resident work: `in_flight` bytes per SM against the

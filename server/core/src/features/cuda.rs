@@ -4,8 +4,9 @@
 
 use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env, ASSUMED_SIZE};
+use super::launch;
 use super::{Features, Profile};
-use crate::kernel::{HelperKind, Kernel, Language};
+use crate::kernel::{Kernel, Language};
 use crate::source::parser_for;
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -100,22 +101,12 @@ fn vector_width(type_text: &str) -> f64 {
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
-    let mut env = Env::default();
-    for h in &kernel.helpers {
-        match h.kind {
-            HelperKind::Define | HelperKind::Constant => env.define(&h.name, h.value()),
-            _ => {}
-        }
-    }
+    let mut parser = parser_for(Language::Cuda);
+    let tree = parser.parse(&kernel.source, None);
+    let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), kernel.source.as_bytes()));
+    let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
+    let mut env = launch::environment(kernel, &params);
     let launch = kernel.launches.first();
-    if let Some(l) = launch {
-        for (k, v) in l.locals.iter().chain(&l.meta) {
-            // `BLOCK=BLOCK` passes a local of the same name: keep the local's value.
-            if k != v {
-                env.define(k, v);
-            }
-        }
-    }
     let mut guesses = 0;
     let bounds_threads = kernel.launch_bounds.first().and_then(|b| env.eval(b)).map(|e| e.value);
     let block = match launch.and_then(|l| l.block.as_deref()) {
@@ -157,13 +148,10 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         acc: Acc::default(),
         loop_load: vec![0.0],
     };
-    let mut parser = parser_for(Language::Cuda);
-    if let Some(tree) = parser.parse(&kernel.source, None) {
-        if let Some(def) = find_kernel(tree.root_node(), kernel.source.as_bytes()) {
-            walker.params(def);
-            if let Some(body) = def.child_by_field_name("body") {
-                walker.top_level(body);
-            }
+    if let Some(def) = def {
+        walker.params(def);
+        if let Some(body) = def.child_by_field_name("body") {
+            walker.top_level(body);
         }
     }
     let top_level_loads = walker.loop_load.first().copied().unwrap_or(0.0);
@@ -176,10 +164,11 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     let by_smem = if smem > 0.0 { (rates.shared_per_sm / smem).floor().max(1.0) } else { f64::INFINITY };
     let blocks_per_sm =
         rates.max_blocks_per_sm.min((rates.max_threads_per_sm / threads_per_block).floor()).min(by_smem);
-    let resident = blocks_per_sm * threads_per_block;
-    let occupancy = resident / rates.max_threads_per_sm;
-    let in_flight = resident * acc.iter_load.max(4.0);
-    let efficiency = cost::efficiency(in_flight, rates);
+    let occupancy = blocks_per_sm * threads_per_block / rates.max_threads_per_sm;
+    // A grid smaller than the device leaves SMs idle and the busy ones less loaded.
+    let (resident_blocks, sm_fill, waves) = cost::fill(blocks, blocks_per_sm, rates);
+    let in_flight = resident_blocks * threads_per_block * acc.iter_load.max(4.0);
+    let efficiency = (cost::efficiency(in_flight, rates) * sm_fill).max(1e-3);
 
     let passes = if acc.passes == 0.0 && acc.load > 0.0 { 1.0 } else { acc.passes };
     let features = Features {
@@ -206,6 +195,8 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         blocks,
         launch_bounds: if kernel.launch_bounds.is_empty() { 0.0 } else { 1.0 },
         occupancy,
+        sm_fill,
+        waves,
         ..Features::default()
     };
     let cost = Cost {
@@ -222,6 +213,23 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     }
     .combine();
     Profile { language: Language::Cuda, features, cost, guesses }
+}
+
+/// The kernel's parameter names, in order.
+fn param_names(def: Node, src: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    crate::extract::walk_preorder(def, |n| {
+        if n.kind() == "compound_statement" {
+            return false;
+        }
+        if n.kind() == "parameter_declaration" {
+            let name = n.child_by_field_name("declarator").and_then(crate::extract::declarator_name);
+            names.push(name.and_then(|x| src.get(x.byte_range())).unwrap_or_default().to_string());
+            return false;
+        }
+        true
+    });
+    names
 }
 
 /// Evaluates a launch dimension: `256`, `threads`, `dim3(32, 8)`, `block` (a local).
@@ -484,10 +492,10 @@ impl Walker<'_> {
             .unwrap_or_else(|| "0".to_string());
         let bound_text = self.text(bound).to_string();
         let update_text = self.text(update).replace(' ', "");
-        let (Some(a), Some(b)) = (self.env.eval(&start), self.env.eval(&bound_text)) else {
+        let (Some(a), Some(b)) = (self.env.eval(&start).map(|e| e.value), self.env.eval(&bound_text).map(|e| e.value))
+        else {
             return guess(self);
         };
-        let (a, b) = (a.value, b.value);
         let step_of = |op: &str| update_text.split_once(op).map(|(_, s)| s.to_string());
         let trip = if update_text.contains("++") || update_text.contains("--") {
             (b - a).abs()

@@ -80,6 +80,11 @@ impl Env {
         Some(Eval { value, guesses: p.guesses })
     }
 
+    /// Whether `name` has a value or a definition.
+    pub fn defines(&self, name: &str) -> bool {
+        self.values.contains_key(name) || self.texts.contains_key(name)
+    }
+
     fn lookup(&self, name: &str, depth: usize) -> Eval {
         if let Some(v) = self.values.get(name) {
             return Eval { value: *v, guesses: 0 };
@@ -181,6 +186,12 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
                 if let (true, Some(end)) = (quoted, rest.find(']')) {
                     name = rest[..end].trim().trim_matches(|c| c == '\'' || c == '"').to_string();
                     i += end + 2;
+                } else if let Some(index) =
+                    rest.find(']').and_then(|end| Some((end, rest[..end].trim().parse::<i64>().ok()?)))
+                {
+                    // `x.shape[0]`, `x.shape[-1]`: one name, defined by a declaration.
+                    name = format!("{name}[{}]", index.1);
+                    i += index.0 + 2;
                 }
             }
             out.push(Tok::Name(name));
@@ -351,6 +362,12 @@ impl ExprParser<'_> {
                     }
                     return match call(&name, &args) {
                         Some(v) => Some(v),
+                        // `x.numel()`, `x.stride(0)`: defined by a declaration.
+                        None if self.env.defines(&call_key(&name, &args)) => {
+                            let e = self.env.lookup(&call_key(&name, &args), self.depth);
+                            self.guesses += e.guesses;
+                            Some(e.value)
+                        }
                         None => {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;
@@ -365,6 +382,12 @@ impl ExprParser<'_> {
             Tok::Op(_) => None,
         }
     }
+}
+
+/// The name a call with constant arguments is defined under: `x.stride(0)`, `x.numel()`.
+fn call_key(name: &str, args: &[f64]) -> String {
+    let args: Vec<String> = args.iter().map(|a| format!("{}", *a as i64)).collect();
+    format!("{name}({})", args.join(", "))
 }
 
 /// Bytes of a C type named in `sizeof(…)`.
@@ -391,8 +414,8 @@ fn call(name: &str, args: &[f64]) -> Option<f64> {
     let short = name.rsplit('.').next().unwrap_or(name);
     match (short, args) {
         ("cdiv" | "ceil_div" | "div_up" | "DIV_UP" | "CEIL_DIV", [a, b]) if *b != 0.0 => Some((a / b).ceil()),
-        ("min" | "fmin" | "std::min", [a, b]) => Some(a.min(*b)),
-        ("max" | "fmax", [a, b]) => Some(a.max(*b)),
+        ("min" | "fmin" | "std::min" | "minimum", [a, b]) => Some(a.min(*b)),
+        ("max" | "fmax" | "std::max" | "maximum", [a, b]) => Some(a.max(*b)),
         ("next_power_of_2", [a]) => Some(2f64.powf(a.max(1.0).log2().ceil())),
         ("dim3", args) if !args.is_empty() => Some(args.iter().product()),
         ("int" | "static_cast<int>" | "float" | "ceil" | "floor" | "abs", [a]) => Some(*a),
@@ -420,6 +443,24 @@ mod tests {
         assert_eq!(env.eval("32 * sizeof(float4)").map(|e| e.value), Some(512.0));
         assert!(env.eval("a +* b").is_none());
         assert!(env.eval("x[").is_none());
+    }
+
+    #[test]
+    fn reads_declared_tensor_sizes() {
+        let mut env = Env::default();
+        let d = crate::declaration::Declared {
+            values: [("rows".to_string(), "4096".to_string())].into(),
+            shapes: [("x".to_string(), vec!["rows".to_string(), "512".to_string()])].into(),
+            wrapper_args: Vec::new(),
+        };
+        for (k, v) in d.definitions() {
+            env.define(&k, &v);
+        }
+        let value = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+        assert_eq!(value("x.shape[0] * x.shape[-1]"), Some(4096.0 * 512.0));
+        assert_eq!(value("x.numel() // 2"), Some(4096.0 * 256.0));
+        assert_eq!(value("x.stride(0)"), Some(512.0));
+        assert_eq!(env.eval("y.numel()").map(|e| e.guesses), Some(1));
     }
 
     #[test]

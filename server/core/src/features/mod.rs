@@ -9,6 +9,7 @@
 pub mod cost;
 mod cuda;
 pub mod expr;
+mod launch;
 mod triton;
 
 use crate::kernel::{Kernel, Language};
@@ -63,6 +64,8 @@ features! {
     num_stages: "Software-pipelining stages (Triton).",
     autotune_configs: "Configurations offered to the autotuner.",
     group_swizzle: "Program-id swizzle for L2 reuse (GROUP_SIZE_M).",
+    sm_fill: "Fraction of the SMs the grid gives a block (program) to.",
+    waves: "Blocks launched over the blocks resident at once on the whole device.",
 }
 
 /// What the forecaster knows about one kernel version.

@@ -4,9 +4,10 @@
 //! (the autotuner keeps the best, so the cheapest configuration counts).
 
 use super::cost::{self, Cost, Rates};
-use super::expr::{Env, ASSUMED_SIZE};
+use super::expr::{components, Env, ASSUMED_SIZE};
+use super::launch;
 use super::{Features, Profile};
-use crate::kernel::{HelperKind, Kernel, Language};
+use crate::kernel::{Kernel, Language};
 use crate::source::parser_for;
 use std::collections::{BTreeSet, HashMap};
 use tree_sitter::Node;
@@ -43,23 +44,11 @@ struct Walker<'a> {
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
-    let mut env = Env::default();
-    for h in &kernel.helpers {
-        if h.kind == HelperKind::Constant {
-            env.define(&h.name, h.value());
-        }
-    }
-    if let Some(l) = kernel.launches.first() {
-        for (k, v) in l.locals.iter().chain(&l.meta) {
-            // `BLOCK=BLOCK` passes a local of the same name: keep the local's value.
-            if k != v {
-                env.define(k, v);
-            }
-        }
-    }
     let mut parser = parser_for(Language::Triton);
     let tree = parser.parse(&kernel.source, None);
     let def = tree.as_ref().and_then(|t| find_def(t.root_node()));
+    let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
+    let mut env = launch::environment(kernel, &params);
     if let Some(def) = def {
         constexpr_defaults(def, &kernel.source, &mut env);
     }
@@ -105,6 +94,22 @@ fn find_def(root: Node) -> Option<Node> {
     found
 }
 
+/// The kernel's parameter names, in order.
+fn param_names(def: Node, src: &str) -> Vec<String> {
+    let Some(params) = def.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
+    let mut cursor = params.walk();
+    let names: Vec<String> = params
+        .named_children(&mut cursor)
+        .map(|p| {
+            let name = crate::extract::triton_parameter_name(p);
+            name.and_then(|n| src.get(n.byte_range())).unwrap_or_default().to_string()
+        })
+        .collect();
+    names
+}
+
 /// `BLOCK: tl.constexpr = 128` gives BLOCK a default.
 fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
     let Some(params) = def.child_by_field_name("parameters") else {
@@ -123,7 +128,18 @@ fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
     }
 }
 
-fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -> Profile {
+fn profile_config(kernel: &Kernel, def: Option<Node>, mut env: Env, rates: &Rates) -> Profile {
+    // Loop bounds that depend on the program id (causal attention, triangles) are
+    // counted for the average program.
+    if let Some(grid) = kernel.launches.first().and_then(|l| l.grid.as_deref()) {
+        let text = env.resolve(grid);
+        let axes = components(&text).unwrap_or_else(|| vec![text.clone()]);
+        for (axis, part) in axes.iter().enumerate().take(3) {
+            if let Some(e) = env.eval(part).filter(|e| e.guesses == 0) {
+                env.set(&format!("tl.program_id({axis})"), ((e.value - 1.0) / 2.0).max(0.0));
+            }
+        }
+    }
     let elem =
         if ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t)) { 2.0 } else { 4.0 };
     let mut guesses = 0;
@@ -167,6 +183,11 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -
             (ASSUMED_SIZE * ASSUMED_SIZE / walker.acc.tile.max(1.0)).max(1.0)
         }
     };
+    // Bytes a program has in flight at once: a loop's per-iteration loads, or what the
+    // program loads outside loops (a scalar load per iteration of a serial loop hides no
+    // memory latency, however much the program reads in total).
+    let top_level_loads = walker.loop_load.first().copied().unwrap_or(0.0);
+    walker.acc.iter_load = walker.acc.iter_load.max(top_level_loads);
     let acc = walker.acc.clone();
     guesses += acc.guesses.min(4);
 
@@ -175,8 +196,9 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -
     let by_smem = if smem > 0.0 { (rates.shared_per_sm / smem).floor().max(1.0) } else { f64::INFINITY };
     let per_sm = rates.max_blocks_per_sm.min((rates.max_threads_per_sm / threads).floor()).min(by_smem);
     let pipelined = if acc.loops > 0.0 { (num_stages - 1.0).max(1.0) } else { 1.0 };
-    let in_flight = per_sm * acc.iter_load.max(acc.load.min(65536.0)) * pipelined;
-    let efficiency = cost::efficiency(in_flight, rates);
+    let (resident, sm_fill, waves) = cost::fill(programs, per_sm, rates);
+    let in_flight = resident * acc.iter_load.max(4.0) * pipelined;
+    let efficiency = (cost::efficiency(in_flight, rates) * sm_fill).max(1e-3);
     // Tiles too small for the tensor cores' wide instructions waste them.
     let tile_eff = if acc.dot_tile_flops > 0.0 {
         (acc.dot_tile_flops / 2f64.powi(21)).clamp(1.0 / 16.0, 1.0).powf(0.35)
@@ -204,6 +226,8 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, env: Env, rates: &Rates) -
         tile_elems: acc.tile,
         num_stages,
         group_swizzle: if swizzle { 1.0 } else { 0.0 },
+        sm_fill,
+        waves,
         ..Features::default()
     };
     let cost = Cost {
@@ -229,11 +253,7 @@ impl Walker<'_> {
         };
         let mut cursor = params.walk();
         for p in params.named_children(&mut cursor) {
-            let name = match p.kind() {
-                "identifier" => Some(p),
-                "typed_parameter" => p.named_child(0),
-                _ => p.child_by_field_name("name"),
-            };
+            let name = crate::extract::triton_parameter_name(p);
             if let Some(n) = name {
                 self.params.insert(self.text(n).to_string());
             }

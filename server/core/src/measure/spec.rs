@@ -23,15 +23,8 @@ use crate::kernel::{HelperKind, Kernel, TextRange};
 use crate::source::parser_for;
 use crate::Language;
 
-/// One `key = value` or `name: type[shape] init` item and where it is.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Item {
-    pub key: String,
-    pub value: String,
-    /// `true` for `name: …` (a buffer or tensor), `false` for `name = …`.
-    pub typed: bool,
-    pub range: TextRange,
-}
+use crate::declaration::{items_before, SETTINGS};
+pub use crate::declaration::{split_top, Item};
 
 /// A mistake in a declaration, or something that could not be inferred.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,61 +33,9 @@ pub struct SpecError {
     pub message: String,
 }
 
-const PREFIX: &str = "kforecast:";
-
 /// The declaration items of `kernel` in `text` (the comment block above it).
 pub fn items(text: &str, kernel: &Kernel) -> Vec<Item> {
-    let start = kernel.range.start.min(text.len());
-    let mut line_starts: Vec<usize> = Vec::new();
-    // Walk back over the comment lines directly above the kernel.
-    let mut end = text[..start].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    if text[end..start].trim().is_empty() {
-        // The kernel starts a line: look at the lines above.
-    } else {
-        end = start;
-    }
-    let mut cursor = end;
-    while cursor > 0 {
-        let prev_end = cursor - 1;
-        let prev_start = text[..prev_end].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let line = text[prev_start..prev_end].trim();
-        let comment =
-            line.starts_with("//") || line.starts_with('#') || line.starts_with("/*") || line.starts_with('*');
-        if !comment {
-            break;
-        }
-        line_starts.push(prev_start);
-        cursor = prev_start;
-    }
-    line_starts.reverse();
-    let mut out = Vec::new();
-    for ls in line_starts {
-        let le = text[ls..].find('\n').map(|i| ls + i).unwrap_or(text.len());
-        let line = &text[ls..le];
-        let Some(p) = line.find(PREFIX) else { continue };
-        let mut offset = ls + p + PREFIX.len();
-        let body = &text[offset..le];
-        let body = body.trim_end().trim_end_matches("*/");
-        for part in split_top(body, ';') {
-            let trimmed = part.trim();
-            let lead = part.len() - part.trim_start().len();
-            let range = TextRange::new(offset + lead, offset + lead + trimmed.len());
-            offset += part.len() + 1;
-            if trimmed.is_empty() {
-                continue;
-            }
-            let eq = trimmed.find('=');
-            let colon = trimmed.find(':');
-            let (key, value, typed) = match (colon, eq) {
-                (Some(c), Some(e)) if c < e => (&trimmed[..c], &trimmed[c + 1..], true),
-                (Some(c), None) => (&trimmed[..c], &trimmed[c + 1..], true),
-                (_, Some(e)) => (&trimmed[..e], &trimmed[e + 1..], false),
-                _ => (trimmed, "", false),
-            };
-            out.push(Item { key: key.trim().to_string(), value: value.trim().to_string(), typed, range });
-        }
-    }
-    out
+    items_before(text, kernel.range.start)
 }
 
 /// The job for a (base, candidate) pair of one kernel, built from the candidate's
@@ -116,27 +57,6 @@ pub fn job(base: (&str, &Kernel, &str), candidate: (&str, &Kernel, &str)) -> Res
 }
 
 /// Splits at `sep` outside brackets and parentheses.
-pub(crate) fn split_top(s: &str, sep: char) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let mut depth = 0i32;
-    let mut start = 0;
-    for (i, c) in s.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            c if c == sep && depth == 0 => {
-                parts.push(&s[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
-        }
-    }
-    parts.push(&s[start..]);
-    parts
-}
-
-const SETTINGS: [&str; 7] = ["grid", "block", "smem", "outputs", "rtol", "atol", "wrapper"];
-
 /// A typed buffer: `f32[n, m] randn out`.
 struct BufferDecl {
     dtype: DType,

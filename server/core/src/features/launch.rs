@@ -1,0 +1,137 @@
+//! The names a kernel's launch and body are evaluated with: what the file says about
+//! its problem size and launch, in one [`Env`] for both languages.
+
+use super::expr::Env;
+use crate::kernel::{HelperKind, Kernel};
+
+/// `#define`s and constants, then the declared sizes and buffer shapes, the launching
+/// function's locals and meta-parameters, and finally each kernel parameter bound to
+/// the argument the launch passes for it (`params` are the kernel's parameter names,
+/// in order). A later definition of a name wins.
+pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
+    let mut env = Env::default();
+    for h in &kernel.helpers {
+        if matches!(h.kind, HelperKind::Define | HelperKind::Constant) {
+            env.define(&h.name, h.value());
+        }
+    }
+    for (k, v) in kernel.declared.definitions() {
+        env.define(&k, &v);
+    }
+    let launch = kernel.launches.first();
+    if let Some(l) = launch {
+        // The wrapper the declaration calls, `wrapper = f(x, y)`: its parameters are the
+        // declared tensors under the wrapper's own names.
+        for (param, arg) in l.host_params.iter().zip(&kernel.declared.wrapper_args) {
+            if param != arg {
+                alias(&mut env, param, arg);
+            }
+        }
+        for (k, v) in l.locals.iter().chain(&l.meta) {
+            // `BLOCK=BLOCK` passes a local of the same name: keep the local's value.
+            if k == v {
+                continue;
+            }
+            env.define(k, v);
+            // `y = torch.empty_like(x)`: y has x's shape.
+            if let Some(source) = like(v) {
+                alias(&mut env, k, source);
+            }
+        }
+        for (param, arg) in params.iter().zip(&l.args) {
+            let arg = arg.trim();
+            if param != arg && !mentions(arg, param) {
+                env.define(param, arg);
+            }
+        }
+    }
+    env
+}
+
+/// Gives `name` what `source` has: its value and its shape's definitions.
+fn alias(env: &mut Env, name: &str, source: &str) {
+    let prefix = format!("{source}.");
+    let copied: Vec<(String, String)> = env
+        .texts
+        .iter()
+        .filter_map(|(k, v)| {
+            if k == source {
+                Some((name.to_string(), v.clone()))
+            } else {
+                k.strip_prefix(&prefix).map(|rest| (format!("{name}.{rest}"), v.clone()))
+            }
+        })
+        .collect();
+    for (k, v) in copied {
+        env.define(&k, &v);
+    }
+}
+
+/// The tensor a `torch.empty_like(x)`-style expression copies the shape of.
+fn like(value: &str) -> Option<&str> {
+    let open = value.find('(')?;
+    let function = value[..open].rsplit('.').next()?;
+    if function.ends_with("_like") {
+        let args = value[open + 1..].trim_end_matches(')');
+        let first = args.split(',').next()?.trim();
+        return first.chars().all(|c| c.is_alphanumeric() || c == '_').then_some(first);
+    }
+    value.strip_suffix(".clone()").filter(|s| s.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// Whether `text` uses the name `name` (`x.stride` is not `stride`).
+fn mentions(text: &str, name: &str) -> bool {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')).any(|w| w == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::kernel::Language;
+
+    #[test]
+    fn cuda_kernel_parameters_take_the_declared_sizes() {
+        let src = r#"
+#define THREADS 256
+// kforecast: rows = 4096; cols = 2048; x: f32[rows, cols] randn; out: f32[cols] zeros
+__global__ void col_sum(const float* x, float* out, int nr, int nc) { }
+void launch(const float* x, float* out, int rows, int cols) {
+    col_sum<<<(cols + THREADS - 1) / THREADS, THREADS>>>(x, out, rows, cols);
+}
+"#;
+        let ex = extract_text(Language::Cuda, src);
+        let k = ex.kernel("col_sum").expect("kernel");
+        let env = super::environment(k, &["x".into(), "out".into(), "nr".into(), "nc".into()]);
+        let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+        assert_eq!(exact("nr * nc"), Some(4096.0 * 2048.0));
+        assert_eq!(exact("(cols + THREADS - 1) / THREADS"), Some(8.0));
+    }
+
+    #[test]
+    fn triton_wrapper_shapes_flow_into_the_kernel() {
+        let src = r#"
+import triton
+import triton.language as tl
+
+# kforecast: wrapper = softmax(inp); inp: f32[1000, 3000]
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, stride, n_cols, BLOCK: tl.constexpr):
+    pass
+
+def softmax(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](x, y, x.stride(0), n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return y
+"#;
+        let ex = extract_text(Language::Triton, src);
+        let k = ex.kernel("softmax_kernel").expect("kernel");
+        let params = ["x_ptr", "y_ptr", "stride", "n_cols", "BLOCK"].map(String::from);
+        let env = super::environment(k, &params);
+        let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+        assert_eq!(exact("n_rows"), Some(1000.0));
+        assert_eq!(exact("stride * n_cols"), Some(3000.0 * 3000.0));
+        assert_eq!(exact("BLOCK"), Some(4096.0));
+        assert_eq!(exact("y.numel()"), Some(3_000_000.0));
+    }
+}
