@@ -81,6 +81,9 @@ struct Walker<'a> {
     threads_x: f64,
     acc: Acc,
     loop_load: Vec<f64>,
+    /// The average thread's `threadIdx`/`blockIdx`: loop bounds that depend on the thread
+    /// (triangles, grid-stride starts) are counted for it.
+    mean_index: Vec<(String, f64)>,
 }
 
 const VECTOR_TYPES: [(&str, f64); 10] = [
@@ -126,11 +129,14 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     };
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
     let threads = blocks * threads_per_block;
+    let mut mean_index = Vec::new();
     for (axis, (b, g)) in ["x", "y", "z"].iter().zip(block.iter().zip(grid.iter())) {
         env.set(&format!("blockDim.{axis}"), *b);
         env.set(&format!("gridDim.{axis}"), *g);
         env.set(&format!("threadIdx.{axis}"), 0.0);
         env.set(&format!("blockIdx.{axis}"), 0.0);
+        mean_index.push((format!("threadIdx.{axis}"), (b - 1.0).max(0.0) / 2.0));
+        mean_index.push((format!("blockIdx.{axis}"), (g - 1.0).max(0.0) / 2.0));
     }
     env.set("warpSize", 32.0);
     let dynamic_smem = launch.and_then(|l| l.shared_mem.as_deref()).and_then(|s| env.eval(s)).map(|e| e.value);
@@ -147,6 +153,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         threads_x: (grid[0] * block[0]).max(1.0),
         acc: Acc::default(),
         loop_load: vec![0.0],
+        mean_index,
     };
     if let Some(def) = def {
         walker.params(def);
@@ -492,16 +499,17 @@ impl Walker<'_> {
             .unwrap_or_else(|| "0".to_string());
         let bound_text = self.text(bound).to_string();
         let update_text = self.text(update).replace(' ', "");
-        let (Some(a), Some(b)) = (self.env.eval(&start).map(|e| e.value), self.env.eval(&bound_text).map(|e| e.value))
-        else {
+        let (Some(a), Some(b)) = (self.eval_mean_thread(&start), self.eval_mean_thread(&bound_text)) else {
             return guess(self);
         };
         let step_of = |op: &str| update_text.split_once(op).map(|(_, s)| s.to_string());
         let trip = if update_text.contains("++") || update_text.contains("--") {
             (b - a).abs()
         } else if let Some(s) = step_of("+=").or_else(|| step_of("-=")) {
+            // A strided loop runs a whole number of times: a grid-stride loop over
+            // exactly as many elements as threads runs once, not half a time.
             match self.env.eval(&s) {
-                Some(step) if step.value.abs() >= 1.0 => (b - a).abs() / step.value.abs(),
+                Some(step) if step.value.abs() >= 1.0 => ((b - a).abs() / step.value.abs()).ceil(),
                 _ => return guess(self),
             }
         } else if update_text.contains(">>=")
@@ -521,6 +529,19 @@ impl Walker<'_> {
             return guess(self);
         };
         trip.clamp(0.0, 1e12)
+    }
+
+    /// Evaluates `text` for the average thread of the grid.
+    fn eval_mean_thread(&mut self, text: &str) -> Option<f64> {
+        let zero: Vec<(String, f64)> = self.mean_index.iter().map(|(k, _)| (k.clone(), 0.0)).collect();
+        for (k, v) in &self.mean_index {
+            self.env.set(k, *v);
+        }
+        let value = self.env.eval(text).map(|e| e.value);
+        for (k, v) in zero {
+            self.env.set(&k, v);
+        }
+        value
     }
 
     /// Fraction of threads that execute a branch: `if (lane == 0)`, `if (threadIdx.x == 0)`,

@@ -90,3 +90,61 @@ pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
         Language::Triton => triton::profile(kernel, rates),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::kernel::Language;
+
+    fn profile_of(src: &str, name: &str) -> super::Profile {
+        let ex = extract_text(Language::Cuda, src);
+        super::profile(ex.kernel(name).expect("kernel"))
+    }
+
+    const COL_SUM: &str = r#"
+#define THREADS 256
+// kforecast: rows = 4096; cols = 4096; x: f32[rows, cols] randn; out: f32[cols] zeros
+__global__ void col_sum(const float* x, float* out, int rows, int cols) {
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c >= cols) return;
+    float s = 0.0f;
+    for (int r = 0; r < rows; ++r) s += x[(size_t)r * cols + c];
+    out[c] = s;
+}
+void launch(const float* x, float* out, int rows, int cols) {
+    col_sum<<<(cols + THREADS - 1) / THREADS, THREADS>>>(x, out, rows, cols);
+}
+"#;
+
+    #[test]
+    fn a_declared_problem_is_costed_at_its_size() {
+        let p = profile_of(COL_SUM, "col_sum");
+        assert_eq!(p.guesses, 0);
+        // 4096 x 4096 floats read once.
+        assert!((p.features.load_bytes / (4096.0 * 4096.0 * 4.0) - 1.0).abs() < 0.01, "{}", p.features.load_bytes);
+        // 16 blocks of 256 threads leave most of 132 SMs idle.
+        assert_eq!(p.features.blocks, 16.0);
+        assert!(p.features.sm_fill < 0.2);
+        let undeclared = profile_of(&COL_SUM.replace("// kforecast:", "// sizes:"), "col_sum");
+        assert!(undeclared.guesses > 0);
+    }
+
+    #[test]
+    fn a_triangular_loop_counts_the_average_thread() {
+        let src = r#"
+// kforecast: n = 8192; l: f32[n, n] randn; x: f32[n] randn; y: f32[n]
+__global__ void tril(const float* l, const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float s = 0.0f;
+    for (int j = 0; j <= i; ++j) s += l[(size_t)i * n + j] * x[j];
+    y[i] = s;
+}
+void launch(const float* l, const float* x, float* y, int n) { tril<<<n / 256, 256>>>(l, x, y, n); }
+"#;
+        let triangle = profile_of(src, "tril").features.load_bytes;
+        let square = profile_of(&src.replace("j <= i", "j < n"), "tril").features.load_bytes;
+        // Rows average half the matrix's width, not thread 0's single element.
+        assert!((triangle / square - 0.5).abs() < 0.02, "{triangle} vs {square}");
+    }
+}
