@@ -135,10 +135,11 @@ impl Forecaster for EmbeddedForecaster {
     }
 
     fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
+        let (base, candidate) = super::same_problem(base, candidate);
         if base.identity() == candidate.identity() {
             return Forecast::same_kernel(ID);
         }
-        let (b, c) = (self.profile(base), self.profile(candidate));
+        let (b, c) = (self.profile(&base), self.profile(&candidate));
         self.forecast_profiles(&b, &c)
     }
 }

@@ -19,6 +19,31 @@ pub use embedded::{EmbeddedForecaster, Params};
 pub use ensemble::{ensemble, ensemble_id, log2_moments, Member, Pool};
 pub use trained::{Adjustment, Model, TrainedForecaster};
 
+/// The two versions of a pair at one problem size. A version whose declaration differs
+/// takes the candidate's (the base's when the candidate declares nothing), as a
+/// measurement of the pair would: adding or editing the `kforecast:` line changes what is
+/// measured, not how fast the kernel is.
+pub fn same_problem<'a>(
+    base: &'a Kernel,
+    candidate: &'a Kernel,
+) -> (std::borrow::Cow<'a, Kernel>, std::borrow::Cow<'a, Kernel>) {
+    use std::borrow::Cow;
+    if base.declared == candidate.declared {
+        return (Cow::Borrowed(base), Cow::Borrowed(candidate));
+    }
+    let with = |k: &Kernel, declared: &crate::declaration::Declared| {
+        let mut k = k.clone();
+        k.declared = declared.clone();
+        k.identity = k.compute_identity();
+        k
+    };
+    if candidate.declared.is_empty() {
+        (Cow::Borrowed(base), Cow::Owned(with(candidate, &base.declared)))
+    } else {
+        (Cow::Owned(with(base, &candidate.declared)), Cow::Borrowed(candidate))
+    }
+}
+
 /// What a forecast claims.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -259,10 +259,11 @@ impl Forecaster for TrainedForecaster {
     }
 
     fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
+        let (base, candidate) = super::same_problem(base, candidate);
         if base.identity() == candidate.identity() {
             return Forecast::same_kernel(&self.id);
         }
-        let (b, c) = (self.profile(base), self.profile(candidate));
+        let (b, c) = (self.profile(&base), self.profile(&candidate));
         self.forecast_profiles(&b, &c)
     }
 
@@ -296,6 +297,24 @@ mod tests {
         assert!((there.speedup.log2() + back.speedup.log2()).abs() < 1e-9);
         assert!(there.bins.0.iter().sum::<f64>() > 0.999 && there.confidence <= 0.995);
         assert!(f.id().starts_with("embedded-gbt/1+"));
+    }
+
+    #[test]
+    fn declaring_the_problem_is_not_a_change_of_speed() {
+        let f = TrainedForecaster::shipped().expect("the shipped weights fit this build");
+        let body = "__global__ void k(float* o, const float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; \
+                    if (i < n) o[i] = a[i]; }\nvoid go(float* o, const float* a, int n) { k<<<(n + 255) / 256, 256>>>(o, a, n); }";
+        let plain = kernel(body);
+        let declared = kernel(&format!("// kforecast: n = 1 << 12; a: f32[n] randn\n{body}"));
+        assert!(!declared.declared.is_empty());
+        assert!(f.forecast(&plain, &declared).identical);
+        assert!(f.forecast(&declared, &plain).identical);
+        // A real edit with a declaration added is compared at the declared size on both sides.
+        let strided = kernel(&body.replace("a[i]", "a[i * 32 % n]"));
+        let both = f.forecast(&strided, &declared);
+        let declared_strided =
+            kernel(&format!("// kforecast: n = 1 << 12; a: f32[n] randn\n{}", body.replace("a[i]", "a[i * 32 % n]")));
+        assert_eq!(both.speedup, f.forecast(&declared_strided, &declared).speedup);
     }
 
     #[test]
