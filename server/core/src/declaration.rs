@@ -20,7 +20,8 @@ pub struct Item {
     pub range: TextRange,
 }
 
-const PREFIX: &str = "kforecast:";
+/// What starts a declaration in a comment line.
+pub const PREFIX: &str = "kforecast:";
 
 /// Items that configure a measurement rather than name a size.
 pub const SETTINGS: [&str; 7] = ["grid", "block", "smem", "outputs", "rtol", "atol", "wrapper"];
@@ -42,10 +43,7 @@ pub fn items_before(text: &str, start: usize) -> Vec<Item> {
     while cursor > 0 {
         let prev_end = cursor - 1;
         let prev_start = text[..prev_end].rfind('\n').map(|i| i + 1).unwrap_or(0);
-        let line = text[prev_start..prev_end].trim();
-        let comment =
-            line.starts_with("//") || line.starts_with('#') || line.starts_with("/*") || line.starts_with('*');
-        if !comment {
+        if !is_comment_line(&text[prev_start..prev_end]) {
             break;
         }
         line_starts.push(prev_start);
@@ -82,7 +80,29 @@ pub fn items_before(text: &str, start: usize) -> Vec<Item> {
     out
 }
 
-/// Splits `s` at `sep` outside brackets.
+/// Whether a line is a comment line a declaration may sit in (C, Python, block comments).
+pub fn is_comment_line(line: &str) -> bool {
+    let line = line.trim();
+    line.starts_with("//") || line.starts_with('#') || line.starts_with("/*") || line.starts_with('*')
+}
+
+/// The non-empty items of a comma-separated list (`rows, cols`; `x, 1e-5`), trimmed.
+pub fn list(text: &str) -> Vec<String> {
+    split_top(text, ',').into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+/// A call's name and arguments: `softmax(x, 1e-5)` → (`softmax`, [`x`, `1e-5`]).
+pub fn call(text: &str) -> (String, Vec<String>) {
+    match text.split_once('(') {
+        Some((name, rest)) => {
+            let inner = rest.trim_end().strip_suffix(')').unwrap_or(rest);
+            (name.trim().to_string(), list(inner))
+        }
+        None => (text.trim().to_string(), Vec::new()),
+    }
+}
+
+/// Splits `s` at `sep` outside brackets and parentheses.
 pub fn split_top(s: &str, sep: char) -> Vec<&str> {
     let mut parts = Vec::new();
     let mut depth = 0i32;
@@ -119,24 +139,11 @@ impl Declared {
             if it.typed {
                 if let (Some(open), Some(close)) = (it.value.find('['), it.value.rfind(']')) {
                     if open < close {
-                        let dims = split_top(&it.value[open + 1..close], ',')
-                            .into_iter()
-                            .map(|s| s.trim().to_string())
-                            .filter(|s| !s.is_empty())
-                            .collect();
-                        d.shapes.insert(it.key.clone(), dims);
+                        d.shapes.insert(it.key.clone(), list(&it.value[open + 1..close]));
                     }
                 }
             } else if it.key == "wrapper" {
-                if let (Some(open), Some(close)) = (it.value.find('('), it.value.rfind(')')) {
-                    if open < close {
-                        d.wrapper_args = split_top(&it.value[open + 1..close], ',')
-                            .into_iter()
-                            .map(|s| s.trim().to_string())
-                            .filter(|s| !s.is_empty())
-                            .collect();
-                    }
-                }
+                d.wrapper_args = call(&it.value).1;
             } else if !SETTINGS.contains(&it.key.as_str()) && !it.key.is_empty() {
                 d.values.insert(it.key.clone(), it.value.clone());
             }

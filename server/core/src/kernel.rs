@@ -196,10 +196,17 @@ impl Kernel {
                 h.str(k).str(v);
             }
         }
-        for (k, v) in self.declared.definitions() {
-            h.str(&k).str(&v);
+        let d = &self.declared;
+        for (k, v) in &d.values {
+            h.str(k).str(v);
         }
-        for a in &self.declared.wrapper_args {
+        for (name, dims) in &d.shapes {
+            h.str(name);
+            for dim in dims {
+                h.str(dim);
+            }
+        }
+        for a in &d.wrapper_args {
             h.str(a);
         }
         h.finish()

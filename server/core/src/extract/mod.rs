@@ -12,10 +12,10 @@ mod triton;
 mod walk;
 
 pub(crate) use cuda::declarator_name;
-pub(crate) use triton::parameter_name as triton_parameter_name;
+pub(crate) use triton::parameters as python_parameters;
 pub(crate) use walk::preorder as walk_preorder;
 
-use crate::declaration::{items_before, Declared};
+use crate::declaration::{is_comment_line, items_before, Declared, PREFIX as DECLARATION_PREFIX};
 use crate::hash::ContentHash;
 use crate::kernel::{definition_value, Helper, HelperKind, Kernel, Language, LaunchSite, TextRange};
 use crate::source::SourceText;
@@ -83,6 +83,27 @@ struct ItemFacts {
 /// Bytes above a kernel searched for its `kforecast:` declaration.
 const DECLARATION_WINDOW: usize = 4096;
 
+/// The `kforecast:` declaration in the comment lines right above `start`. Only those
+/// lines are read (at most [`DECLARATION_WINDOW`] bytes of them), not the document.
+fn declaration_above(src: &SourceText, start: usize) -> Declared {
+    let rope = src.rope();
+    let start = src.snap(start);
+    let line = rope.byte_to_line(start);
+    let mut first = line;
+    while first > 0
+        && start - rope.line_to_byte(first - 1) <= DECLARATION_WINDOW
+        && is_comment_line(&std::borrow::Cow::from(rope.line(first - 1)))
+    {
+        first -= 1;
+    }
+    let window = src.slice(rope.line_to_byte(first), start);
+    // Most kernels declare nothing: no need to read the lines item by item.
+    if !window.contains(DECLARATION_PREFIX) {
+        return Declared::default();
+    }
+    Declared::from_items(&items_before(&window, window.len()))
+}
+
 /// Reads one document; keeps a per-item cache between calls.
 pub struct Extractor {
     language: Language,
@@ -127,18 +148,7 @@ impl Extractor {
         if root.has_error() {
             walk::errors(root, &mut syntax_errors, 32);
         }
-        let mut kernels = assemble(self.language, placed);
-        for k in &mut kernels {
-            // The declaration sits in the comment lines right above the kernel: read a
-            // window of text before it, not the whole document.
-            let from = src.snap(k.range.start.saturating_sub(DECLARATION_WINDOW));
-            let window = src.slice(from, k.range.start);
-            k.declared = Declared::from_items(&items_before(&window, window.len()));
-            if !k.declared.is_empty() {
-                k.identity = k.compute_identity();
-            }
-        }
-        Extraction { kernels, syntax_errors }
+        Extraction { kernels: assemble(self.language, placed, src), syntax_errors }
     }
 }
 
@@ -191,7 +201,7 @@ impl ItemFacts {
     }
 }
 
-fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>) -> Vec<Kernel> {
+fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &SourceText) -> Vec<Kernel> {
     let mut helpers: HashMap<&str, &HelperDraft> = HashMap::new();
     let mut launches: HashMap<&str, Vec<(&LaunchDraft, usize)>> = HashMap::new();
     let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();
@@ -253,7 +263,7 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>) -> Vec<Ker
                 launches: sites,
                 autotune: draft.autotune.clone(),
                 has_errors: draft.has_errors,
-                declared: Declared::default(),
+                declared: declaration_above(src, range.start),
             };
             kernel.identity = kernel.compute_identity();
             kernels.push(kernel);

@@ -104,32 +104,37 @@ fn renamable(node: Node) -> bool {
     }
 }
 
-/// The name of a Python parameter node (`x`, `x: int`, `x=1`, `BLOCK: tl.constexpr = 64`).
-pub(crate) fn parameter_name(p: Node) -> Option<Node> {
-    match p.kind() {
-        "identifier" => Some(p),
-        "typed_parameter" => p.named_child(0),
-        _ => p.child_by_field_name("name"),
-    }
+/// The parameters of a Python function definition, each with its name node (`x`,
+/// `x: int`, `x=1`, `BLOCK: tl.constexpr = 64`); `*args`, `**kw` and separators have no
+/// plain name and are left out.
+pub(crate) fn parameters<'t>(def: Node<'t>) -> Vec<(Node<'t>, Node<'t>)> {
+    let Some(params) = def.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
+    let mut cursor = params.walk();
+    let list: Vec<Node<'t>> = params.named_children(&mut cursor).collect();
+    list.into_iter()
+        .filter_map(|p| {
+            let name = match p.kind() {
+                "identifier" => Some(p),
+                "typed_parameter" => p.named_child(0),
+                _ => p.child_by_field_name("name"),
+            };
+            name.filter(|n| n.kind() == "identifier").map(|n| (p, n))
+        })
+        .collect()
 }
 
 fn locals_and_constexprs(def: Node, src: &SourceText) -> (HashSet<String>, Vec<String>) {
     let mut locals = HashSet::new();
     let mut constexprs = Vec::new();
-    if let Some(params) = def.child_by_field_name("parameters") {
-        let mut cursor = params.walk();
-        for p in params.named_children(&mut cursor) {
-            let name = parameter_name(p);
-            let Some(name) = name.filter(|n| n.kind() == "identifier") else {
-                continue;
-            };
-            let name = node_text(name, src).into_owned();
-            let constexpr = p.child_by_field_name("type").is_some_and(|t| node_text(t, src).contains("constexpr"));
-            if constexpr {
-                constexprs.push(name.clone());
-            }
-            locals.insert(name);
+    for (p, name) in parameters(def) {
+        let name = node_text(name, src).into_owned();
+        let constexpr = p.child_by_field_name("type").is_some_and(|t| node_text(t, src).contains("constexpr"));
+        if constexpr {
+            constexprs.push(name.clone());
         }
+        locals.insert(name);
     }
     if let Some(body) = def.child_by_field_name("body") {
         walk::preorder(body, |n| {
@@ -270,15 +275,7 @@ fn function_params(node: Node, src: &SourceText) -> Vec<String> {
             return true;
         }
         done = true;
-        if let Some(params) = n.child_by_field_name("parameters") {
-            let mut cursor = params.walk();
-            for p in params.named_children(&mut cursor) {
-                let name = parameter_name(p);
-                if let Some(name) = name.filter(|n| n.kind() == "identifier") {
-                    out.push(node_text(name, src).into_owned());
-                }
-            }
-        }
+        out = parameters(n).into_iter().map(|(_, name)| node_text(name, src).into_owned()).collect();
         false
     });
     out

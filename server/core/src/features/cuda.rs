@@ -222,21 +222,31 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
     Profile { language: Language::Cuda, features, cost, guesses }
 }
 
-/// The kernel's parameter names, in order.
-fn param_names(def: Node, src: &str) -> Vec<String> {
-    let mut names = Vec::new();
+/// The kernel's `parameter_declaration` nodes, in order.
+fn parameter_declarations(def: Node) -> Vec<Node> {
+    let mut found = Vec::new();
     crate::extract::walk_preorder(def, |n| {
         if n.kind() == "compound_statement" {
             return false;
         }
         if n.kind() == "parameter_declaration" {
-            let name = n.child_by_field_name("declarator").and_then(crate::extract::declarator_name);
-            names.push(name.and_then(|x| src.get(x.byte_range())).unwrap_or_default().to_string());
+            found.push(n);
             return false;
         }
         true
     });
-    names
+    found
+}
+
+/// The kernel's parameter names, in order.
+fn param_names(def: Node, src: &str) -> Vec<String> {
+    parameter_declarations(def)
+        .into_iter()
+        .map(|p| {
+            let name = p.child_by_field_name("declarator").and_then(crate::extract::declarator_name);
+            name.and_then(|x| src.get(x.byte_range())).unwrap_or_default().to_string()
+        })
+        .collect()
 }
 
 /// Evaluates a launch dimension: `256`, `threads`, `dim3(32, 8)`, `block` (a local).
@@ -276,18 +286,7 @@ impl Walker<'_> {
     }
 
     fn params(&mut self, def: Node) {
-        let mut found = Vec::new();
-        crate::extract::walk_preorder(def, |n| {
-            if n.kind() == "compound_statement" {
-                return false;
-            }
-            if n.kind() == "parameter_declaration" {
-                found.push(n);
-                return false;
-            }
-            true
-        });
-        for p in found {
+        for p in parameter_declarations(def) {
             let Some(decl) = p.child_by_field_name("declarator") else {
                 continue;
             };
@@ -531,15 +530,14 @@ impl Walker<'_> {
         trip.clamp(0.0, 1e12)
     }
 
-    /// Evaluates `text` for the average thread of the grid.
+    /// Evaluates `text` for the average thread of the grid (elsewhere the indices are 0).
     fn eval_mean_thread(&mut self, text: &str) -> Option<f64> {
-        let zero: Vec<(String, f64)> = self.mean_index.iter().map(|(k, _)| (k.clone(), 0.0)).collect();
         for (k, v) in &self.mean_index {
             self.env.set(k, *v);
         }
         let value = self.env.eval(text).map(|e| e.value);
-        for (k, v) in zero {
-            self.env.set(&k, v);
+        for (k, _) in &self.mean_index {
+            self.env.set(k, 0.0);
         }
         value
     }

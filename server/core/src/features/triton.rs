@@ -35,7 +35,7 @@ struct Walker<'a> {
     src: &'a str,
     env: Env,
     shapes: HashMap<String, Shape>,
-    params: BTreeSet<String>,
+    params: &'a BTreeSet<String>,
     streamed: HashMap<String, usize>,
     pass: usize,
     elem: f64,
@@ -67,14 +67,15 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
             })
             .collect()
     };
+    let names: BTreeSet<String> = params.into_iter().collect();
     let mut best: Option<Profile> = None;
     for config_env in configs {
-        let p = profile_config(kernel, def, config_env, rates);
+        let p = profile_config(kernel, def, &names, config_env, rates);
         if best.as_ref().is_none_or(|b| p.cost.total < b.cost.total) {
             best = Some(p);
         }
     }
-    let mut profile = best.unwrap_or_else(|| profile_config(kernel, def, env, rates));
+    let mut profile = best.unwrap_or_else(|| profile_config(kernel, def, &names, env, rates));
     profile.features.autotune_configs = kernel.autotune.len() as f64;
     profile
 }
@@ -96,18 +97,10 @@ fn find_def(root: Node) -> Option<Node> {
 
 /// The kernel's parameter names, in order.
 fn param_names(def: Node, src: &str) -> Vec<String> {
-    let Some(params) = def.child_by_field_name("parameters") else {
-        return Vec::new();
-    };
-    let mut cursor = params.walk();
-    let names: Vec<String> = params
-        .named_children(&mut cursor)
-        .map(|p| {
-            let name = crate::extract::triton_parameter_name(p);
-            name.and_then(|n| src.get(n.byte_range())).unwrap_or_default().to_string()
-        })
-        .collect();
-    names
+    crate::extract::python_parameters(def)
+        .into_iter()
+        .map(|(_, name)| src.get(name.byte_range()).unwrap_or_default().to_string())
+        .collect()
 }
 
 /// `BLOCK: tl.constexpr = 128` gives BLOCK a default.
@@ -128,7 +121,13 @@ fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
     }
 }
 
-fn profile_config(kernel: &Kernel, def: Option<Node>, mut env: Env, rates: &Rates) -> Profile {
+fn profile_config(
+    kernel: &Kernel,
+    def: Option<Node>,
+    params: &BTreeSet<String>,
+    mut env: Env,
+    rates: &Rates,
+) -> Profile {
     // Loop bounds that depend on the program id (causal attention, triangles) are
     // counted for the average program.
     if let Some(grid) = kernel.launches.first().and_then(|l| l.grid.as_deref()) {
@@ -156,17 +155,15 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, mut env: Env, rates: &Rate
         src: &kernel.source,
         env,
         shapes: HashMap::new(),
-        params: BTreeSet::new(),
+        params,
         streamed: HashMap::new(),
         pass: 0,
         elem,
         acc: Acc::default(),
         loop_load: vec![0.0],
     };
-    let mut swizzle = false;
+    let swizzle = params.iter().any(|p| p.contains("GROUP"));
     if let Some(def) = def {
-        walker.collect_params(def);
-        swizzle = walker.params.iter().any(|p| p.contains("GROUP"));
         if let Some(body) = def.child_by_field_name("body") {
             walker.block(body, 1.0, 0);
         }
@@ -245,19 +242,6 @@ fn profile_config(kernel: &Kernel, def: Option<Node>, mut env: Env, rates: &Rate
 impl Walker<'_> {
     fn text(&self, node: Node) -> &str {
         self.src.get(node.start_byte()..node.end_byte()).unwrap_or("")
-    }
-
-    fn collect_params(&mut self, def: Node) {
-        let Some(params) = def.child_by_field_name("parameters") else {
-            return;
-        };
-        let mut cursor = params.walk();
-        for p in params.named_children(&mut cursor) {
-            let name = crate::extract::triton_parameter_name(p);
-            if let Some(n) = name {
-                self.params.insert(self.text(n).to_string());
-            }
-        }
     }
 
     fn size(&self, shape: &Shape) -> f64 {

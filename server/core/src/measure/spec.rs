@@ -23,8 +23,8 @@ use crate::kernel::{HelperKind, Kernel, TextRange};
 use crate::source::parser_for;
 use crate::Language;
 
-use crate::declaration::{items_before, SETTINGS};
-pub use crate::declaration::{split_top, Item};
+pub use crate::declaration::Item;
+use crate::declaration::{self, items_before, SETTINGS};
 
 /// A mistake in a declaration, or something that could not be inferred.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +56,6 @@ pub fn job(base: (&str, &Kernel, &str), candidate: (&str, &Kernel, &str)) -> Res
     Ok((job, declared))
 }
 
-/// Splits at `sep` outside brackets and parentheses.
 /// A typed buffer: `f32[n, m] randn out`.
 struct BufferDecl {
     dtype: DType,
@@ -71,11 +70,7 @@ fn parse_buffer(value: &str) -> Result<BufferDecl, String> {
     let dtype_text = value[..open].trim();
     let dtype = DType::parse(dtype_text)
         .ok_or_else(|| format!("unknown dtype `{dtype_text}` (use f16, bf16, f32, f64, i8, u8, i32, u32, i64, u64)"))?;
-    let shape: Vec<String> = split_top(&value[open + 1..close], ',')
-        .into_iter()
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let shape = declaration::list(&value[open + 1..close]);
     if shape.is_empty() {
         return Err("a buffer needs a shape, e.g. `f32[n]`".to_string());
     }
@@ -484,20 +479,7 @@ pub fn triton_job(
             format!("`{kernel}`: name the launch wrapper to call, e.g. `# kforecast: wrapper = softmax(x)`"),
         )]);
     };
-    let (name, args) = match wrapper.value.split_once('(') {
-        Some((n, rest)) => {
-            let inner = rest.trim_end().strip_suffix(')').unwrap_or(rest);
-            (
-                n.trim().to_string(),
-                split_top(inner, ',')
-                    .into_iter()
-                    .map(|s| s.trim().to_string())
-                    .filter(|s| !s.is_empty())
-                    .collect::<Vec<_>>(),
-            )
-        }
-        None => (wrapper.value.trim().to_string(), Vec::new()),
-    };
+    let (name, args) = declaration::call(&wrapper.value);
     let mut inputs = Vec::new();
     for arg in &args {
         let Some(it) = items.iter().find(|i| &i.key == arg) else {

@@ -10,9 +10,9 @@
 //! a kernel that assumes `blockDim.x == TILE` keeps that true.
 
 use super::diff;
+use crate::declaration::split_top;
 use crate::extract::extract_text;
 use crate::kernel::{HelperKind, Kernel, Language, TextRange};
-use crate::measure::spec::split_top;
 use serde::{Deserialize, Serialize};
 
 /// What a knob controls (for the domain of values it may take).
