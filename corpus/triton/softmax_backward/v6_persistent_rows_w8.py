@@ -1,0 +1,30 @@
+"""Softmax backward dx = y * (dy - sum(dy * y)) per row, persistent: a grid of 4 programs per SM
+(132 SMs) and each program walks the rows row = pid, pid + grid, ..., the whole row in registers; 8 warps."""
+import torch
+import triton
+import triton.language as tl
+
+NUM_SMS = 132  # H100 SXM
+
+
+# kforecast: wrapper = softmax_backward(y, dy); y: f32[8192, 4096] rand; dy: f32[8192, 4096] randn; rtol = 1e-3; atol = 1e-3
+@triton.jit
+def softmax_backward_kernel(dx_ptr, y_ptr, dy_ptr, n_rows, n_cols, stride, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    for row in range(pid, n_rows, nprog):
+        y = tl.load(y_ptr + row * stride + cols, mask=mask, other=0.0)
+        g = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0.0)
+        dot = tl.sum(y * g, axis=0)
+        tl.store(dx_ptr + row * stride + cols, y * (g - dot), mask=mask)
+
+
+def softmax_backward(y: torch.Tensor, dy: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = y.shape
+    dx = torch.empty_like(y)
+    grid = (min(n_rows, NUM_SMS * 4),)
+    softmax_backward_kernel[grid](dx, y, dy, n_rows, n_cols, y.stride(0), BLOCK=triton.next_power_of_2(n_cols),
+                                  num_warps=8)
+    return dx
