@@ -89,7 +89,8 @@ fn claim_holds(f: &Forecast, s: f64) -> bool {
     }
 }
 
-fn ece(pairs: &[(f64, bool)]) -> f64 {
+/// Expected calibration error of (confidence, outcome) pairs over 10 equal-width buckets.
+pub fn ece(pairs: &[(f64, bool)]) -> f64 {
     let mut buckets = [(0.0f64, 0.0f64, 0usize); 10];
     for (conf, ok) in pairs {
         let b = ((conf * 10.0) as usize).min(9);
@@ -150,6 +151,40 @@ fn by_family(samples: &[Sample]) -> BTreeMap<&str, Vec<&Sample>> {
     for s in samples {
         out.entry(&s.family).or_default().push(s);
     }
+    out
+}
+
+/// One family's share of the figures: where a forecaster goes wrong.
+#[derive(Clone, Debug, Serialize)]
+pub struct FamilyScore {
+    pub family: String,
+    pub pairs: usize,
+    /// Pairs with |log2 S| > 0.2, and how many of them the forecast got the direction of.
+    pub clear_pairs: usize,
+    pub clear_right: usize,
+    pub log_score: f64,
+}
+
+/// Each family's direction and log score, worst direction first (then by name).
+pub fn per_family(samples: &[Sample]) -> Vec<FamilyScore> {
+    let mut out: Vec<FamilyScore> = by_family(samples)
+        .into_iter()
+        .map(|(family, group)| {
+            let clear: Vec<&&Sample> = group.iter().filter(|s| s.speedup.log2().abs() > 0.2).collect();
+            let right = clear.iter().filter(|s| (s.forecast.p_faster > 0.5) == (s.speedup > 1.0)).count();
+            let log_score = group.iter().map(|s| -s.forecast.bins.0[bin_of(s.speedup)].max(1e-6).ln()).sum::<f64>()
+                / group.len().max(1) as f64;
+            FamilyScore {
+                family: family.to_string(),
+                pairs: group.len(),
+                clear_pairs: clear.len(),
+                clear_right: right,
+                log_score,
+            }
+        })
+        .collect();
+    let rate = |f: &FamilyScore| if f.clear_pairs == 0 { 1.0 } else { f.clear_right as f64 / f.clear_pairs as f64 };
+    out.sort_by(|a, b| rate(a).total_cmp(&rate(b)).then_with(|| a.family.cmp(&b.family)));
     out
 }
 

@@ -80,6 +80,10 @@ pub struct LaunchSite {
     /// Parameters of the launching function (Triton: the wrapper the declaration calls).
     #[serde(default)]
     pub host_params: Vec<String>,
+    /// Default values of the launching function's parameters (`num_groups: int = 32`),
+    /// which hold where the call leaves them out.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub host_defaults: BTreeMap<String, String>,
 }
 
 /// A helper a kernel uses from the same file: a `__device__` function, a `#define`,
@@ -157,6 +161,10 @@ pub struct Kernel {
     /// Sizes and shapes the `kforecast:` lines above it declare (empty without them).
     #[serde(default)]
     pub declared: Declared,
+    /// Triton: the other kernels its launching wrapper launches, in launch order (timed
+    /// with it, since a measurement runs the whole wrapper). They carry no companions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub companions: Vec<Kernel>,
 }
 
 impl Kernel {
@@ -190,6 +198,9 @@ impl Kernel {
             for p in &launch.host_params {
                 h.str(p);
             }
+            for (k, v) in &launch.host_defaults {
+                h.str(k).str(v);
+            }
         }
         for config in &self.autotune {
             for (k, v) in config {
@@ -208,6 +219,9 @@ impl Kernel {
         }
         for a in &d.wrapper_args {
             h.str(a);
+        }
+        for c in &self.companions {
+            h.str(&c.name).hash(&c.identity);
         }
         h.finish()
     }

@@ -279,6 +279,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 args,
                 locals,
                 host_params: Vec::new(),
+                host_defaults: BTreeMap::new(),
             },
         });
         true
@@ -289,6 +290,10 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
 fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     walk::preorder(node, |n| {
+        if n.kind() == "assignment_expression" {
+            reassign(n, src, &mut out);
+            return true;
+        }
         if n.kind() != "declaration" {
             return true;
         }
@@ -317,6 +322,87 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
     out
 }
 
+/// A later assignment to a local: `blocks = min(blocks, cap);` and `blocks += 1;` update
+/// its value, `if (blocks > cap) blocks = cap;` caps it; any other conditional
+/// assignment leaves its value unknown (so a launch that uses it cannot be taken as
+/// written, and a job asks for `grid =` instead of launching the wrong shape).
+fn reassign(n: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
+    let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
+        return;
+    };
+    let name = node_text(left, src).into_owned();
+    let Some(old) = out.get(&name).cloned() else {
+        return;
+    };
+    let right = squash(&node_text(right, src));
+    let op = n.child_by_field_name("operator").map(|o| node_text(o, src).into_owned()).unwrap_or_else(|| "=".into());
+    let value = match op.strip_suffix('=') {
+        Some("") => substitute(&right, &name, &format!("({old})")),
+        Some(binary) => format!("({old}) {binary} ({right})"),
+        None => return,
+    };
+    // Conditional: inside an `if`, a loop or a `switch` of the launching function.
+    let mut guard = None;
+    let mut up = n.parent();
+    while let Some(p) = up {
+        if matches!(p.kind(), "function_definition" | "lambda_expression") {
+            break;
+        }
+        if matches!(
+            p.kind(),
+            "if_statement"
+                | "for_statement"
+                | "while_statement"
+                | "do_statement"
+                | "switch_statement"
+                | "conditional_expression"
+        ) {
+            guard = Some(p);
+            break;
+        }
+        up = p.parent();
+    }
+    let value = match guard {
+        None => Some(value),
+        Some(g) if g.kind() == "if_statement" && g.child_by_field_name("alternative").is_none() => {
+            let cond = g.child_by_field_name("condition").map(|c| squash(&node_text(c, src))).unwrap_or_default();
+            let cond = cond.trim_start_matches('(').trim_end_matches(')').trim().to_string();
+            let cap = [(">", "min"), (">=", "min"), ("<", "max"), ("<=", "max")].into_iter().find_map(|(cmp, f)| {
+                let (l, r) = cond.split_once(&format!(" {cmp} "))?;
+                (l.trim() == name && r.trim() == right && !r.contains(['<', '>', '='])).then_some(f)
+            });
+            cap.map(|f| format!("{f}({old}, {right})"))
+        }
+        Some(_) => None,
+    };
+    match value {
+        Some(v) => {
+            out.insert(name, v);
+        }
+        None => {
+            out.remove(&name);
+        }
+    }
+}
+
+/// `text` with the identifier `name` replaced by `with` (whole words only).
+pub(super) fn substitute(text: &str, name: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once('\0')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        out.push_str(if word == name { with } else { &word });
+        word.clear();
+        if c != '\0' {
+            out.push(c);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use crate::extract::extract_text;
@@ -341,6 +427,28 @@ extern "C" void launch(const float* a, float* o, int n, cudaStream_t s) {
   scale<256><<<grid, threads, 0, s>>>(a, o, n);
 }
 "#;
+
+    #[test]
+    fn later_assignments_update_or_void_a_launch_local() {
+        let src = r#"
+__global__ void k(float* x, int n) { }
+void launch(float* x, int n, bool big) {
+    int blocks = (n + 255) / 256;
+    if (blocks > 1056) blocks = 1056;
+    int grid2 = n / 256;
+    grid2 = max(grid2, 1);
+    int odd = n / 128;
+    if (big) odd = 7;
+    k<<<blocks, 256>>>(x, n);
+}
+"#;
+        let ex = extract_text(Language::Cuda, src);
+        let locals = &ex.kernel("k").expect("kernel").launches[0].locals;
+        assert_eq!(locals.get("blocks").map(String::as_str), Some("min((n + 255) / 256, 1056)"));
+        assert_eq!(locals.get("grid2").map(String::as_str), Some("max((n / 256), 1)"));
+        // Set only on some paths: not known.
+        assert_eq!(locals.get("odd"), None);
+    }
 
     #[test]
     fn finds_template_kernel_helpers_bounds_and_launch() {

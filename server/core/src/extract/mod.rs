@@ -220,6 +220,8 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
     }
 
     let mut kernels: Vec<Kernel> = Vec::new();
+    // The item (by offset) each kernel is first launched from.
+    let mut launched_from: Vec<Option<usize>> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (base, facts) in &placed {
         for draft in &facts.kernels {
@@ -264,12 +266,63 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
                 autotune: draft.autotune.clone(),
                 has_errors: draft.has_errors,
                 declared: declaration_above(src, range.start),
+                companions: Vec::new(),
             };
             kernel.identity = kernel.compute_identity();
+            launched_from.push(launches.get(draft.name.as_str()).and_then(|s| s.first()).map(|(_, b)| *b));
             kernels.push(kernel);
         }
     }
+    if language == Language::Triton {
+        add_companions(&mut kernels, &launched_from, &launches);
+    }
     kernels
+}
+
+/// Gives each Triton kernel the other kernels its launching wrapper launches (a
+/// measurement runs the whole wrapper), each seen under the kernel's declaration.
+fn add_companions(
+    kernels: &mut [Kernel],
+    launched_from: &[Option<usize>],
+    launches: &HashMap<&str, Vec<(&LaunchDraft, usize)>>,
+) {
+    let mut found: Vec<Vec<Kernel>> = vec![Vec::new(); kernels.len()];
+    for (i, k) in kernels.iter().enumerate() {
+        let Some(item) = launched_from[i] else { continue };
+        let mut others: Vec<(usize, usize, &Kernel)> = kernels
+            .iter()
+            .filter(|o| o.name != k.name && !o.name.contains('#'))
+            .filter_map(|o| {
+                let sites = launches.get(o.name.as_str())?;
+                let j = sites.iter().position(|(_, b)| *b == item)?;
+                Some((sites[j].0.site.range.start, j, o))
+            })
+            .collect();
+        others.sort_by_key(|(at, _, _)| *at);
+        found[i] = others
+            .into_iter()
+            .map(|(_, j, o)| {
+                let mut c = o.clone();
+                c.companions.clear();
+                // Its launch from this wrapper is the one that counts.
+                if j < c.launches.len() {
+                    let site = c.launches.remove(j);
+                    c.launches.insert(0, site);
+                }
+                if c.declared.is_empty() {
+                    c.declared = k.declared.clone();
+                }
+                c.identity = c.compute_identity();
+                c
+            })
+            .collect();
+    }
+    for (k, companions) in kernels.iter_mut().zip(found) {
+        if !companions.is_empty() {
+            k.companions = companions;
+            k.identity = k.compute_identity();
+        }
+    }
 }
 
 /// Adds the file-level `#define`s and constants a launch's texts mention to its locals,

@@ -213,7 +213,7 @@ fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String
 /// `kernel[grid](args…, BLOCK_SIZE=…, num_warps=…)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut locals: Option<BTreeMap<String, String>> = None;
-    let mut host_params: Option<Vec<String>> = None;
+    let mut host_params: Option<(Vec<String>, BTreeMap<String, String>)> = None;
     walk::preorder(node, |n| {
         if n.kind() != "call" {
             return true;
@@ -243,7 +243,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             }
         }
         let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
-        let host_params = host_params.get_or_insert_with(|| function_params(node, src)).clone();
+        let (host_params, host_defaults) = host_params.get_or_insert_with(|| function_params(node, src)).clone();
         facts.launches.push(LaunchDraft {
             callee,
             template_args: Vec::new(),
@@ -257,15 +257,17 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 args,
                 locals,
                 host_params,
+                host_defaults,
             },
         });
         true
     });
 }
 
-/// Parameter names of the first function defined in `node` (the launching wrapper).
-fn function_params(node: Node, src: &SourceText) -> Vec<String> {
-    let mut out = Vec::new();
+/// Parameter names of the first function defined in `node` (the launching wrapper),
+/// and the default values of those that have one.
+fn function_params(node: Node, src: &SourceText) -> (Vec<String>, BTreeMap<String, String>) {
+    let mut out = (Vec::new(), BTreeMap::new());
     let mut done = false;
     walk::preorder(node, |n| {
         if done {
@@ -275,7 +277,13 @@ fn function_params(node: Node, src: &SourceText) -> Vec<String> {
             return true;
         }
         done = true;
-        out = parameters(n).into_iter().map(|(_, name)| node_text(name, src).into_owned()).collect();
+        for (p, name) in parameters(n) {
+            let name = node_text(name, src).into_owned();
+            if let Some(value) = p.child_by_field_name("value") {
+                out.1.insert(name.clone(), squash(&node_text(value, src)));
+            }
+            out.0.push(name);
+        }
         false
     });
     out
@@ -287,7 +295,13 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
         if n.kind() == "assignment" {
             if let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) {
                 if l.kind() == "identifier" {
-                    out.insert(node_text(l, src).into_owned(), squash(&node_text(r, src)));
+                    let name = node_text(l, src).into_owned();
+                    let mut value = squash(&node_text(r, src));
+                    // `BLOCK = min(BLOCK, 4096)`: the new value in terms of the old one.
+                    if let Some(old) = out.get(&name) {
+                        value = super::cuda::substitute(&value, &name, &format!("({old})"));
+                    }
+                    out.insert(name, value);
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")
                     && matches!(r.kind(), "expression_list" | "tuple")
                 {
@@ -355,6 +369,27 @@ def add(x, y):
     add_kernel[grid](x, y, out, n, num_warps=4)
     return out
 "#;
+
+    #[test]
+    fn a_wrapper_local_assigned_again_is_read_in_terms_of_its_old_value() {
+        let src = r#"
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    pass
+
+def run(x):
+    n = x.numel()
+    BLOCK = 4096
+    BLOCK = min(BLOCK, triton.next_power_of_2(n))
+    k[(triton.cdiv(n, BLOCK),)](x, n, BLOCK=BLOCK)
+"#;
+        let ex = extract_text(Language::Triton, src);
+        let locals = &ex.kernel("k").expect("kernel").launches[0].locals;
+        assert_eq!(locals.get("BLOCK").map(String::as_str), Some("min((4096), triton.next_power_of_2(n))"));
+    }
 
     #[test]
     fn finds_jit_kernels_autotune_and_launch() {

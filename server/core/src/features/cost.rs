@@ -23,6 +23,8 @@ pub struct Rates {
     pub shuffle: f64,
     /// Scheduling a block / program.
     pub block_overhead: f64,
+    /// A further kernel launch in one run: ~3 µs between dependent launches.
+    pub launch: f64,
     /// Bytes in flight per SM needed to saturate memory bandwidth (Little's law).
     pub bytes_in_flight: f64,
     /// Resident threads per SM at most.
@@ -48,6 +50,7 @@ impl Rates {
         contended_atomic: 2048.0,
         shuffle: 0.25,
         block_overhead: 384.0,
+        launch: 3e-6 * 3.0e12,
         bytes_in_flight: 16384.0,
         max_threads_per_sm: 2048.0,
         max_blocks_per_sm: 32.0,

@@ -33,6 +33,8 @@ impl Default for Env {
 pub struct Eval {
     pub value: f64,
     pub guesses: u32,
+    /// Of the guesses, how many were device queries (`num_sms()`), taken as an H100's.
+    pub device_queries: u32,
 }
 
 impl Env {
@@ -63,7 +65,7 @@ impl Env {
 
     /// Evaluates, falling back to `default` (counted as a guess) on failure.
     pub fn eval_or(&self, text: Option<&str>, default: f64) -> Eval {
-        text.and_then(|t| self.eval(t)).unwrap_or(Eval { value: default, guesses: 1 })
+        text.and_then(|t| self.eval(t)).unwrap_or(Eval { value: default, guesses: 1, device_queries: 0 })
     }
 
     fn eval_depth(&self, text: &str, depth: usize) -> Option<Eval> {
@@ -72,12 +74,12 @@ impl Env {
         }
         let body = strip_lambda(text);
         let tokens = tokenize(body)?;
-        let mut p = ExprParser { tokens: &tokens, pos: 0, env: self, guesses: 0, depth };
+        let mut p = ExprParser { tokens: &tokens, pos: 0, env: self, guesses: 0, device_queries: 0, depth };
         let value = p.expr()?;
         if p.pos != tokens.len() || !value.is_finite() {
             return None;
         }
-        Some(Eval { value, guesses: p.guesses })
+        Some(Eval { value, guesses: p.guesses, device_queries: p.device_queries })
     }
 
     /// Whether `name` has a value or a definition.
@@ -87,14 +89,14 @@ impl Env {
 
     fn lookup(&self, name: &str, depth: usize) -> Eval {
         if let Some(v) = self.values.get(name) {
-            return Eval { value: *v, guesses: 0 };
+            return Eval { value: *v, guesses: 0, device_queries: 0 };
         }
         if let Some(text) = self.texts.get(name) {
             if let Some(e) = self.eval_depth(text, depth + 1) {
                 return e;
             }
         }
-        Eval { value: self.unknown, guesses: 1 }
+        Eval { value: self.unknown, guesses: 1, device_queries: 0 }
     }
 }
 
@@ -183,9 +185,18 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
             if bytes.get(i) == Some(&b'[') {
                 let rest = &text[i + 1..];
                 let quoted = rest.trim_start().starts_with(['\'', '"']);
+                let indices = rest.find(']').and_then(|end| {
+                    let k =
+                        rest[..end].split(',').map(|t| t.trim().parse::<i64>().ok()).collect::<Option<Vec<_>>>()?.len();
+                    rest[end + 1..].starts_with(".numel()").then_some((end, k))
+                });
                 if let (true, Some(end)) = (quoted, rest.find(']')) {
                     name = rest[..end].trim().trim_matches(|c| c == '\'' || c == '"').to_string();
                     i += end + 2;
+                } else if let Some((end, k)) = indices {
+                    // `x[0, 0].numel()`: the elements after k indices, x's stride k − 1.
+                    name = format!("{name}.stride({})", k - 1);
+                    i += end + 2 + ".numel()".len();
                 } else if let Some(index) =
                     rest.find(']').and_then(|end| Some((end, rest[..end].trim().parse::<i64>().ok()?)))
                 {
@@ -210,6 +221,7 @@ struct ExprParser<'a> {
     pos: usize,
     env: &'a Env,
     guesses: u32,
+    device_queries: u32,
     depth: usize,
 }
 
@@ -366,17 +378,21 @@ impl ExprParser<'_> {
                         None if self.env.defines(&call_key(&name, &args)) => {
                             let e = self.env.lookup(&call_key(&name, &args), self.depth);
                             self.guesses += e.guesses;
+                            self.device_queries += e.device_queries;
                             Some(e.value)
                         }
                         None => {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;
-                            Some(device_query(&name).unwrap_or(self.env.unknown))
+                            let device = device_query(&name);
+                            self.device_queries += u32::from(device.is_some());
+                            Some(device.unwrap_or(self.env.unknown))
                         }
                     };
                 }
                 let e = self.env.lookup(&name, self.depth);
                 self.guesses += e.guesses;
+                self.device_queries += e.device_queries;
                 Some(e.value)
             }
             Tok::Op(_) => None,

@@ -20,11 +20,21 @@ pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
     }
     let launch = kernel.launches.first();
     if let Some(l) = launch {
+        // Defaults first: an argument the declaration passes replaces them.
+        for (param, value) in &l.host_defaults {
+            env.define(param, value);
+        }
         // The wrapper the declaration calls, `wrapper = f(x, y)`: its parameters are the
         // declared tensors under the wrapper's own names.
         for (param, arg) in l.host_params.iter().zip(&kernel.declared.wrapper_args) {
-            if param != arg {
+            if param == arg {
+                continue;
+            }
+            if env.texts.contains_key(arg.as_str()) || env.texts.keys().any(|k| k.starts_with(&format!("{arg}."))) {
                 alias(&mut env, param, arg);
+            } else {
+                // A literal (`wrapper = group_norm(x, w, b, 16)`).
+                env.define(param, arg);
             }
         }
         for (k, v) in l.locals.iter().chain(&l.meta) {
@@ -133,5 +143,33 @@ def softmax(x):
         assert_eq!(exact("stride * n_cols"), Some(3000.0 * 3000.0));
         assert_eq!(exact("BLOCK"), Some(4096.0));
         assert_eq!(exact("y.numel()"), Some(3_000_000.0));
+    }
+
+    #[test]
+    fn a_wrapper_default_holds_unless_the_declaration_passes_the_argument() {
+        let src = r#"
+import triton
+import triton.language as tl
+
+# kforecast: wrapper = group_norm(inp); inp: f32[32, 256, 1024]
+@triton.jit
+def gn_kernel(x_ptr, G, BLOCK: tl.constexpr):
+    pass
+
+def group_norm(x, num_groups: int = 32, eps=1e-5):
+    N = x.shape[0]
+    gn_kernel[(N * num_groups,)](x, num_groups, BLOCK=1024)
+"#;
+        let env_of = |text: &str| {
+            let ex = extract_text(Language::Triton, text);
+            let k = ex.kernel("gn_kernel").expect("kernel").clone();
+            super::environment(&k, &["x_ptr", "G", "BLOCK"].map(String::from))
+        };
+        let exact = |env: &super::Env, t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+        let env = env_of(src);
+        assert_eq!(exact(&env, "G"), Some(32.0));
+        assert_eq!(exact(&env, "N * num_groups"), Some(1024.0));
+        let env = env_of(&src.replace("group_norm(inp)", "group_norm(inp, 8)"));
+        assert_eq!(exact(&env, "G"), Some(8.0));
     }
 }

@@ -66,6 +66,7 @@ features! {
     group_swizzle: "Program-id swizzle for L2 reuse (GROUP_SIZE_M).",
     sm_fill: "Fraction of the SMs the grid gives a block (program) to.",
     waves: "Blocks launched over the blocks resident at once on the whole device.",
+    launches: "Kernels launched per run (Triton: the wrapper's other kernels too).",
 }
 
 /// What the forecaster knows about one kernel version.
@@ -85,9 +86,38 @@ pub fn profile(kernel: &Kernel) -> Profile {
 
 /// Profiles a kernel with the given device rates.
 pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
-    match kernel.language {
+    let mut p = match kernel.language {
         Language::Cuda => cuda::profile(kernel, rates),
         Language::Triton => triton::profile(kernel, rates),
+    };
+    p.features.launches = 1.0;
+    for companion in &kernel.companions {
+        p.absorb(&profile_with(companion, rates), rates);
+    }
+    p
+}
+
+impl Profile {
+    /// Adds another launch timed with this one (a wrapper's other kernel): its traffic,
+    /// work and cost, and a launch's fixed cost. The shape features stay this kernel's.
+    fn absorb(&mut self, other: &Profile, rates: &Rates) {
+        let (f, o) = (&mut self.features, &other.features);
+        f.load_bytes += o.load_bytes;
+        f.store_bytes += o.store_bytes;
+        f.uncoalesced_bytes += o.uncoalesced_bytes;
+        f.tensor_flops += o.tensor_flops;
+        f.scalar_ops += o.scalar_ops;
+        f.global_passes += o.global_passes;
+        f.launches += o.launches;
+        let (c, q) = (&mut self.cost, &other.cost);
+        c.memory += q.memory;
+        c.shared += q.shared;
+        c.sync += q.sync;
+        c.atomics += q.atomics;
+        c.compute += q.compute;
+        c.overhead += q.overhead + rates.launch;
+        c.total += q.total + rates.launch;
+        self.guesses += other.guesses;
     }
 }
 
@@ -127,6 +157,50 @@ void launch(const float* x, float* out, int rows, int cols) {
         assert!(p.features.sm_fill < 0.2);
         let undeclared = profile_of(&COL_SUM.replace("// kforecast:", "// sizes:"), "col_sum");
         assert!(undeclared.guesses > 0);
+    }
+
+    #[test]
+    fn a_triton_wrapper_is_costed_with_every_kernel_it_launches() {
+        let unfused = r#"
+import triton
+import triton.language as tl
+
+@triton.jit
+def silu_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, x / (1.0 + tl.exp(-x)), mask=offs < n)
+
+# kforecast: wrapper = swiglu(g, u); g: f32[8192, 2048]; u: f32[8192, 2048]
+@triton.jit
+def mul_kernel(a_ptr, b_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    a = tl.load(a_ptr + offs, mask=offs < n)
+    b = tl.load(b_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, a * b, mask=offs < n)
+
+def swiglu(g, u):
+    n = g.numel()
+    tmp = torch.empty_like(g)
+    out = torch.empty_like(g)
+    silu_kernel[(triton.cdiv(n, 1024),)](g, tmp, n, BLOCK=1024)
+    mul_kernel[(triton.cdiv(n, 1024),)](tmp, u, out, n, BLOCK=1024)
+    return out
+"#;
+        let ex = extract_text(Language::Triton, unfused);
+        let k = ex.kernel("mul_kernel").expect("kernel");
+        assert_eq!(k.companions.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(), ["silu_kernel"]);
+        let both = super::profile(k);
+        let alone = super::profile(&crate::kernel::Kernel { companions: Vec::new(), ..k.clone() });
+        assert_eq!(both.features.launches, 2.0);
+        // silu reads g and writes tmp: one more read and one more write of 64 MiB.
+        let mib = 8192.0 * 2048.0 * 4.0;
+        assert!((both.features.load_bytes - alone.features.load_bytes - mib).abs() < 1.0);
+        assert!((both.features.store_bytes - alone.features.store_bytes - mib).abs() < 1.0);
+        assert!(both.cost.total > 1.5 * alone.cost.total);
+        // The companion is part of the kernel's identity: editing it is a change.
+        let edited = extract_text(Language::Triton, &unfused.replace("x / (1.0 + tl.exp(-x))", "x * tl.sigmoid(x)"));
+        assert_ne!(edited.kernel("mul_kernel").map(|k| k.identity()), Some(k.identity()));
     }
 
     #[test]

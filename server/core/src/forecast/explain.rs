@@ -45,6 +45,10 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
         let dir = if c.global_passes > b.global_passes { "more" } else { "fewer" };
         push(0.45, format!("{dir} passes over global memory ({} → {})", b.global_passes, c.global_passes));
     }
+    if c.launches != b.launches && b.launches > 0.0 && c.launches > 0.0 {
+        let what = if c.launches < b.launches { "fused" } else { "split" };
+        push(0.55, format!("{what}: kernels launched per run {} → {}", b.launches, c.launches));
+    }
     if c.vector_width != b.vector_width {
         push(0.2, format!("vector width {} → {} words per access", b.vector_width, c.vector_width));
     }

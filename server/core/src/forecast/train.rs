@@ -5,7 +5,8 @@
 
 use super::gbt::{self, BoostParams, Booster};
 use super::trained::{antisymmetric_mu, feature_names, pair_vector, platt, swapped, Model, Provenance, Spread};
-use crate::eval::{point_metrics, Metrics, Sample};
+use crate::bins::bin_of;
+use crate::eval::{ece, point_metrics, Metrics, Sample};
 use crate::features::Profile;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -14,6 +15,9 @@ use std::sync::Arc;
 #[derive(Clone, Debug)]
 pub struct TrainPair {
     pub family: String,
+    /// The batch it was written and measured in (families of one batch share authors and
+    /// habits, so a batch held out is a harder test than a family held out).
+    pub batch: String,
     /// Names of the two versions (top-10% recovery ranks a family's versions by them).
     pub names: (String, String),
     pub base: Arc<Profile>,
@@ -58,22 +62,25 @@ fn fit_members(pairs: &[&TrainPair], options: &TrainOptions) -> Vec<Booster> {
 /// The spread grid searched, in log2 units.
 fn spread_grid() -> impl Iterator<Item = Spread> {
     (2..=20).flat_map(|b| {
-        (0..=8).flat_map(move |r| {
-            [0.0, 0.05, 0.1, 0.15, 0.2, 0.3].into_iter().flat_map(move |outlier| {
-                [1.5, 3.0].into_iter().map(move |outlier_sigma| Spread {
-                    base: 0.05 * b as f64,
-                    relative: 0.1 * r as f64,
-                    outlier,
-                    outlier_sigma,
-                    ..Spread::default()
+        (0..=20).flat_map(move |r| {
+            [0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 64.0].into_iter().flat_map(move |cap| {
+                [0.0, 0.05, 0.1, 0.15, 0.2, 0.3].into_iter().flat_map(move |outlier| {
+                    [1.5, 3.0].into_iter().map(move |outlier_sigma| Spread {
+                        base: 0.05 * b as f64,
+                        relative: 0.1 * r as f64,
+                        outlier,
+                        outlier_sigma,
+                        cap,
+                        ..Spread::default()
+                    })
                 })
             })
         })
     })
 }
 
-fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
-    let samples: Vec<Sample> = pairs
+fn samples(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Vec<Sample> {
+    pairs
         .iter()
         .zip(mus)
         .map(|(p, &mu)| Sample {
@@ -83,62 +90,125 @@ fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
             speedup: p.speedup,
             forecast: spread.forecast(mu, 1.0, "cv", Vec::new()),
         })
-        .collect();
-    point_metrics(&samples)
+        .collect()
 }
 
-/// One fold: boosters trained without `family`, and their forecast (log2 S) of each of
-/// its pairs, by index in `all`.
-fn fold(all: &[&TrainPair], family: &str, options: &TrainOptions) -> Vec<(usize, f64)> {
-    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| p.family != family).collect();
+fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
+    point_metrics(&samples(pairs, mus, spread))
+}
+
+/// What the spread is chosen by: the log score of the measured bin plus five times the
+/// calibration error of the most likely bin.
+fn criterion(mus: &[f64], truths: &[usize], spread: Spread) -> f64 {
+    let mut log = 0.0;
+    let mut tops = Vec::with_capacity(mus.len());
+    for (&mu, &truth) in mus.iter().zip(truths) {
+        let f = spread.forecast(mu, 1.0, "cv", Vec::new());
+        log -= f.bins.0[truth].max(1e-6).ln();
+        let top = f.bins.argmax();
+        tops.push((f.bins.0[top], top == truth));
+    }
+    log / mus.len().max(1) as f64 + 5.0 * ece(&tops)
+}
+
+/// One fold: boosters trained without the pairs `held` picks, and their forecast
+/// (log2 S) of each of those pairs, by index in `all`.
+fn fold(all: &[&TrainPair], held: &dyn Fn(&TrainPair) -> bool, options: &TrainOptions) -> Vec<(usize, f64)> {
+    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| !held(p)).collect();
     let members = fit_members(&train, options);
     all.iter()
         .enumerate()
-        .filter(|(_, p)| p.family == family)
+        .filter(|(_, p)| held(p))
         .map(|(i, p)| (i, antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate))))
         .collect()
 }
 
-/// What out-of-family cross-validation found: the spread (with its claim calibration)
-/// chosen on forecasts of each family by boosters trained without it, and the metrics
-/// those forecasts score.
-#[derive(Clone, Debug)]
-pub struct CrossValidation {
-    pub spread: Spread,
-    pub metrics: Metrics,
-}
-
-/// Out-of-family cross-validation on `pairs`; `progress` hears about each fold.
-pub fn cross_validate(pairs: &[TrainPair], options: &TrainOptions, progress: &mut dyn FnMut(&str)) -> CrossValidation {
-    let all: Vec<&TrainPair> = pairs.iter().collect();
-    let families: BTreeSet<&str> = pairs.iter().map(|p| p.family.as_str()).collect();
-    // Out-of-family forecasts for every pair, a fold per family on every core. Each fold
-    // is deterministic, so the result does not depend on how many cores there are.
-    let mut mus = vec![0.0; pairs.len()];
-    let families: Vec<&str> = families.into_iter().collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(families.len().max(1));
+/// Each pair's forecast by boosters trained without its group (`key`), a fold per
+/// group on every core. Each fold is deterministic, so the result does not depend on
+/// how many cores there are.
+fn out_of_group(
+    all: &[&TrainPair],
+    key: fn(&TrainPair) -> &str,
+    what: &str,
+    options: &TrainOptions,
+    progress: &mut dyn FnMut(&str),
+) -> Vec<f64> {
+    let groups: Vec<&str> = all.iter().map(|p| key(p)).collect::<BTreeSet<_>>().into_iter().collect();
+    let mut mus = vec![0.0; all.len()];
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(groups.len().max(1));
     let mut done = 0;
-    for chunk in families.chunks(threads) {
+    for chunk in groups.chunks(threads) {
         let folds: Vec<Vec<(usize, f64)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = chunk.iter().map(|family| scope.spawn(|| fold(&all, family, options))).collect();
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|group| scope.spawn(move || fold(all, &|p: &TrainPair| key(p) == *group, options)))
+                .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
         });
-        for (family, fold) in chunk.iter().zip(folds) {
+        for (group, fold) in chunk.iter().zip(folds) {
             done += 1;
-            progress(&format!("cross-validation {done}/{}: without {family}", families.len()));
+            progress(&format!("cross-validation by {what} {done}/{}: without {group}", groups.len()));
             for (i, mu) in fold {
                 mus[i] = mu;
             }
         }
     }
-    // The spread with the best log score plus a calibration penalty, out of family.
-    let mut spread = spread_grid()
-        .map(|s| {
-            let m = score(&all, &mus, s);
-            (m.log_score + 5.0 * m.ece_bin, s)
-        })
-        .min_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, s)| s)
+    mus
+}
+
+/// What cross-validation found: the spread (with its claim calibration) and the
+/// metrics of forecasts of each family by boosters trained without it, and of each batch
+/// by boosters trained without that batch.
+#[derive(Clone, Debug)]
+pub struct CrossValidation {
+    pub spread: Spread,
+    pub metrics: Metrics,
+    /// Every pair with its out-of-family forecast under `spread`.
+    pub samples: Vec<Sample>,
+    /// The same with each batch held out (None with a single batch).
+    pub batch_metrics: Option<Metrics>,
+}
+
+/// Out-of-family cross-validation on `pairs` (and, with `by_batch` and several batches,
+/// out-of-batch as a second opinion); `progress` hears about each fold. The spread is
+/// chosen on the out-of-family forecasts.
+pub fn cross_validate(
+    pairs: &[TrainPair],
+    options: &TrainOptions,
+    by_batch: bool,
+    progress: &mut dyn FnMut(&str),
+) -> CrossValidation {
+    let all: Vec<&TrainPair> = pairs.iter().collect();
+    let mus = out_of_group(&all, |p| p.family.as_str(), "family", options, progress);
+    let batches: BTreeSet<&str> = pairs.iter().map(|p| p.batch.as_str()).collect();
+    let batch_mus =
+        (by_batch && batches.len() > 1).then(|| out_of_group(&all, |p| p.batch.as_str(), "batch", options, progress));
+    // The spread with the best log score plus a calibration penalty.
+    let grid: Vec<Spread> = spread_grid().collect();
+    let truths: Vec<usize> = all.iter().map(|p| bin_of(p.speedup)).collect();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per = grid.len().div_ceil(threads).max(1);
+    let best: Vec<(f64, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = grid
+            .chunks(per)
+            .enumerate()
+            .map(|(c, chunk)| {
+                let (mus, truths) = (&mus, &truths);
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (criterion(mus, truths, *s), c * per + i))
+                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok().flatten()).collect()
+    });
+    let mut spread = best
+        .into_iter()
+        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+        .map(|(_, i)| grid[i])
         .unwrap_or_default();
     // Then the claim's confidence, by its log loss.
     let claims: Vec<(f64, bool)> = score(&all, &mus, spread).claims.iter().map(|c| (c.confidence, c.holds)).collect();
@@ -158,7 +228,9 @@ pub fn cross_validate(pairs: &[TrainPair], options: &TrainOptions, progress: &mu
         }
     }
     (spread.claim_scale, spread.claim_shift) = (best_platt.1, best_platt.2);
-    CrossValidation { spread, metrics: score(&all, &mus, spread) }
+    let samples = samples(&all, &mus, spread);
+    let batch_metrics = batch_mus.map(|b| score(&all, &b, spread));
+    CrossValidation { spread, metrics: point_metrics(&samples), samples, batch_metrics }
 }
 
 /// Trains a model on `pairs`; `progress` hears about each cross-validation fold.
@@ -170,7 +242,7 @@ pub fn train(
 ) -> Model {
     let all: Vec<&TrainPair> = pairs.iter().collect();
     let families: BTreeSet<&str> = pairs.iter().map(|p| p.family.as_str()).collect();
-    let CrossValidation { spread, metrics: cv } = cross_validate(pairs, options, progress);
+    let CrossValidation { spread, metrics: cv, .. } = cross_validate(pairs, options, false, progress);
     progress("fitting the final model on every pair");
     provenance.pairs = pairs.len();
     provenance.families = families.len();
@@ -182,6 +254,7 @@ pub fn train(
         "crps": cv.crps,
         "top10_recovery": cv.top10_recovery,
     });
+
     Model {
         format: 1,
         features: feature_names(),

@@ -71,6 +71,7 @@ pub fn antisymmetric_mu(members: &[Booster], x: &[f64]) -> f64 {
 }
 
 /// Spread of the forecast over log2 S: a normal of σ = `sqrt(base² + (relative · μ)²)`
+/// (μ clamped to ±`cap`)
 /// around the forecast, mixed with weight `outlier` with a wide normal around no change
 /// (the pairs where the features miss what matters).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,16 +86,32 @@ pub struct Spread {
     pub claim_scale: f64,
     #[serde(default)]
     pub claim_shift: f64,
+    /// σ stops growing with |μ| beyond this (a large forecast is no less sure of its
+    /// direction than a middling one).
+    #[serde(default = "no_cap")]
+    pub cap: f64,
 }
 
 fn one() -> f64 {
     1.0
 }
 
+fn no_cap() -> f64 {
+    64.0
+}
+
 impl Default for Spread {
     /// A moderate spread with the claim's confidence as the mixture gives it.
     fn default() -> Self {
-        Self { base: 0.5, relative: 0.5, outlier: 0.1, outlier_sigma: 3.0, claim_scale: 1.0, claim_shift: 0.0 }
+        Self {
+            base: 0.5,
+            relative: 0.5,
+            outlier: 0.1,
+            outlier_sigma: 3.0,
+            claim_scale: 1.0,
+            claim_shift: 0.0,
+            cap: no_cap(),
+        }
     }
 }
 
@@ -107,7 +124,7 @@ pub fn platt(p: f64, scale: f64, shift: f64) -> f64 {
 
 impl Spread {
     pub fn sigma(&self, mu: f64) -> f64 {
-        (self.base * self.base + (self.relative * mu).powi(2)).sqrt().max(0.02)
+        (self.base * self.base + (self.relative * mu.clamp(-self.cap, self.cap)).powi(2)).sqrt().max(0.02)
     }
 
     /// The forecast for a forecast log2 S of `mu`, with σ scaled by `sigma_scale`.

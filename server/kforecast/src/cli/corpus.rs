@@ -14,6 +14,8 @@ use std::sync::Arc;
 /// A measured pair with both versions' profiles.
 pub struct Pair {
     pub family: String,
+    /// The measurements file it came from (each holds one batch of families).
+    pub batch: String,
     pub split: String,
     pub base: String,
     pub candidate: String,
@@ -140,6 +142,7 @@ pub fn load(corpus: &Path, measurements: Option<&Path>, profiles: &EmbeddedForec
         }
         corpus.pairs.push(Pair {
             family,
+            batch: file.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             split,
             base: base.to_string(),
             candidate: cand.to_string(),

@@ -3,7 +3,7 @@
 use super::corpus::{self, Pair};
 use anyhow::{bail, Context};
 use clap::Args;
-use kforecast_core::eval::{metrics, selective, Metrics, Sample, SelectivePoint};
+use kforecast_core::eval::{metrics, per_family, selective, FamilyScore, Metrics, Sample, SelectivePoint};
 use kforecast_core::forecast::{EmbeddedForecaster, Forecast, Forecaster, Model, TrainedForecaster};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -32,6 +32,9 @@ pub struct EvalArgs {
     /// Write every measured pair with both profiles here (JSON lines), for analysis.
     #[arg(long, value_name = "FILE")]
     dump: Option<PathBuf>,
+    /// Also print each family's direction accuracy and log score, worst first.
+    #[arg(long)]
+    per_family: bool,
 }
 
 /// Confidence thresholds shown in the deferral trade-off.
@@ -81,6 +84,9 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let trade_off = selective(&samples, &THRESHOLDS);
     print_table(&m, &args.split, &corpus.describe(), &id, corpus.unmeasured_in(&args.split));
     print_trade_off(&trade_off);
+    if args.per_family {
+        print_families(&per_family(&samples));
+    }
     if let Some(out) = &args.json {
         let rows: Vec<_> = samples
             .iter()
@@ -164,5 +170,13 @@ fn print_trade_off(points: &[SelectivePoint]) {
             p.claim_error * 100.0,
             p.direction_error_clear * 100.0
         ));
+    }
+}
+
+/// Each family's direction (pairs with |log2 S| > 0.2) and log score, worst first.
+pub fn print_families(families: &[FamilyScore]) {
+    super::out("  by family (worst direction first): right / pairs with |log2 S| > 0.2, log score");
+    for f in families {
+        super::out(format!("    {:<32} {:>3} / {:<3} {:>6.3}", f.family, f.clear_right, f.clear_pairs, f.log_score));
     }
 }

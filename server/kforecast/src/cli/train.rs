@@ -4,7 +4,7 @@
 use super::corpus;
 use anyhow::Context;
 use clap::Args;
-use kforecast_core::eval::Metrics;
+use kforecast_core::eval::{per_family, Metrics};
 use kforecast_core::forecast::train::{cross_validate, train, TrainOptions, TrainPair};
 use kforecast_core::forecast::trained::Provenance;
 use kforecast_core::forecast::EmbeddedForecaster;
@@ -27,6 +27,9 @@ pub struct TrainArgs {
     /// Only cross-validate (out of family) and print the metrics; write nothing.
     #[arg(long)]
     cv_only: bool,
+    /// With --cv-only: write each pair's out-of-family forecast here (JSON lines).
+    #[arg(long, value_name = "FILE", requires = "cv_only")]
+    dump: Option<PathBuf>,
     /// Boosting rounds of each booster.
     #[arg(long, value_name = "N")]
     rounds: Option<usize>,
@@ -53,6 +56,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         .filter(|p| p.split == "train" && !p.identical)
         .map(|p| TrainPair {
             family: p.family.clone(),
+            batch: p.batch.clone(),
             names: (p.base.clone(), p.candidate.clone()),
             base: p.profiles.0.clone(),
             candidate: p.profiles.1.clone(),
@@ -75,8 +79,30 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("--rate must be in (0, 1], got {}", options.params.rate);
     }
     if args.cv_only {
-        let cv = cross_validate(&pairs, &options, &mut |line| eprintln!("{line}"));
+        let cv = cross_validate(&pairs, &options, true, &mut |line| eprintln!("{line}"));
         print_cross_validation(&cv.metrics, &options);
+        if let Some(b) = &cv.batch_metrics {
+            super::out(format!(
+                "  each batch held out: direction |log2 S| > 0.2 {:.1}%, ECE bin {:.4}, ECE claim {:.4}, log score {:.3}, top-10% {:.3}",
+                b.direction_accuracy_clear * 100.0,
+                b.ece_bin,
+                b.ece_claim,
+                b.log_score,
+                b.top10_recovery
+            ));
+        }
+        super::out(format!("  spread {:?}", cv.spread));
+        if let Some(path) = &args.dump {
+            let mut text = String::new();
+            for s in &cv.samples {
+                let row = serde_json::json!({"family": s.family, "base": s.base, "candidate": s.candidate,
+                    "speedup": s.speedup, "forecast": s.forecast});
+                text.push_str(&row.to_string());
+                text.push('\n');
+            }
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        super::eval::print_families(&per_family(&cv.samples));
         return Ok(ExitCode::SUCCESS);
     }
     let model = train(&pairs, &options, provenance, &mut |line| eprintln!("{line}"));
