@@ -60,6 +60,10 @@ impl TextRange {
     }
 }
 
+/// The value of a launching function's local that is assigned on some paths only (its
+/// value at the launch is not known from the text).
+pub const SET_ON_SOME_PATHS: &str = "<set on some paths only>";
+
 /// A place where a kernel is launched.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LaunchSite {

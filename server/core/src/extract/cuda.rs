@@ -4,7 +4,7 @@
 use super::normalize::normalize;
 use super::{node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::hash::ContentHash;
-use crate::kernel::{HelperKind, LaunchSite};
+use crate::kernel::{HelperKind, LaunchSite, SET_ON_SOME_PATHS};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, HashSet};
 use tree_sitter::Node;
@@ -324,7 +324,7 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
 
 /// A later assignment to a local: `blocks = min(blocks, cap);` and `blocks += 1;` update
 /// its value, `if (blocks > cap) blocks = cap;` caps it; any other conditional
-/// assignment leaves its value unknown (so a launch that uses it cannot be taken as
+/// assignment marks it [`SET_ON_SOME_PATHS`] (so a launch that uses it cannot be taken as
 /// written, and a job asks for `grid =` instead of launching the wrong shape).
 fn reassign(n: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
     let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
@@ -375,14 +375,7 @@ fn reassign(n: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
         }
         Some(_) => None,
     };
-    match value {
-        Some(v) => {
-            out.insert(name, v);
-        }
-        None => {
-            out.remove(&name);
-        }
-    }
+    out.insert(name, value.unwrap_or_else(|| SET_ON_SOME_PATHS.to_string()));
 }
 
 /// `text` with the identifier `name` replaced by `with` (whole words only).
@@ -447,7 +440,7 @@ void launch(float* x, int n, bool big) {
         assert_eq!(locals.get("blocks").map(String::as_str), Some("min((n + 255) / 256, 1056)"));
         assert_eq!(locals.get("grid2").map(String::as_str), Some("max((n / 256), 1)"));
         // Set only on some paths: not known.
-        assert_eq!(locals.get("odd"), None);
+        assert_eq!(locals.get("odd").map(String::as_str), Some(crate::kernel::SET_ON_SOME_PATHS));
     }
 
     #[test]

@@ -19,7 +19,7 @@
 
 use super::protocol::{Arg, CudaJob, CudaVersion, DType, Init, Job, TritonInput, TritonJob, TritonVersion};
 use crate::features::expr::{components, Env};
-use crate::kernel::{HelperKind, Kernel, TextRange};
+use crate::kernel::{HelperKind, Kernel, TextRange, SET_ON_SOME_PATHS};
 use crate::source::parser_for;
 use crate::Language;
 
@@ -384,10 +384,20 @@ fn launch_shape(
         for (slot, part) in out.iter_mut().zip(&parts) {
             match eval_exact(&env, part) {
                 Some(v) if v >= 1.0 && v <= u32::MAX as f64 => *slot = v as u32,
-                _ => errors.push(err(
-                    range,
-                    format!("cannot evaluate the {key} dimension `{part}`: declare the names it uses"),
-                )),
+                _ => {
+                    // A local the launching function sets on some paths only.
+                    let unsure = site.and_then(|t| {
+                        t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                            .find(|w| launch.and_then(|l| l.locals.get(*w)).is_some_and(|v| v == SET_ON_SOME_PATHS))
+                    });
+                    let message = match unsure {
+                        Some(w) => format!(
+                            "`{w}` is set on some paths only in the launching function, so the {key} is not known: declare it (`// kforecast: {key} = …`)"
+                        ),
+                        None => format!("cannot evaluate the {key} dimension `{part}`: declare the names it uses"),
+                    };
+                    errors.push(err(range, message))
+                }
             }
         }
         out
@@ -603,6 +613,18 @@ void launch(int count, float a, const float* x, float* y) {
         let k = extract_text(Language::Cuda, &text).kernels.remove(0);
         let errs = cuda_job((&k, &text), (&k, &text), &items(&text, &k), k.name_range).expect_err("errors");
         assert!(errs.iter().any(|e| e.message.contains("grid.y = 70000 is over the limit of 65535")), "{errs:?}");
+    }
+
+    #[test]
+    fn a_grid_capped_in_the_wrapper_is_launched_capped_and_a_conditional_one_is_refused() {
+        let capped = SAXPY.replace("    saxpy<<<", "    if (blocks > 1056) blocks = 1056;\n    saxpy<<<");
+        let k = extract_text(Language::Cuda, &capped).kernels.remove(0);
+        let job = cuda_job((&k, &capped), (&k, &capped), &items(&capped, &k), k.name_range).expect("job");
+        assert_eq!(job.base.grid, [1056, 1, 1]);
+        let unsure = SAXPY.replace("    saxpy<<<", "    if (a > 1.0f) blocks = 7;\n    saxpy<<<");
+        let k = extract_text(Language::Cuda, &unsure).kernels.remove(0);
+        let errs = cuda_job((&k, &unsure), (&k, &unsure), &items(&unsure, &k), k.name_range).expect_err("errors");
+        assert!(errs.iter().any(|e| e.message.contains("`blocks` is set on some paths only")), "{errs:?}");
     }
 
     #[test]
