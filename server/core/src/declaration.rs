@@ -130,6 +130,9 @@ pub struct Declared {
     pub shapes: BTreeMap<String, Vec<String>>,
     /// The Triton wrapper call's arguments (`wrapper = softmax(x, 1e-5)` → `x`, `1e-5`).
     pub wrapper_args: Vec<String>,
+    /// The Triton wrapper's name (`softmax`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub wrapper: String,
 }
 
 impl Declared {
@@ -143,7 +146,7 @@ impl Declared {
                     }
                 }
             } else if it.key == "wrapper" {
-                d.wrapper_args = call(&it.value).1;
+                (d.wrapper, d.wrapper_args) = call(&it.value);
             } else if !SETTINGS.contains(&it.key.as_str()) && !it.key.is_empty() {
                 d.values.insert(it.key.clone(), it.value.clone());
             }
@@ -152,7 +155,7 @@ impl Declared {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty() && self.shapes.is_empty() && self.wrapper_args.is_empty()
+        self.values.is_empty() && self.shapes.is_empty() && self.wrapper_args.is_empty() && self.wrapper.is_empty()
     }
 
     /// Definitions for an expression environment: each size by name, and for each

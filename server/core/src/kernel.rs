@@ -88,6 +88,9 @@ pub struct LaunchSite {
     /// which hold where the call leaves them out.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub host_defaults: BTreeMap<String, String>,
+    /// The launching function's name (Triton).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub host_name: String,
 }
 
 /// A helper a kernel uses from the same file: a `__device__` function, a `#define`,
@@ -223,6 +226,9 @@ impl Kernel {
         }
         for a in &d.wrapper_args {
             h.str(a);
+        }
+        if !d.wrapper.is_empty() {
+            h.str(&d.wrapper);
         }
         for c in &self.companions {
             h.str(&c.name).hash(&c.identity);

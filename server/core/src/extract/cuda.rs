@@ -280,6 +280,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 locals,
                 host_params: Vec::new(),
                 host_defaults: BTreeMap::new(),
+                host_name: String::new(),
             },
         });
         true

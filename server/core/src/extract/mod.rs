@@ -269,7 +269,14 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
                 companions: Vec::new(),
             };
             kernel.identity = kernel.compute_identity();
-            launched_from.push(launches.get(draft.name.as_str()).and_then(|s| s.first()).map(|(_, b)| *b));
+            // The wrapper the declaration names, or else the first function that launches it.
+            let wrapper = &kernel.declared.wrapper;
+            launched_from.push(launches.get(draft.name.as_str()).and_then(|sites| {
+                let mut sites = sites.iter();
+                let site =
+                    if wrapper.is_empty() { sites.next() } else { sites.find(|(l, _)| &l.site.host_name == wrapper) };
+                site.map(|(_, b)| *b)
+            }));
             kernels.push(kernel);
         }
     }
@@ -280,7 +287,8 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
 }
 
 /// Gives each Triton kernel the other kernels its launching wrapper launches (a
-/// measurement runs the whole wrapper), each seen under the kernel's declaration.
+/// measurement runs the whole wrapper), each seen under the kernel's declaration. The
+/// launching wrapper is the one the declaration names, or else the first that launches it.
 fn add_companions(
     kernels: &mut [Kernel],
     launched_from: &[Option<usize>],

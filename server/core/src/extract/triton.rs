@@ -213,7 +213,7 @@ fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String
 /// `kernel[grid](args…, BLOCK_SIZE=…, num_warps=…)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut locals: Option<BTreeMap<String, String>> = None;
-    let mut host_params: Option<(Vec<String>, BTreeMap<String, String>)> = None;
+    let mut host_params: Option<(String, Vec<String>, BTreeMap<String, String>)> = None;
     walk::preorder(node, |n| {
         if n.kind() != "call" {
             return true;
@@ -243,7 +243,8 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             }
         }
         let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
-        let (host_params, host_defaults) = host_params.get_or_insert_with(|| function_params(node, src)).clone();
+        let (host_name, host_params, host_defaults) =
+            host_params.get_or_insert_with(|| function_params(node, src)).clone();
         facts.launches.push(LaunchDraft {
             callee,
             template_args: Vec::new(),
@@ -258,16 +259,17 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 locals,
                 host_params,
                 host_defaults,
+                host_name,
             },
         });
         true
     });
 }
 
-/// Parameter names of the first function defined in `node` (the launching wrapper),
-/// and the default values of those that have one.
-fn function_params(node: Node, src: &SourceText) -> (Vec<String>, BTreeMap<String, String>) {
-    let mut out = (Vec::new(), BTreeMap::new());
+/// The name of the first function defined in `node` (the launching wrapper), its
+/// parameter names, and the default values of those that have one.
+fn function_params(node: Node, src: &SourceText) -> (String, Vec<String>, BTreeMap<String, String>) {
+    let mut out = (String::new(), Vec::new(), BTreeMap::new());
     let mut done = false;
     walk::preorder(node, |n| {
         if done {
@@ -277,12 +279,13 @@ fn function_params(node: Node, src: &SourceText) -> (Vec<String>, BTreeMap<Strin
             return true;
         }
         done = true;
+        out.0 = n.child_by_field_name("name").map(|m| node_text(m, src).into_owned()).unwrap_or_default();
         for (p, name) in parameters(n) {
             let name = node_text(name, src).into_owned();
             if let Some(value) = p.child_by_field_name("value") {
-                out.1.insert(name.clone(), squash(&node_text(value, src)));
+                out.2.insert(name.clone(), squash(&node_text(value, src)));
             }
-            out.0.push(name);
+            out.1.push(name);
         }
         false
     });

@@ -468,6 +468,7 @@ mod tests {
             values: [("rows".to_string(), "4096".to_string())].into(),
             shapes: [("x".to_string(), vec!["rows".to_string(), "512".to_string()])].into(),
             wrapper_args: Vec::new(),
+            wrapper: String::new(),
         };
         for (k, v) in d.definitions() {
             env.define(&k, &v);

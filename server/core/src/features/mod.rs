@@ -201,6 +201,10 @@ def swiglu(g, u):
         // The companion is part of the kernel's identity: editing it is a change.
         let edited = extract_text(Language::Triton, &unfused.replace("x / (1.0 + tl.exp(-x))", "x * tl.sigmoid(x)"));
         assert_ne!(edited.kernel("mul_kernel").map(|k| k.identity()), Some(k.identity()));
+        // Only the wrapper the declaration names is timed: a kernel declared with another
+        // wrapper is not tied to what this function launches.
+        let other = extract_text(Language::Triton, &unfused.replace("wrapper = swiglu(g, u)", "wrapper = mul(g, u)"));
+        assert!(other.kernel("mul_kernel").is_some_and(|k| k.companions.is_empty()));
     }
 
     #[test]
