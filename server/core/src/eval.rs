@@ -2,7 +2,7 @@
 //! accuracy, 8-bin accuracy, Brier score, CRPS over the ordered bins, expected
 //! calibration error, the risk–coverage curve and its area, and top-10% recovery.
 
-use crate::bins::{bin_of, NUM_BINS};
+use crate::bins::{bin_of, BinProbs, NUM_BINS};
 use crate::forecast::{Claim, Forecast, SAME_BAND};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -106,6 +106,11 @@ pub fn ece(pairs: &[(f64, bool)]) -> f64 {
         .sum()
 }
 
+/// −ln of the probability a forecast gives the measured bin (floored at 1e-6).
+pub fn log_loss(bins: &BinProbs, truth: usize) -> f64 {
+    -bins.0[truth].max(1e-6).ln()
+}
+
 /// Resamplings behind [`Metrics::ece_bin_floor`] (fixed seed: the same pairs give the same figure).
 const FLOOR_RESAMPLES: usize = 400;
 
@@ -172,7 +177,7 @@ pub fn per_family(samples: &[Sample]) -> Vec<FamilyScore> {
         .map(|(family, group)| {
             let clear: Vec<&&Sample> = group.iter().filter(|s| s.speedup.log2().abs() > 0.2).collect();
             let right = clear.iter().filter(|s| (s.forecast.p_faster > 0.5) == (s.speedup > 1.0)).count();
-            let log_score = group.iter().map(|s| -s.forecast.bins.0[bin_of(s.speedup)].max(1e-6).ln()).sum::<f64>()
+            let log_score = group.iter().map(|s| log_loss(&s.forecast.bins, bin_of(s.speedup))).sum::<f64>()
                 / group.len().max(1) as f64;
             FamilyScore {
                 family: family.to_string(),
@@ -268,7 +273,7 @@ pub fn point_metrics(samples: &[Sample]) -> Metrics {
             }
         }
         m.crps += crps;
-        m.log_score -= f.bins.0[truth].max(1e-6).ln();
+        m.log_score += log_loss(&f.bins, truth);
     }
     m.brier /= nf;
     m.crps /= nf;

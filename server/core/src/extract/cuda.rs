@@ -2,7 +2,7 @@
 //! file-level constants and `<<<…>>>` launch sites.
 
 use super::normalize::normalize;
-use super::{node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
+use super::{node_range, node_text, squash, substitute, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::hash::ContentHash;
 use crate::kernel::{HelperKind, LaunchSite, SET_ON_SOME_PATHS};
 use crate::source::SourceText;
@@ -377,24 +377,6 @@ fn reassign(n: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
         Some(_) => None,
     };
     out.insert(name, value.unwrap_or_else(|| SET_ON_SOME_PATHS.to_string()));
-}
-
-/// `text` with the identifier `name` replaced by `with` (whole words only).
-pub(super) fn substitute(text: &str, name: &str, with: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut word = String::new();
-    for c in text.chars().chain(std::iter::once('\0')) {
-        if c.is_alphanumeric() || c == '_' {
-            word.push(c);
-            continue;
-        }
-        out.push_str(if word == name { with } else { &word });
-        word.clear();
-        if c != '\0' {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -220,8 +220,6 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
     }
 
     let mut kernels: Vec<Kernel> = Vec::new();
-    // The item (by offset) each kernel is first launched from.
-    let mut launched_from: Vec<Option<usize>> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();
     for (base, facts) in &placed {
         for draft in &facts.kernels {
@@ -269,19 +267,11 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
                 companions: Vec::new(),
             };
             kernel.identity = kernel.compute_identity();
-            // The wrapper the declaration names, or else the first function that launches it.
-            let wrapper = &kernel.declared.wrapper;
-            launched_from.push(launches.get(draft.name.as_str()).and_then(|sites| {
-                let mut sites = sites.iter();
-                let site =
-                    if wrapper.is_empty() { sites.next() } else { sites.find(|(l, _)| &l.site.host_name == wrapper) };
-                site.map(|(_, b)| *b)
-            }));
             kernels.push(kernel);
         }
     }
     if language == Language::Triton {
-        add_companions(&mut kernels, &launched_from, &launches);
+        add_companions(&mut kernels, &launches);
     }
     kernels
 }
@@ -289,14 +279,17 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
 /// Gives each Triton kernel the other kernels its launching wrapper launches (a
 /// measurement runs the whole wrapper), each seen under the kernel's declaration. The
 /// launching wrapper is the one the declaration names, or else the first that launches it.
-fn add_companions(
-    kernels: &mut [Kernel],
-    launched_from: &[Option<usize>],
-    launches: &HashMap<&str, Vec<(&LaunchDraft, usize)>>,
-) {
+fn add_companions(kernels: &mut [Kernel], launches: &HashMap<&str, Vec<(&LaunchDraft, usize)>>) {
+    // The item (by offset) of the wrapper that launches `k`.
+    let launching_item = |k: &Kernel| {
+        let mut sites = launches.get(k.name.split('#').next().unwrap_or_default())?.iter();
+        let wrapper = &k.declared.wrapper;
+        let site = if wrapper.is_empty() { sites.next() } else { sites.find(|(l, _)| &l.site.host_name == wrapper) };
+        site.map(|(_, b)| *b)
+    };
     let mut found: Vec<Vec<Kernel>> = vec![Vec::new(); kernels.len()];
     for (i, k) in kernels.iter().enumerate() {
-        let Some(item) = launched_from[i] else { continue };
+        let Some(item) = launching_item(k) else { continue };
         let mut others: Vec<(usize, usize, &Kernel)> = kernels
             .iter()
             .filter(|o| o.name != k.name && !o.name.contains('#'))
@@ -389,6 +382,24 @@ fn resolve_helpers(
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
+}
+
+/// `text` with the identifier `name` replaced by `with` (whole words only).
+pub(crate) fn substitute(text: &str, name: &str, with: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once('\0')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+            continue;
+        }
+        out.push_str(if word == name { with } else { &word });
+        word.clear();
+        if c != '\0' {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Collapses runs of whitespace so launch texts compare by meaning, not layout.

@@ -2,7 +2,7 @@
 //! constants, and `kernel[grid](…)` launch sites with their meta-parameters.
 
 use super::normalize::normalize;
-use super::{node_range, node_text, squash, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
+use super::{node_range, node_text, squash, substitute, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::hash::ContentHash;
 use crate::kernel::{HelperKind, LaunchSite};
 use crate::source::SourceText;
@@ -213,7 +213,7 @@ fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String
 /// `kernel[grid](args…, BLOCK_SIZE=…, num_warps=…)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut locals: Option<BTreeMap<String, String>> = None;
-    let mut host_params: Option<(String, Vec<String>, BTreeMap<String, String>)> = None;
+    let mut host: Option<HostFunction> = None;
     walk::preorder(node, |n| {
         if n.kind() != "call" {
             return true;
@@ -243,8 +243,8 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             }
         }
         let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
-        let (host_name, host_params, host_defaults) =
-            host_params.get_or_insert_with(|| function_params(node, src)).clone();
+        let HostFunction { name: host_name, params: host_params, defaults: host_defaults } =
+            host.get_or_insert_with(|| host_function(node, src)).clone();
         facts.launches.push(LaunchDraft {
             callee,
             template_args: Vec::new(),
@@ -266,10 +266,17 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     });
 }
 
-/// The name of the first function defined in `node` (the launching wrapper), its
-/// parameter names, and the default values of those that have one.
-fn function_params(node: Node, src: &SourceText) -> (String, Vec<String>, BTreeMap<String, String>) {
-    let mut out = (String::new(), Vec::new(), BTreeMap::new());
+/// The first function defined in an item: the launching wrapper.
+#[derive(Clone, Default)]
+struct HostFunction {
+    name: String,
+    params: Vec<String>,
+    /// The default values of the parameters that have one.
+    defaults: BTreeMap<String, String>,
+}
+
+fn host_function(node: Node, src: &SourceText) -> HostFunction {
+    let mut out = HostFunction::default();
     let mut done = false;
     walk::preorder(node, |n| {
         if done {
@@ -279,13 +286,13 @@ fn function_params(node: Node, src: &SourceText) -> (String, Vec<String>, BTreeM
             return true;
         }
         done = true;
-        out.0 = n.child_by_field_name("name").map(|m| node_text(m, src).into_owned()).unwrap_or_default();
+        out.name = n.child_by_field_name("name").map(|m| node_text(m, src).into_owned()).unwrap_or_default();
         for (p, name) in parameters(n) {
             let name = node_text(name, src).into_owned();
             if let Some(value) = p.child_by_field_name("value") {
-                out.2.insert(name.clone(), squash(&node_text(value, src)));
+                out.defaults.insert(name.clone(), squash(&node_text(value, src)));
             }
-            out.1.push(name);
+            out.params.push(name);
         }
         false
     });
@@ -302,7 +309,7 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                     let mut value = squash(&node_text(r, src));
                     // `BLOCK = min(BLOCK, 4096)`: the new value in terms of the old one.
                     if let Some(old) = out.get(&name) {
-                        value = super::cuda::substitute(&value, &name, &format!("({old})"));
+                        value = substitute(&value, &name, &format!("({old})"));
                     }
                     out.insert(name, value);
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")

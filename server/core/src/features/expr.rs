@@ -184,25 +184,23 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
             let mut name = text[start..i].trim_end_matches('.').to_string();
             if bytes.get(i) == Some(&b'[') {
                 let rest = &text[i + 1..];
-                let quoted = rest.trim_start().starts_with(['\'', '"']);
-                let indices = rest.find(']').and_then(|end| {
-                    let k =
-                        rest[..end].split(',').map(|t| t.trim().parse::<i64>().ok()).collect::<Option<Vec<_>>>()?.len();
-                    rest[end + 1..].starts_with(".numel()").then_some((end, k))
-                });
-                if let (true, Some(end)) = (quoted, rest.find(']')) {
-                    name = rest[..end].trim().trim_matches(|c| c == '\'' || c == '"').to_string();
-                    i += end + 2;
-                } else if let Some((end, k)) = indices {
-                    // `x[0, 0].numel()`: the elements after k indices, x's stride k − 1.
-                    name = format!("{name}.stride({})", k - 1);
-                    i += end + 2 + ".numel()".len();
-                } else if let Some(index) =
-                    rest.find(']').and_then(|end| Some((end, rest[..end].trim().parse::<i64>().ok()?)))
-                {
-                    // `x.shape[0]`, `x.shape[-1]`: one name, defined by a declaration.
-                    name = format!("{name}[{}]", index.1);
-                    i += index.0 + 2;
+                if let Some(end) = rest.find(']') {
+                    let inside = rest[..end].trim();
+                    let ints: Option<Vec<i64>> = inside.split(',').map(|t| t.trim().parse().ok()).collect();
+                    if inside.starts_with(['\'', '"']) {
+                        name = inside.trim_matches(|c| c == '\'' || c == '"').to_string();
+                        i += end + 2;
+                    } else if let Some(ints) = ints {
+                        if rest[end + 1..].starts_with(".numel()") {
+                            // `x[0, 0].numel()`: the elements after k indices, x's stride k − 1.
+                            name = format!("{name}.stride({})", ints.len() - 1);
+                            i += end + 2 + ".numel()".len();
+                        } else if let [index] = ints[..] {
+                            // `x.shape[0]`, `x.shape[-1]`: one name, defined by a declaration.
+                            name = format!("{name}[{index}]");
+                            i += end + 2;
+                        }
+                    }
                 }
             }
             out.push(Tok::Name(name));

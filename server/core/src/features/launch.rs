@@ -27,13 +27,8 @@ pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
         // The wrapper the declaration calls, `wrapper = f(x, y)`: its parameters are the
         // declared tensors under the wrapper's own names.
         for (param, arg) in l.host_params.iter().zip(&kernel.declared.wrapper_args) {
-            if param == arg {
-                continue;
-            }
-            if env.texts.contains_key(arg.as_str()) || env.texts.keys().any(|k| k.starts_with(&format!("{arg}."))) {
-                alias(&mut env, param, arg);
-            } else {
-                // A literal (`wrapper = group_norm(x, w, b, 16)`).
+            // A literal (`wrapper = group_norm(x, w, b, 16)`) has nothing to copy.
+            if param != arg && !alias(&mut env, param, arg) {
                 env.define(param, arg);
             }
         }
@@ -58,8 +53,9 @@ pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
     env
 }
 
-/// Gives `name` what `source` has: its value and its shape's definitions.
-fn alias(env: &mut Env, name: &str, source: &str) {
+/// Gives `name` what `source` has: its value and its shape's definitions; false when
+/// `source` has neither.
+fn alias(env: &mut Env, name: &str, source: &str) -> bool {
     let prefix = format!("{source}.");
     let copied: Vec<(String, String)> = env
         .texts
@@ -72,9 +68,11 @@ fn alias(env: &mut Env, name: &str, source: &str) {
             }
         })
         .collect();
+    let any = !copied.is_empty();
     for (k, v) in copied {
         env.define(&k, &v);
     }
+    any
 }
 
 /// The tensor a `torch.empty_like(x)`-style expression copies the shape of.

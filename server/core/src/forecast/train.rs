@@ -6,7 +6,7 @@
 use super::gbt::{self, BoostParams, Booster};
 use super::trained::{antisymmetric_mu, feature_names, pair_vector, platt, swapped, Model, Provenance, Spread};
 use crate::bins::bin_of;
-use crate::eval::{ece, point_metrics, Metrics, Sample};
+use crate::eval::{ece, log_loss, point_metrics, Metrics, Sample};
 use crate::features::Profile;
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -104,7 +104,7 @@ fn criterion(mus: &[f64], truths: &[usize], spread: Spread) -> f64 {
     let mut tops = Vec::with_capacity(mus.len());
     for (&mu, &truth) in mus.iter().zip(truths) {
         let f = spread.forecast(mu, 1.0, "cv", Vec::new());
-        log -= f.bins.0[truth].max(1e-6).ln();
+        log += log_loss(&f.bins, truth);
         let top = f.bins.argmax();
         tops.push((f.bins.0[top], top == truth));
     }
@@ -254,7 +254,6 @@ pub fn train(
         "crps": cv.crps,
         "top10_recovery": cv.top10_recovery,
     });
-
     Model {
         format: 1,
         features: feature_names(),

@@ -88,19 +88,19 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         print_families(&per_family(&samples));
     }
     if let Some(out) = &args.json {
-        let rows: Vec<_> = samples
-            .iter()
-            .map(|s| {
-                serde_json::json!({"family": s.family, "base": s.base, "candidate": s.candidate,
-                    "speedup": s.speedup, "forecast": s.forecast})
-            })
-            .collect();
+        let rows: Vec<_> = samples.iter().map(sample_row).collect();
         let report = serde_json::json!({"split": args.split, "measurements": corpus.files, "forecaster": id,
             "metrics": m, "selective": trade_off, "samples": rows});
         std::fs::write(out, serde_json::to_vec_pretty(&report)?)
             .with_context(|| format!("cannot write {}", out.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One scored pair as JSON: family, versions, measured speedup and the forecast.
+pub fn sample_row(s: &Sample) -> serde_json::Value {
+    serde_json::json!({"family": s.family, "base": s.base, "candidate": s.candidate,
+        "speedup": s.speedup, "forecast": s.forecast})
 }
 
 fn dump(pairs: &[Pair], path: &Path) -> anyhow::Result<()> {

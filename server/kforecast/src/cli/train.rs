@@ -95,9 +95,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         if let Some(path) = &args.dump {
             let mut text = String::new();
             for s in &cv.samples {
-                let row = serde_json::json!({"family": s.family, "base": s.base, "candidate": s.candidate,
-                    "speedup": s.speedup, "forecast": s.forecast});
-                text.push_str(&row.to_string());
+                text.push_str(&super::eval::sample_row(s).to_string());
                 text.push('\n');
             }
             std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
