@@ -1,0 +1,34 @@
+// 1-D transposed convolution (stride 2, kernel 4, padding 1): the naive gather with const __restrict__
+// pointers and __ldg loads of x, w and bias (read-only data path).
+#include <cuda_runtime.h>
+
+#define THREADS 256
+#define KS 4
+#define STRIDE 2
+#define PAD 1
+
+// kforecast: n = 16; cin = 64; cout = 64; l = 4096; x: f32[n, cin, l] randn; w: f32[cin, cout, 4] randn; bias: f32[cout] randn; y: f32[n, cout, 2 * l] zeros; outputs = y; rtol = 1e-3; atol = 1e-3
+__global__ void conv_transpose1d(const float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ bias, float* __restrict__ y, int n, int cin, int cout, int l)
+{
+    const int lo = l * STRIDE;
+    const int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= n * cout * lo) return;
+    const int o = idx % lo;
+    const int co = (idx / lo) % cout;
+    const int b = idx / (lo * cout);
+    float acc = __ldg(&bias[co]);
+    for (int ci = 0; ci < cin; ++ci) {
+        for (int tap = 0; tap < KS / STRIDE; ++tap) {
+            const int k = (o + PAD) % STRIDE + tap * STRIDE;
+            const int i = (o + PAD - k) / STRIDE;
+            if (i >= 0 && i < l) acc += __ldg(&x[((size_t)b * cin + ci) * l + i]) * __ldg(&w[(ci * cout + co) * KS + k]);
+        }
+    }
+    y[idx] = acc;
+}
+
+extern "C" void launch_conv_transpose1d(const float* x, const float* w, const float* bias, float* y, int n, int cin, int cout, int l, cudaStream_t stream)
+{
+    const int total = n * cout * l * STRIDE;
+    conv_transpose1d<<<(total + THREADS - 1) / THREADS, THREADS, 0, stream>>>(x, w, bias, y, n, cin, cout, l);
+}

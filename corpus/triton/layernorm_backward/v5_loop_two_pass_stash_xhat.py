@@ -1,0 +1,45 @@
+"""LayerNorm input gradient, looped two-pass in chunks of 512 that keeps xhat instead of
+recomputing it: the first loop also stores xhat into dx, the second loop reads xhat back
+from dx (plus dy and w) and overwrites it with the gradient; 4 warps."""
+import torch
+import triton
+import triton.language as tl
+
+
+# kforecast: wrapper = layernorm_backward(dy, x, mean, rstd, w); dy: f32[16384, 2048] randn; x: f32[16384, 2048] randn; mean: f32[16384] randn; rstd: f32[16384] rand; w: f32[2048] randn; rtol = 1e-3; atol = 1e-4
+@triton.jit
+def layernorm_bwd_kernel(dx_ptr, dy_ptr, x_ptr, mean_ptr, rstd_ptr, w_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    mean = tl.load(mean_ptr + row)
+    rstd = tl.load(rstd_ptr + row)
+    acc_gx = tl.zeros([BLOCK], dtype=tl.float32)
+    acc_g = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+        dy = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0.0)
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0)
+        xhat = (x - mean) * rstd
+        g = dy * w
+        tl.store(dx_ptr + row * stride + cols, xhat, mask=mask)
+        acc_gx += g * xhat
+        acc_g += g
+    c1 = tl.sum(acc_gx, axis=0) / n_cols
+    c2 = tl.sum(acc_g, axis=0) / n_cols
+    tl.debug_barrier()
+    for start in range(0, n_cols, BLOCK):
+        cols = start + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        xhat = tl.load(dx_ptr + row * stride + cols, mask=mask, other=0.0)
+        dy = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0.0)
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0)
+        tl.store(dx_ptr + row * stride + cols, rstd * (dy * w - c2 - xhat * c1), mask=mask)
+
+
+def layernorm_backward(dy: torch.Tensor, x: torch.Tensor, mean: torch.Tensor, rstd: torch.Tensor,
+                       w: torch.Tensor) -> torch.Tensor:
+    n_rows, n_cols = x.shape
+    dx = torch.empty_like(x)
+    layernorm_bwd_kernel[(n_rows,)](dx, dy, x, mean, rstd, w, n_cols, x.stride(0), BLOCK=512, num_warps=4)
+    return dx

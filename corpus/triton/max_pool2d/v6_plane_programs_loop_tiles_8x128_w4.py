@@ -1,0 +1,42 @@
+"""3x3 max pooling, stride 2, padding 1: one program per (n, c) plane looping over its
+output in 8 x 128 tiles (only N * C = 1024 programs, each walking a whole plane
+serially); 4 warps."""
+import torch
+import triton
+import triton.language as tl
+
+
+# kforecast: wrapper = max_pool2d(x); x: f32[16, 64, 256, 256] randn; rtol = 1e-6; atol = 1e-6
+@triton.jit
+def max_pool2d_kernel(x_ptr, y_ptr, NC, H, W, OH, OW, BLOCK_H: tl.constexpr, BLOCK_W: tl.constexpr):
+    nc = tl.program_id(0)
+    x_plane = x_ptr + nc * H * W
+    y_plane = y_ptr + nc * OH * OW
+    for row0 in range(0, OH, BLOCK_H):
+        oh = row0 + tl.arange(0, BLOCK_H)
+        ih_base = oh * 2 - 1
+        for col0 in range(0, OW, BLOCK_W):
+            ow = col0 + tl.arange(0, BLOCK_W)
+            out_mask = (oh[:, None] < OH) & (ow[None, :] < OW)
+            iw_base = ow * 2 - 1
+            acc = tl.full([BLOCK_H, BLOCK_W], float("-inf"), tl.float32)
+            for kh in tl.static_range(3):
+                ih = ih_base + kh
+                for kw in tl.static_range(3):
+                    iw = iw_base + kw
+                    ok = out_mask & ((ih >= 0) & (ih < H))[:, None] & ((iw >= 0) & (iw < W))[None, :]
+                    v = tl.load(x_plane + ih[:, None] * W + iw[None, :], mask=ok, other=float("-inf"))
+                    acc = tl.maximum(acc, v)
+            tl.store(y_plane + oh[:, None] * OW + ow[None, :], acc, mask=out_mask)
+
+
+def max_pool2d(x: torch.Tensor) -> torch.Tensor:
+    x = x.contiguous()
+    n, c, h, w = x.shape
+    oh = (h + 2 * 1 - 3) // 2 + 1
+    ow = (w + 2 * 1 - 3) // 2 + 1
+    y = torch.empty((n, c, oh, ow), device=x.device, dtype=x.dtype)
+    BLOCK_H, BLOCK_W = 8, 128
+    grid = (n * c,)
+    max_pool2d_kernel[grid](x, y, n * c, h, w, oh, ow, BLOCK_H=BLOCK_H, BLOCK_W=BLOCK_W, num_warps=4)
+    return y
