@@ -99,7 +99,7 @@ pub struct LaunchSite {
 pub struct Helper {
     pub name: String,
     pub kind: HelperKind,
-    /// Text of the definition (for a `#define`, its value).
+    /// Text of the definition (for an object-like `#define`, its value).
     pub text: String,
     /// Hash of its normalised tokens.
     pub hash: ContentHash,
@@ -130,6 +130,8 @@ pub fn definition_value(kind: HelperKind, text: &str) -> &str {
 pub enum HelperKind {
     DeviceFunction,
     Define,
+    /// A function-like `#define NAME(params) body`, its whole definition on one line.
+    Macro,
     Constant,
     JitFunction,
 }

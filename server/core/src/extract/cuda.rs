@@ -24,11 +24,17 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
         }
         "preproc_def" | "preproc_function_def" => {
             if let Some(name) = item.child_by_field_name("name") {
-                let value = item.child_by_field_name("value").map(|v| strip_comments(&node_text(v, src)));
-                let text = squash(&value.unwrap_or_default());
+                // A function-like macro is kept whole (it is not a value, and NVRTC needs its
+                // parameters); an object-like one by its value.
+                let (kind, text) = if item.kind() == "preproc_function_def" {
+                    (HelperKind::Macro, join_continuations(&node_text(item, src)).trim().to_string())
+                } else {
+                    let value = item.child_by_field_name("value").map(|v| strip_comments(&node_text(v, src)));
+                    (HelperKind::Define, squash(&join_continuations(&value.unwrap_or_default())))
+                };
                 facts.helpers.push(HelperDraft {
                     name: node_text(name, src).into_owned(),
-                    kind: HelperKind::Define,
+                    kind,
                     normalized: crate::hash::Hasher::new().str(&squash(&node_text(item, src))).finish(),
                     uses: identifiers(item, src),
                     text,
@@ -51,6 +57,11 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
         _ => launches(item, src, &mut facts),
     }
     facts
+}
+
+/// A macro's text on one line: each backslash-newline becomes a space.
+fn join_continuations(text: &str) -> String {
+    text.replace("\\\r\n", " ").replace("\\\n", " ")
 }
 
 /// A macro body without its trailing `// …` or `/* … */` comments.

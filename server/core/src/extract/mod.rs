@@ -224,9 +224,7 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
     for (base, facts) in &placed {
         for draft in &facts.kernels {
             let range = draft.range.shifted(*base as isize);
-            let mut used = Vec::new();
-            resolve_helpers(&draft.name, &draft.uses, &helpers, &jit_kernels, &mut used);
-            let sites = launches
+            let sites: Vec<LaunchSite> = launches
                 .get(draft.name.as_str())
                 .map(|sites| {
                     sites
@@ -244,6 +242,11 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
                         .collect()
                 })
                 .unwrap_or_default();
+            // The kernel's helpers, and the function-like macros its launches are written with.
+            let mut uses = draft.uses.clone();
+            uses.extend(launch_macros(&sites, &helpers));
+            let mut used = Vec::new();
+            resolve_helpers(&draft.name, &uses, &helpers, &jit_kernels, &mut used);
             let count = seen.entry(draft.name.clone()).or_insert(0);
             *count += 1;
             let name = if *count == 1 { draft.name.clone() } else { format!("{}#{}", draft.name, count) };
@@ -352,6 +355,23 @@ fn add_file_constants(site: &mut LaunchSite, helpers: &HashMap<&str, &HelperDraf
             site.locals.insert(k, v);
         }
     }
+}
+
+/// The function-like macros named in launch texts (`<<<BLOCKS_FOR(n, 256), 256>>>`).
+fn launch_macros(sites: &[LaunchSite], helpers: &HashMap<&str, &HelperDraft>) -> Vec<String> {
+    let mut out = Vec::new();
+    for site in sites {
+        let texts =
+            site.locals.values().chain(site.meta.values()).chain(&site.grid).chain(&site.block).chain(&site.shared_mem);
+        for text in texts {
+            for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+                if helpers.get(word).is_some_and(|h| h.kind == HelperKind::Macro) {
+                    out.push(word.to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 fn resolve_helpers(

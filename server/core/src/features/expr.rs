@@ -12,6 +12,9 @@ pub struct Env {
     pub values: HashMap<String, f64>,
     /// Unevaluated definitions (`#define`s, launch-site locals), evaluated on demand.
     pub texts: BTreeMap<String, String>,
+    /// Function-like macros (`#define CEIL(a, b) (((a) + (b) - 1) / (b))`): parameters
+    /// and body, expanded when called with the right number of arguments.
+    pub macros: BTreeMap<String, (Vec<String>, String)>,
     /// Value assumed for a name nothing defines (a problem size).
     pub unknown: f64,
 }
@@ -24,7 +27,7 @@ pub const SM_COUNT: f64 = 132.0;
 
 impl Default for Env {
     fn default() -> Self {
-        Self { values: HashMap::new(), texts: BTreeMap::new(), unknown: ASSUMED_SIZE }
+        Self { values: HashMap::new(), texts: BTreeMap::new(), macros: BTreeMap::new(), unknown: ASSUMED_SIZE }
     }
 }
 
@@ -44,6 +47,28 @@ impl Env {
 
     pub fn define(&mut self, name: &str, text: &str) {
         self.texts.insert(name.to_string(), text.to_string());
+    }
+
+    /// A function-like macro from its whole definition (`#define NAME(a, b) body`);
+    /// ignored if it does not read as one.
+    pub fn define_macro(&mut self, definition: &str) {
+        let rest = definition.trim_start().trim_start_matches('#').trim_start();
+        let Some(rest) = rest.strip_prefix("define") else { return };
+        let Some((name, rest)) = rest.trim_start().split_once('(') else { return };
+        let Some((params, body)) = rest.split_once(')') else { return };
+        let params = params.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
+        self.macros.insert(name.trim().to_string(), (params, body.trim().to_string()));
+    }
+
+    /// The body of macro `name` with `args` in place of its parameters.
+    fn expand(&self, name: &str, args: &[f64]) -> Option<String> {
+        let (params, body) = self.macros.get(name)?;
+        (params.len() == args.len()).then(|| {
+            params
+                .iter()
+                .zip(args)
+                .fold(body.clone(), |text, (p, a)| crate::extract::substitute(&text, p, &format!("({a})")))
+        })
     }
 
     /// Follows a name to its definition (`block` → `dim3(32, 8)`), a few steps at most.
@@ -370,6 +395,12 @@ impl ExprParser<'_> {
                             }
                         }
                     }
+                    if let Some(body) = self.env.expand(&name, &args) {
+                        let e = self.env.eval_depth(&body, self.depth + 1)?;
+                        self.guesses += e.guesses;
+                        self.device_queries += e.device_queries;
+                        return Some(e.value);
+                    }
                     return match call(&name, &args) {
                         Some(v) => Some(v),
                         // `x.numel()`, `x.stride(0)`: defined by a declaration.
@@ -457,6 +488,16 @@ mod tests {
         assert_eq!(env.eval("32 * sizeof(float4)").map(|e| e.value), Some(512.0));
         assert!(env.eval("a +* b").is_none());
         assert!(env.eval("x[").is_none());
+    }
+
+    #[test]
+    fn expands_function_like_macros() {
+        let mut env = Env::default();
+        env.define_macro("#define DIV_ROUND_UP(a, b) (((a) + (b) - 1) / (b))");
+        env.define("n", "1000");
+        assert_eq!(env.eval("DIV_ROUND_UP(n, 256)").map(|e| (e.value, e.guesses)), Some((4.0, 0)));
+        // Another arity is not this macro: an unknown call, guessed.
+        assert_eq!(env.eval("DIV_ROUND_UP(n)").map(|e| e.guesses), Some(1));
     }
 
     #[test]

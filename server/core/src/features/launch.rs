@@ -11,8 +11,10 @@ use crate::kernel::{HelperKind, Kernel};
 pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
     let mut env = Env::default();
     for h in &kernel.helpers {
-        if matches!(h.kind, HelperKind::Define | HelperKind::Constant) {
-            env.define(&h.name, h.value());
+        match h.kind {
+            HelperKind::Define | HelperKind::Constant => env.define(&h.name, h.value()),
+            HelperKind::Macro => env.define_macro(&h.text),
+            HelperKind::DeviceFunction | HelperKind::JitFunction => {}
         }
     }
     for (k, v) in kernel.declared.definitions() {

@@ -199,7 +199,7 @@ pub fn cuda_translation_unit(kernel: &Kernel, file_text: &str) -> String {
         }
     }
     let position = |h: &crate::kernel::Helper| match h.kind {
-        HelperKind::Define => file_text.find(&format!("#define {}", h.name)),
+        HelperKind::Define | HelperKind::Macro => file_text.find(&format!("#define {}", h.name)),
         _ => file_text.find(&h.text),
     };
     let mut helpers: Vec<_> = kernel.helpers.iter().collect();
@@ -207,7 +207,7 @@ pub fn cuda_translation_unit(kernel: &Kernel, file_text: &str) -> String {
     for h in helpers {
         match h.kind {
             HelperKind::Define => out += &format!("#define {} {}\n", h.name, h.text),
-            HelperKind::Constant | HelperKind::DeviceFunction => {
+            HelperKind::Macro | HelperKind::Constant | HelperKind::DeviceFunction => {
                 out += &h.text;
                 out += "\n";
             }
@@ -366,8 +366,12 @@ fn launch_shape(
         }
     }
     for h in &k.helpers {
-        if h.kind == HelperKind::Define && !env.texts.contains_key(&h.name) {
-            env.define(&h.name, &h.text);
+        match h.kind {
+            HelperKind::Define | HelperKind::Constant if !env.texts.contains_key(&h.name) => {
+                env.define(&h.name, h.value())
+            }
+            HelperKind::Macro => env.define_macro(&h.text),
+            _ => {}
         }
     }
     let mut dims = |key: &str, site: Option<&String>| -> [u32; 3] {
@@ -625,6 +629,22 @@ void launch(int count, float a, const float* x, float* y) {
         let k = extract_text(Language::Cuda, &unsure).kernels.remove(0);
         let errs = cuda_job((&k, &unsure), (&k, &unsure), &items(&unsure, &k), k.name_range).expect_err("errors");
         assert!(errs.iter().any(|e| e.message.contains("`blocks` is set on some paths only")), "{errs:?}");
+    }
+
+    #[test]
+    fn a_function_like_macro_reaches_nvrtc_whole_and_sizes_the_grid() {
+        let text = SAXPY
+            .replace(
+                "#define THREADS 256\n",
+                "#define THREADS 256\n#define AXPY(a, x, y) \\\n    ((a) * (x) + (y))\n#define BLOCKS_FOR(n, t) (((n) + (t) - 1) / (t))\n",
+            )
+            .replace("y[i] = a * x[i] + y[i]", "y[i] = AXPY(a, x[i], y[i])")
+            .replace("int blocks = (count + THREADS - 1) / THREADS;", "int blocks = BLOCKS_FOR(count, THREADS);");
+        let k = extract_text(Language::Cuda, &text).kernels.remove(0);
+        let job = cuda_job((&k, &text), (&k, &text), &items(&text, &k), k.name_range).expect("job");
+        let line = job.base.source.lines().find(|l| l.starts_with("#define AXPY(a, x, y)")).unwrap_or_default();
+        assert!(line.ends_with("((a) * (x) + (y))"), "{}", job.base.source);
+        assert_eq!(job.base.grid, [4096, 1, 1]);
     }
 
     #[test]
