@@ -156,6 +156,57 @@ fn out_of_group(
     mus
 }
 
+/// Batches in the order they were written: by name, runs of digits compared as numbers
+/// (`…-batch10` after `…-batch9`).
+fn batch_order(batches: &BTreeSet<&str>) -> Vec<String> {
+    let key = |name: &str| -> Vec<(u64, String)> {
+        let mut parts = Vec::new();
+        let mut rest = name;
+        while !rest.is_empty() {
+            let digits = rest.chars().take_while(char::is_ascii_digit).count();
+            let (head, tail) = if digits > 0 {
+                rest.split_at(digits)
+            } else {
+                rest.split_at(rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len()))
+            };
+            parts.push((head.parse().unwrap_or(u64::MAX), head.to_string()));
+            rest = tail;
+        }
+        parts
+    };
+    let mut out: Vec<&str> = batches.iter().copied().collect();
+    out.sort_by_key(|b| key(b));
+    out.into_iter().map(str::to_string).collect()
+}
+
+/// Batches whose families are forecast by trees trained on the earlier batches alone, as
+/// the shipped model meets kernels written after it: the newest ones.
+pub const NOVELTY_BATCHES: usize = 2;
+
+/// Forecasts of the newest batches' pairs by boosters trained on the batches before
+/// each (families written later than anything the trees saw), by index in `all`.
+fn forward(all: &[&TrainPair], options: &TrainOptions) -> Vec<(usize, f64)> {
+    let order = batch_order(&all.iter().map(|p| p.batch.as_str()).collect());
+    let newest = order.len().saturating_sub(NOVELTY_BATCHES).max(1);
+    let position = |p: &TrainPair| order.iter().position(|b| *b == p.batch).unwrap_or(0);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (newest..order.len())
+            .map(|k| {
+                scope.spawn(move || {
+                    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| position(p) < k).collect();
+                    let members = fit_members(&train, options);
+                    all.iter()
+                        .enumerate()
+                        .filter(|(_, p)| position(p) == k)
+                        .map(|(i, p)| (i, antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate))))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
+}
+
 /// What cross-validation found: the spread (with its claim calibration) and the
 /// metrics of forecasts of each family by boosters trained without it, and of each batch
 /// by boosters trained without that batch.
@@ -167,6 +218,9 @@ pub struct CrossValidation {
     pub samples: Vec<Sample>,
     /// The same with each batch held out (None with a single batch).
     pub batch_metrics: Option<Metrics>,
+    /// The newest batches forecast by trees trained on the earlier ones, under the final
+    /// spread (None with a single batch).
+    pub novel_metrics: Option<Metrics>,
 }
 
 /// Out-of-family cross-validation on `pairs` (and, with `by_batch` and several batches,
@@ -228,9 +282,14 @@ pub fn cross_validate(
         }
     }
     (spread.claim_scale, spread.claim_shift) = (best_platt.1, best_platt.2);
+    // How the model does on families newer than its trees, as the shipped model meets
+    // kernels written after it (a report: the spread stays fitted out of family).
+    let novel = if batches.len() > 1 { forward(&all, options) } else { Vec::new() };
+    let (novel_pairs, novel_mus): (Vec<&TrainPair>, Vec<f64>) = novel.iter().map(|&(i, mu)| (all[i], mu)).unzip();
+    let novel_metrics = (!novel.is_empty()).then(|| score(&novel_pairs, &novel_mus, spread));
     let samples = samples(&all, &mus, spread);
     let batch_metrics = batch_mus.map(|b| score(&all, &b, spread));
-    CrossValidation { spread, metrics: point_metrics(&samples), samples, batch_metrics }
+    CrossValidation { spread, metrics: point_metrics(&samples), samples, batch_metrics, novel_metrics }
 }
 
 /// Trains a model on `pairs`; `progress` hears about each cross-validation fold.
@@ -242,7 +301,7 @@ pub fn train(
 ) -> Model {
     let all: Vec<&TrainPair> = pairs.iter().collect();
     let families: BTreeSet<&str> = pairs.iter().map(|p| p.family.as_str()).collect();
-    let CrossValidation { spread, metrics: cv, .. } = cross_validate(pairs, options, false, progress);
+    let CrossValidation { spread, metrics: cv, novel_metrics, .. } = cross_validate(pairs, options, false, progress);
     progress("fitting the final model on every pair");
     provenance.pairs = pairs.len();
     provenance.families = families.len();
@@ -254,6 +313,15 @@ pub fn train(
         "crps": cv.crps,
         "top10_recovery": cv.top10_recovery,
     });
+    if let Some(n) = novel_metrics {
+        provenance.novel_batches = serde_json::json!({
+            "pairs": n.pairs,
+            "families": n.families,
+            "direction_accuracy_clear": n.direction_accuracy_clear,
+            "ece_bin": n.ece_bin,
+            "log_score": n.log_score,
+        });
+    }
     Model {
         format: 1,
         features: feature_names(),
@@ -261,5 +329,32 @@ pub fn train(
         spread,
         provenance,
         members: fit_members(&all, options),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn batches_are_ordered_as_written() {
+        let names = [
+            "h100-2026-11-22-batch10",
+            "h100-2026-11-22-batch3",
+            "h100-2026-11-21",
+            "h100-2026-11-22",
+            "h100-2026-11-22-batch9",
+        ];
+        let order = batch_order(&names.into_iter().collect());
+        assert_eq!(
+            order,
+            [
+                "h100-2026-11-21",
+                "h100-2026-11-22",
+                "h100-2026-11-22-batch3",
+                "h100-2026-11-22-batch9",
+                "h100-2026-11-22-batch10"
+            ]
+        );
     }
 }

@@ -146,6 +146,10 @@ pub struct Provenance {
     /// Out-of-family scores on the training split that chose the spread.
     #[serde(default)]
     pub cross_validation: serde_json::Value,
+    /// Scores on the newest batches forecast by trees trained on the earlier ones, under
+    /// the final spread (families newer than the trees, as users' kernels are).
+    #[serde(default)]
+    pub novel_batches: serde_json::Value,
 }
 
 /// A trained model: bagged boosters and the spread.

@@ -5,7 +5,7 @@ use super::corpus;
 use anyhow::Context;
 use clap::Args;
 use kforecast_core::eval::{per_family, Metrics};
-use kforecast_core::forecast::train::{cross_validate, train, TrainOptions, TrainPair};
+use kforecast_core::forecast::train::{cross_validate, train, TrainOptions, TrainPair, NOVELTY_BATCHES};
 use kforecast_core::forecast::trained::Provenance;
 use kforecast_core::forecast::EmbeddedForecaster;
 use std::path::PathBuf;
@@ -91,6 +91,16 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
                 b.top10_recovery
             ));
         }
+        if let Some(n) = &cv.novel_metrics {
+            super::out(format!(
+                "  newest {NOVELTY_BATCHES} batches forecast from the earlier ones ({} pairs, {} families): direction |log2 S| > 0.2 {:.1}%, ECE bin {:.4}, log score {:.3}",
+                n.pairs,
+                n.families,
+                n.direction_accuracy_clear * 100.0,
+                n.ece_bin,
+                n.log_score
+            ));
+        }
         super::out(format!("  spread {:?}", cv.spread));
         if let Some(path) = &args.dump {
             let mut text = String::new();
@@ -108,12 +118,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     text.push('\n');
     std::fs::write(&args.out, text).with_context(|| format!("cannot write {}", args.out.display()))?;
     super::out(format!(
-        "trained on {} pairs of {} families ({}): spread {:?}; out-of-family: {}",
+        "trained on {} pairs of {} families ({}): spread {:?}; out-of-family: {}; newest batches: {}",
         model.provenance.pairs,
         model.provenance.families,
         model.provenance.device,
         model.spread,
-        model.provenance.cross_validation
+        model.provenance.cross_validation,
+        model.provenance.novel_batches
     ));
     super::out(format!("wrote {}", args.out.display()));
     Ok(ExitCode::SUCCESS)
