@@ -181,13 +181,13 @@ fn batch_order(batches: &BTreeSet<&str>) -> Vec<String> {
 
 /// Batches whose families are forecast by trees trained on the earlier batches alone, as
 /// the shipped model meets kernels written after it: the newest ones.
-pub const NOVELTY_BATCHES: usize = 2;
+pub const NEWEST_BATCHES: usize = 2;
 
 /// Forecasts of the newest batches' pairs by boosters trained on the batches before
 /// each (families written later than anything the trees saw), by index in `all`.
 fn forward(all: &[&TrainPair], options: &TrainOptions) -> Vec<(usize, f64)> {
     let order = batch_order(&all.iter().map(|p| p.batch.as_str()).collect());
-    let newest = order.len().saturating_sub(NOVELTY_BATCHES).max(1);
+    let newest = order.len().saturating_sub(NEWEST_BATCHES).max(1);
     let position = |p: &TrainPair| order.iter().position(|b| *b == p.batch).unwrap_or(0);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (newest..order.len())
@@ -225,7 +225,8 @@ pub struct CrossValidation {
 
 /// Out-of-family cross-validation on `pairs` (and, with `by_batch` and several batches,
 /// out-of-batch as a second opinion); `progress` hears about each fold. The spread is
-/// chosen on the out-of-family forecasts.
+/// chosen on the out-of-family forecasts. With several batches, the newest are also
+/// forecast by trees trained on the earlier ones alone, as a report.
 pub fn cross_validate(
     pairs: &[TrainPair],
     options: &TrainOptions,

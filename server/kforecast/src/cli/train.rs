@@ -5,7 +5,7 @@ use super::corpus;
 use anyhow::Context;
 use clap::Args;
 use kforecast_core::eval::{per_family, Metrics};
-use kforecast_core::forecast::train::{cross_validate, train, TrainOptions, TrainPair, NOVELTY_BATCHES};
+use kforecast_core::forecast::train::{cross_validate, train, TrainOptions, TrainPair, NEWEST_BATCHES};
 use kforecast_core::forecast::trained::Provenance;
 use kforecast_core::forecast::EmbeddedForecaster;
 use std::path::PathBuf;
@@ -93,7 +93,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         }
         if let Some(n) = &cv.novel_metrics {
             super::out(format!(
-                "  newest {NOVELTY_BATCHES} batches forecast from the earlier ones ({} pairs, {} families): direction |log2 S| > 0.2 {:.1}%, ECE bin {:.4}, log score {:.3}",
+                "  newest {NEWEST_BATCHES} batches forecast from the earlier ones ({} pairs, {} families): direction |log2 S| > 0.2 {:.1}%, ECE bin {:.4}, log score {:.3}",
                 n.pairs,
                 n.families,
                 n.direction_accuracy_clear * 100.0,
