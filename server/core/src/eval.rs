@@ -18,6 +18,18 @@ pub struct Sample {
     pub forecast: Forecast,
 }
 
+impl Sample {
+    /// The two versions differ by more than the same band (|log2 S| > 0.2, ~15%).
+    pub fn is_clear(&self) -> bool {
+        self.speedup.log2().abs() > SAME_BAND
+    }
+
+    /// P(faster) > 0.5 agrees with S > 1.
+    pub fn direction_right(&self) -> bool {
+        (self.forecast.p_faster > 0.5) == (self.speedup > 1.0)
+    }
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Metrics {
     pub pairs: usize,
@@ -175,8 +187,8 @@ pub fn per_family(samples: &[Sample]) -> Vec<FamilyScore> {
     let mut out: Vec<FamilyScore> = by_family(samples)
         .into_iter()
         .map(|(family, group)| {
-            let clear: Vec<&&Sample> = group.iter().filter(|s| s.speedup.log2().abs() > 0.2).collect();
-            let right = clear.iter().filter(|s| (s.forecast.p_faster > 0.5) == (s.speedup > 1.0)).count();
+            let clear: Vec<&&Sample> = group.iter().filter(|s| s.is_clear()).collect();
+            let right = clear.iter().filter(|s| s.direction_right()).count();
             let log_score = group.iter().map(|s| log_loss(&s.forecast.bins, bin_of(s.speedup))).sum::<f64>()
                 / group.len().max(1) as f64;
             FamilyScore {
@@ -247,10 +259,9 @@ pub fn point_metrics(samples: &[Sample]) -> Metrics {
     for s in samples {
         let f = &s.forecast;
         let truth = bin_of(s.speedup);
-        let faster = s.speedup > 1.0;
-        let ok_dir = (f.p_faster > 0.5) == faster;
+        let ok_dir = s.direction_right();
         dir += ok_dir as usize;
-        if s.speedup.log2().abs() > 0.2 {
+        if s.is_clear() {
             clear += 1;
             clear_ok += ok_dir as usize;
         }
@@ -379,16 +390,13 @@ pub fn selective(samples: &[Sample], thresholds: &[f64]) -> Vec<SelectivePoint> 
         .iter()
         .map(|&t| {
             let kept: Vec<&Sample> = samples.iter().filter(|s| !s.forecast.defer(t)).collect();
-            let clear: Vec<&&Sample> = kept.iter().filter(|s| s.speedup.log2().abs() > SAME_BAND).collect();
+            let clear: Vec<&&Sample> = kept.iter().filter(|s| s.is_clear()).collect();
             let rate = |bad: usize, of: usize| if of > 0 { bad as f64 / of as f64 } else { 0.0 };
             SelectivePoint {
                 threshold: t,
                 coverage: rate(kept.len(), samples.len()),
                 claim_error: rate(kept.iter().filter(|s| !claim_holds(&s.forecast, s.speedup)).count(), kept.len()),
-                direction_error_clear: rate(
-                    clear.iter().filter(|s| (s.forecast.p_faster > 0.5) != (s.speedup > 1.0)).count(),
-                    clear.len(),
-                ),
+                direction_error_clear: rate(clear.iter().filter(|s| !s.direction_right()).count(), clear.len()),
             }
         })
         .collect()

@@ -93,6 +93,20 @@ pub struct LaunchSite {
     pub host_name: String,
 }
 
+impl LaunchSite {
+    /// Every text the launch is evaluated from: locals, grid, block, shared memory and
+    /// meta-parameters.
+    pub fn texts(&self) -> impl Iterator<Item = &str> {
+        self.locals
+            .values()
+            .chain(&self.grid)
+            .chain(&self.block)
+            .chain(&self.shared_mem)
+            .chain(self.meta.values())
+            .map(String::as_str)
+    }
+}
+
 /// A helper a kernel uses from the same file: a `__device__` function, a `#define`,
 /// a file-level constant, or a Triton `@triton.jit` helper it calls.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

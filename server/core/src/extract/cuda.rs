@@ -2,7 +2,7 @@
 //! file-level constants and `<<<…>>>` launch sites.
 
 use super::normalize::normalize;
-use super::{node_range, node_text, squash, substitute, walk, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
+use super::{node_range, node_text, squash, substitute, walk, words, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::hash::ContentHash;
 use crate::kernel::{HelperKind, LaunchSite, SET_ON_SOME_PATHS};
 use crate::source::SourceText;
@@ -225,7 +225,7 @@ fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<Strin
         }
         // A macro body is one preproc_arg token: split it into identifiers by hand.
         if n.kind() == "preproc_arg" {
-            for word in node_text(n, src).split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            for word in words(&node_text(n, src)) {
                 if word.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
                     out.insert(word.to_string());
                 }

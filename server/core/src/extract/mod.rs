@@ -333,18 +333,11 @@ fn add_companions(kernels: &mut [Kernel], launches: &HashMap<&str, Vec<(&LaunchD
 /// so `grid`/`block` written with host-side constants can be evaluated.
 fn add_file_constants(site: &mut LaunchSite, helpers: &HashMap<&str, &HelperDraft>) {
     for _ in 0..3 {
-        let mut texts: Vec<&str> = site.locals.values().map(String::as_str).collect();
-        texts.extend(site.grid.as_deref());
-        texts.extend(site.block.as_deref());
-        texts.extend(site.shared_mem.as_deref());
-        texts.extend(site.meta.values().map(String::as_str));
         let mut found = Vec::new();
-        for text in texts {
-            for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-                if let Some(h) = helpers.get(word) {
-                    if matches!(h.kind, HelperKind::Define | HelperKind::Constant) && !site.locals.contains_key(word) {
-                        found.push((word.to_string(), definition_value(h.kind, &h.text).to_string()));
-                    }
+        for word in site.texts().flat_map(words) {
+            if let Some(h) = helpers.get(word) {
+                if matches!(h.kind, HelperKind::Define | HelperKind::Constant) && !site.locals.contains_key(word) {
+                    found.push((word.to_string(), definition_value(h.kind, &h.text).to_string()));
                 }
             }
         }
@@ -359,19 +352,12 @@ fn add_file_constants(site: &mut LaunchSite, helpers: &HashMap<&str, &HelperDraf
 
 /// The function-like macros named in launch texts (`<<<BLOCKS_FOR(n, 256), 256>>>`).
 fn launch_macros(sites: &[LaunchSite], helpers: &HashMap<&str, &HelperDraft>) -> Vec<String> {
-    let mut out = Vec::new();
-    for site in sites {
-        let texts =
-            site.locals.values().chain(site.meta.values()).chain(&site.grid).chain(&site.block).chain(&site.shared_mem);
-        for text in texts {
-            for word in text.split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-                if helpers.get(word).is_some_and(|h| h.kind == HelperKind::Macro) {
-                    out.push(word.to_string());
-                }
-            }
-        }
-    }
-    out
+    sites
+        .iter()
+        .flat_map(|site| site.texts().flat_map(words))
+        .filter(|word| helpers.get(word).is_some_and(|h| h.kind == HelperKind::Macro))
+        .map(str::to_string)
+        .collect()
 }
 
 fn resolve_helpers(
@@ -402,6 +388,11 @@ fn resolve_helpers(
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
+}
+
+/// The identifier-like words of `text` (runs of letters, digits and `_`; empty ones too).
+pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
 }
 
 /// `text` with the identifier `name` replaced by `with` (whole words only).

@@ -4,6 +4,7 @@
 //! Unknown names evaluate to [`Env::unknown`] and are counted as guesses, so the
 //! forecaster knows how much of a cost estimate rests on assumed sizes.
 
+use crate::kernel::{Helper, HelperKind};
 use std::collections::{BTreeMap, HashMap};
 
 /// Values known while evaluating.
@@ -47,6 +48,16 @@ impl Env {
 
     pub fn define(&mut self, name: &str, text: &str) {
         self.texts.insert(name.to_string(), text.to_string());
+    }
+
+    /// What a file-level helper stands for: a `#define` or constant's value, or a
+    /// function-like macro (functions have nothing to evaluate).
+    pub fn define_helper(&mut self, h: &Helper) {
+        match h.kind {
+            HelperKind::Define | HelperKind::Constant => self.define(&h.name, h.value()),
+            HelperKind::Macro => self.define_macro(&h.text),
+            HelperKind::DeviceFunction | HelperKind::JitFunction => {}
+        }
     }
 
     /// A function-like macro from its whole definition (`#define NAME(a, b) body`);

@@ -2,7 +2,7 @@
 //! its problem size and launch, in one [`Env`] for both languages.
 
 use super::expr::Env;
-use crate::kernel::{HelperKind, Kernel};
+use crate::kernel::Kernel;
 
 /// `#define`s and constants, then the declared sizes and buffer shapes, the launching
 /// function's locals and meta-parameters, and finally each kernel parameter bound to
@@ -11,11 +11,7 @@ use crate::kernel::{HelperKind, Kernel};
 pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
     let mut env = Env::default();
     for h in &kernel.helpers {
-        match h.kind {
-            HelperKind::Define | HelperKind::Constant => env.define(&h.name, h.value()),
-            HelperKind::Macro => env.define_macro(&h.text),
-            HelperKind::DeviceFunction | HelperKind::JitFunction => {}
-        }
+        env.define_helper(h);
     }
     for (k, v) in kernel.declared.definitions() {
         env.define(&k, &v);

@@ -111,10 +111,15 @@ fn criterion(mus: &[f64], truths: &[usize], spread: Spread) -> f64 {
     log / mus.len().max(1) as f64 + 5.0 * ece(&tops)
 }
 
-/// One fold: boosters trained without the pairs `held` picks, and their forecast
-/// (log2 S) of each of those pairs, by index in `all`.
-fn fold(all: &[&TrainPair], held: &dyn Fn(&TrainPair) -> bool, options: &TrainOptions) -> Vec<(usize, f64)> {
-    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| !held(p)).collect();
+/// One fold: boosters trained on the pairs `train` picks, and their forecast (log2 S) of
+/// each pair `held` picks, by index in `all`.
+fn fold(
+    all: &[&TrainPair],
+    train: &dyn Fn(&TrainPair) -> bool,
+    held: &dyn Fn(&TrainPair) -> bool,
+    options: &TrainOptions,
+) -> Vec<(usize, f64)> {
+    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| train(p)).collect();
     let members = fit_members(&train, options);
     all.iter()
         .enumerate()
@@ -141,7 +146,9 @@ fn out_of_group(
         let folds: Vec<Vec<(usize, f64)>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunk
                 .iter()
-                .map(|group| scope.spawn(move || fold(all, &|p: &TrainPair| key(p) == *group, options)))
+                .map(|group| {
+                    scope.spawn(move || fold(all, &|p: &TrainPair| key(p) != *group, &|p| key(p) == *group, options))
+                })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
         });
@@ -191,17 +198,7 @@ fn forward(all: &[&TrainPair], options: &TrainOptions) -> Vec<(usize, f64)> {
     let position = |p: &TrainPair| order.iter().position(|b| *b == p.batch).unwrap_or(0);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (newest..order.len())
-            .map(|k| {
-                scope.spawn(move || {
-                    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| position(p) < k).collect();
-                    let members = fit_members(&train, options);
-                    all.iter()
-                        .enumerate()
-                        .filter(|(_, p)| position(p) == k)
-                        .map(|(i, p)| (i, antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate))))
-                        .collect::<Vec<_>>()
-                })
-            })
+            .map(|k| scope.spawn(move || fold(all, &|p| position(p) < k, &|p| position(p) == k, options)))
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     })

@@ -365,13 +365,10 @@ fn launch_shape(
             }
         }
     }
+    // The file's definitions, where the launch and the declaration leave a name open.
     for h in &k.helpers {
-        match h.kind {
-            HelperKind::Define | HelperKind::Constant if !env.texts.contains_key(&h.name) => {
-                env.define(&h.name, h.value())
-            }
-            HelperKind::Macro => env.define_macro(&h.text),
-            _ => {}
+        if !env.texts.contains_key(&h.name) {
+            env.define_helper(h);
         }
     }
     let mut dims = |key: &str, site: Option<&String>| -> [u32; 3] {
@@ -391,7 +388,7 @@ fn launch_shape(
                 _ => {
                     // A local the launching function sets on some paths only.
                     let unsure = site.and_then(|t| {
-                        t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        crate::extract::words(t)
                             .find(|w| launch.and_then(|l| l.locals.get(*w)).is_some_and(|v| v == SET_ON_SOME_PATHS))
                     });
                     let message = match unsure {
