@@ -207,6 +207,79 @@ def swiglu(g, u):
         assert!(other.kernel("mul_kernel").is_some_and(|k| k.companions.is_empty()));
     }
 
+    const TRITON_TILES: &str = r#"
+import torch
+import triton
+import triton.language as tl
+
+# kforecast: wrapper = scale(x); x: f32[8192, 8192] randn
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, rows, cols, BLOCK_R: tl.constexpr, BLOCK_C: tl.constexpr):
+    r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)
+    c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    offs = r[:, None] * cols + c[None, :]
+    mask = (r[:, None] < rows) & (c[None, :] < cols)
+    tl.store(y_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+def scale(x):
+    rows, cols = x.shape
+    y = torch.empty_like(x)
+    BLOCK_R, BLOCK_C = 16, 64
+    grid = (triton.cdiv(rows, BLOCK_R), triton.cdiv(cols, BLOCK_C))
+    scale_kernel[grid](x, y, rows, cols, BLOCK_R=BLOCK_R, BLOCK_C=BLOCK_C)
+    return y
+"#;
+
+    fn triton_profile(src: &str) -> super::Profile {
+        let ex = extract_text(Language::Triton, src);
+        super::profile(ex.kernel("scale_kernel").expect("kernel"))
+    }
+
+    #[test]
+    fn a_triton_tile_narrow_along_memory_wastes_sectors() {
+        let wide = triton_profile(TRITON_TILES);
+        assert_eq!(wide.features.uncoalesced_bytes, 0.0);
+        assert_eq!(wide.features.vector_width, 4.0);
+        // 1024 x 2 tiles: each row of a tile is 8 bytes of a 32-byte sector.
+        let thin = triton_profile(&TRITON_TILES.replace("BLOCK_R, BLOCK_C = 16, 64", "BLOCK_R, BLOCK_C = 1024, 2"));
+        let bytes = 8192.0 * 8192.0 * 4.0;
+        assert!((thin.features.uncoalesced_bytes / (2.0 * 3.0 * bytes) - 1.0).abs() < 0.01, "{:?}", thin.features);
+        assert!(thin.cost.total > 3.0 * wide.cost.total);
+        // A column-major tile is coalesced along its rows...
+        let column_major = TRITON_TILES.replace("r[:, None] * cols + c[None, :]", "r[:, None] + c[None, :] * rows");
+        assert_eq!(triton_profile(&column_major).features.uncoalesced_bytes, 0.0);
+        // ...unless it is one row high: then every lane has a sector of its own.
+        let strided = triton_profile(&column_major.replace("BLOCK_R, BLOCK_C = 16, 64", "BLOCK_R, BLOCK_C = 1, 1024"));
+        assert!(
+            (strided.features.uncoalesced_bytes / (2.0 * 7.0 * bytes) - 1.0).abs() < 0.01,
+            "{:?}",
+            strided.features
+        );
+        // Quotients and remainders keep the addresses coalesced but hide them from
+        // Triton's vectoriser.
+        let flat = TRITON_TILES
+            .replace(
+                "r = tl.program_id(0) * BLOCK_R + tl.arange(0, BLOCK_R)",
+                "i = tl.program_id(0) * BLOCK_R * BLOCK_C + tl.arange(0, BLOCK_R * BLOCK_C)",
+            )
+            .replace("c = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)", "r = i // cols\n    c = i % cols")
+            .replace("r[:, None] * cols + c[None, :]", "r * cols + c")
+            .replace("(r[:, None] < rows) & (c[None, :] < cols)", "r < rows");
+        let flat = triton_profile(&flat);
+        assert_eq!(flat.features.uncoalesced_bytes, 0.0);
+        assert_eq!(flat.features.vector_width, 1.0);
+    }
+
+    #[test]
+    fn a_triton_grid_is_sized_by_the_wrappers_names_not_the_kernels_locals() {
+        // The kernel's `r` and `c` are aranges; the wrapper's are plain numbers.
+        let src = TRITON_TILES.replace("rows, cols = x.shape", "rows, cols = x.shape\n    r, c = rows, cols").replace(
+            "triton.cdiv(rows, BLOCK_R), triton.cdiv(cols, BLOCK_C)",
+            "triton.cdiv(r, BLOCK_R), triton.cdiv(c, BLOCK_C)",
+        );
+        assert_eq!(triton_profile(&src).features.blocks, 512.0 * 128.0);
+    }
+
     #[test]
     fn a_triangular_loop_counts_the_average_thread() {
         let src = r#"

@@ -1,7 +1,9 @@
 //! Profiles a Triton kernel: tile shapes from `tl.arange`/`tl.zeros` flowing into
 //! `tl.load`/`tl.store`/`tl.dot`, loop trip counts, passes over memory, programs
 //! launched, `num_warps`, `num_stages`, group swizzling and autotune configurations
-//! (the autotuner keeps the best, so the cheapest configuration counts).
+//! (the autotuner keeps the best, so the cheapest configuration counts). Each pointer
+//! expression is also read as a linear function of its `tl.arange` axes, which says how
+//! much of every 32-byte sector an access uses and how wide its vectors can be.
 
 use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env, ASSUMED_SIZE};
@@ -9,10 +11,44 @@ use super::launch;
 use super::{Features, Profile};
 use crate::kernel::{Kernel, Language};
 use crate::source::parser_for;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tree_sitter::Node;
 
 type Shape = BTreeSet<String>;
+
+/// How an index moves along one `tl.arange` axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Coef {
+    /// By `k` elements per step; `proven` when Triton can see it (no `%` or `//` on the
+    /// way), which is what lets it vectorise.
+    Lin { k: f64, proven: bool },
+    /// By a factor the file does not pin down (an undeclared stride).
+    Param,
+    /// By loaded data or a non-linear function (a gather).
+    Data,
+}
+
+impl Coef {
+    fn add(self, other: Coef) -> Coef {
+        match (self, other) {
+            (Coef::Lin { k: a, proven: p }, Coef::Lin { k: b, proven: q }) => Coef::Lin { k: a + b, proven: p && q },
+            (Coef::Data, _) | (_, Coef::Data) => Coef::Data,
+            _ => Coef::Param,
+        }
+    }
+
+    fn scale(self, factor: Option<f64>, proven: bool) -> Coef {
+        match (self, factor) {
+            (Coef::Lin { k, proven: p }, Some(f)) => Coef::Lin { k: k * f, proven: p && proven },
+            (Coef::Data, _) => Coef::Data,
+            _ => Coef::Param,
+        }
+    }
+}
+
+/// An index as a linear function of the kernel's `tl.arange` axes (keyed by where each
+/// `tl.arange` is written, so two tiles of one constexpr size stay two axes).
+type Strides = BTreeMap<usize, Coef>;
 
 #[derive(Default, Clone)]
 struct Acc {
@@ -28,6 +64,11 @@ struct Acc {
     static_loops: f64,
     iter_load: f64,
     tile: f64,
+    /// Bytes an access moves beyond what it uses (partly used sectors).
+    uncoalesced: f64,
+    /// Accessed bytes, and the same weighted by the access's vector width in words.
+    accessed: f64,
+    vector_words: f64,
     guesses: u32,
 }
 
@@ -35,6 +76,10 @@ struct Walker<'a> {
     src: &'a str,
     env: Env,
     shapes: HashMap<String, Shape>,
+    /// Index variables as linear functions of the arange axes.
+    strides: HashMap<String, Strides>,
+    /// Each arange axis's size, as written.
+    axes: HashMap<usize, String>,
     params: &'a BTreeSet<String>,
     streamed: HashMap<String, usize>,
     pass: usize,
@@ -139,9 +184,20 @@ fn profile_config(
             }
         }
     }
+    // Programs launched, from the wrapper's names (before the kernel's locals, which may
+    // reuse them, enter the environment).
+    let mut guesses = 0;
+    let programs = match kernel.launches.first().and_then(|l| l.grid.as_deref()) {
+        Some(grid) => {
+            let text = env.resolve(grid);
+            let e = env.eval_or(Some(&text), ASSUMED_SIZE);
+            guesses += e.guesses.min(1);
+            Some(e.value.max(1.0))
+        }
+        None => None,
+    };
     let elem =
         if ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t)) { 2.0 } else { 4.0 };
-    let mut guesses = 0;
     let mut num = |name: &str, default: f64| {
         let e = env.eval_or(env.texts.get(name).map(String::as_str), default);
         if env.texts.contains_key(name) {
@@ -155,6 +211,8 @@ fn profile_config(
         src: &kernel.source,
         env,
         shapes: HashMap::new(),
+        strides: HashMap::new(),
+        axes: HashMap::new(),
         params,
         streamed: HashMap::new(),
         pass: 0,
@@ -164,17 +222,13 @@ fn profile_config(
     };
     let swizzle = params.iter().any(|p| p.contains("GROUP"));
     if let Some(def) = def {
+        walker.find_axes(def);
         if let Some(body) = def.child_by_field_name("body") {
             walker.block(body, 1.0, 0);
         }
     }
-    let programs = match kernel.launches.first().and_then(|l| l.grid.as_deref()) {
-        Some(grid) => {
-            let text = walker.env.resolve(grid);
-            let e = walker.env.eval_or(Some(&text), ASSUMED_SIZE);
-            guesses += e.guesses.min(1);
-            e.value.max(1.0)
-        }
+    let programs = match programs {
+        Some(programs) => programs,
         None => {
             guesses += 1;
             (ASSUMED_SIZE * ASSUMED_SIZE / walker.acc.tile.max(1.0)).max(1.0)
@@ -210,7 +264,8 @@ fn profile_config(
     let features = Features {
         load_bytes: acc.load * programs,
         store_bytes: acc.store * programs,
-        vector_width: 1.0,
+        uncoalesced_bytes: acc.uncoalesced * programs,
+        vector_width: if acc.accessed > 0.0 { acc.vector_words / acc.accessed } else { 1.0 },
         global_passes: if acc.passes == 0.0 && acc.load > 0.0 { 1.0 } else { acc.passes },
         atomics: acc.atomics,
         tensor_flops: acc.tensor_flops * programs,
@@ -317,9 +372,13 @@ impl Walker<'_> {
                             left.named_children(&mut c).map(|t| self.text(t).to_string()).collect()
                         };
                         let right_text = self.text(right).to_string();
+                        let strides = self.strides_of(right, 0);
                         for t in targets {
                             if left.kind() == "identifier" {
                                 self.env.define(&t, &right_text);
+                                self.strides.insert(t.clone(), strides.clone());
+                            } else {
+                                self.strides.remove(&t);
                             }
                             self.shapes.insert(t, shape.clone());
                         }
@@ -430,7 +489,12 @@ impl Walker<'_> {
                 let shape = self.shape_of(ptr);
                 let elems = self.size(&shape);
                 self.acc.tile = self.acc.tile.max(elems);
-                let bytes = elems * self.elem;
+                let (used, vector) = self.sectors(ptr);
+                let useful = elems * self.elem;
+                let bytes = useful / used;
+                self.acc.uncoalesced += (bytes - useful) * mult;
+                self.acc.accessed += useful * mult;
+                self.acc.vector_words += useful * mult * vector / 4.0;
                 if short == "store" {
                     self.acc.store += bytes * mult;
                     return;
@@ -466,6 +530,156 @@ impl Walker<'_> {
                 self.acc.scalar_ops += elems * mult;
             }
             _ => {}
+        }
+    }
+
+    /// Every `tl.arange` axis and its size, by where it is written.
+    fn find_axes(&mut self, def: Node) {
+        let mut axes = HashMap::new();
+        crate::extract::walk_preorder(def, |n| {
+            if n.kind() == "call" {
+                let func = n.child_by_field_name("function").map(|f| self.text(f)).unwrap_or("");
+                if func.rsplit('.').next() == Some("arange") {
+                    if let Some(size) = n.child_by_field_name("arguments").and_then(|a| a.named_child(1)) {
+                        axes.insert(n.start_byte(), self.text(size).to_string());
+                    }
+                }
+            }
+            true
+        });
+        self.axes = axes;
+    }
+
+    /// The fraction of each 32-byte sector an access through `ptr` uses, and its vector
+    /// width in bytes. Lanes follow the axis the address moves by one element along (Triton
+    /// orders a tile's threads that way), so the run along that axis is what one sector
+    /// serves; without one, a small constant step uses 1/step of each sector and a larger
+    /// or data-dependent one a single element. An undeclared stride is assumed coalesced.
+    fn sectors(&self, ptr: Node) -> (f64, f64) {
+        let elem = self.elem;
+        let (mut run, mut proven, mut step, mut gather) = (0.0f64, false, f64::INFINITY, false);
+        for (axis, coef) in self.strides_of(ptr, 0) {
+            let n = self.axes.get(&axis).and_then(|t| self.env.eval(t)).map_or(1.0, |e| e.value);
+            if n <= 1.0 {
+                continue;
+            }
+            match coef {
+                Coef::Lin { k, proven: p } if (k.abs() - 1.0).abs() < 1e-9 => {
+                    if n > run {
+                        (run, proven) = (n, p);
+                    }
+                }
+                Coef::Lin { k, .. } if k.abs() < 1e-9 => {}
+                // Several lanes share an element: the run covers n · k elements.
+                Coef::Lin { k, .. } if k.abs() < 1.0 => run = run.max(n * k.abs()),
+                Coef::Lin { k, .. } => step = step.min(k.abs()),
+                Coef::Param => {}
+                Coef::Data => gather = true,
+            }
+        }
+        if run > 0.0 {
+            let vector = if proven { (run * elem).min(16.0) } else { elem };
+            ((run * elem / 32.0).min(1.0), vector)
+        } else if step.is_finite() {
+            ((1.0 / step).max(elem / 32.0), elem)
+        } else if gather {
+            (elem / 32.0, elem)
+        } else {
+            (1.0, elem)
+        }
+    }
+
+    /// `node` as a linear function of the arange axes (empty for a per-program scalar).
+    fn strides_of(&self, node: Node, depth: usize) -> Strides {
+        if depth > 64 {
+            return Strides::new();
+        }
+        let child = |field: &str| node.child_by_field_name(field);
+        let all = |s: Strides, coef: Coef| -> Strides { s.into_keys().map(|a| (a, coef)).collect() };
+        match node.kind() {
+            "identifier" => self.strides.get(self.text(node)).cloned().unwrap_or_default(),
+            "parenthesized_expression" => {
+                node.named_child(0).map(|n| self.strides_of(n, depth + 1)).unwrap_or_default()
+            }
+            "subscript" => child("value").map(|n| self.strides_of(n, depth + 1)).unwrap_or_default(),
+            "unary_operator" => {
+                let inner = child("argument").map(|n| self.strides_of(n, depth + 1)).unwrap_or_default();
+                let negate = child("operator").is_some_and(|o| self.text(o) == "-");
+                inner.into_iter().map(|(a, c)| (a, if negate { c.scale(Some(-1.0), true) } else { c })).collect()
+            }
+            "binary_operator" => {
+                let (Some(left), Some(right)) = (child("left"), child("right")) else {
+                    return Strides::new();
+                };
+                let op = child("operator").map(|o| self.text(o)).unwrap_or("");
+                let (l, r) = (self.strides_of(left, depth + 1), self.strides_of(right, depth + 1));
+                let value = |n: Node| self.env.eval(self.text(n)).filter(|e| e.guesses == 0).map(|e| e.value);
+                match op {
+                    "+" | "-" => {
+                        let sign = if op == "-" { -1.0 } else { 1.0 };
+                        let mut out = l;
+                        for (axis, c) in r {
+                            let c = c.scale(Some(sign), true);
+                            out.entry(axis).and_modify(|e| *e = e.add(c)).or_insert(c);
+                        }
+                        out
+                    }
+                    "*" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.scale(value(right), true))).collect(),
+                    "*" if l.is_empty() => r.into_iter().map(|(a, c)| (a, c.scale(value(left), true))).collect(),
+                    "<<" if r.is_empty() => {
+                        let f = value(right).map(|v| 2f64.powf(v));
+                        l.into_iter().map(|(a, c)| (a, c.scale(f, true))).collect()
+                    }
+                    // A quotient hardly moves between neighbours and a remainder moves as
+                    // its operand (`(i // w) * w + i % w` is `i`), but Triton cannot see
+                    // either.
+                    "//" | ">>" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.scale(Some(0.0), false))).collect(),
+                    "%" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.scale(Some(1.0), false))).collect(),
+                    _ => {
+                        let mut out = all(l, Coef::Data);
+                        out.extend(all(r, Coef::Data));
+                        out
+                    }
+                }
+            }
+            "call" => {
+                let func = child("function").map(|f| self.text(f)).unwrap_or("");
+                let short = func.rsplit('.').next().unwrap_or(func);
+                let args: Vec<Node> = child("arguments")
+                    .map(|a| {
+                        let mut c = a.walk();
+                        a.named_children(&mut c).filter(|n| n.kind() != "keyword_argument").collect()
+                    })
+                    .unwrap_or_default();
+                let arg = |i: usize| args.get(i).map(|n| self.strides_of(*n, depth + 1)).unwrap_or_default();
+                match short {
+                    "arange" => Strides::from([(node.start_byte(), Coef::Lin { k: 1.0, proven: true })]),
+                    // Contiguity hints, casts and views keep the addresses.
+                    "multiple_of" | "max_contiguous" => {
+                        arg(0).into_iter().map(|(a, c)| (a, c.scale(Some(1.0), true))).collect()
+                    }
+                    "to" | "broadcast_to" | "reshape" | "view" | "trans" | "expand_dims" => {
+                        let object = child("function").and_then(|f| f.child_by_field_name("object"));
+                        match object.filter(|o| !matches!(self.text(*o), "tl" | "triton.language")) {
+                            Some(o) => self.strides_of(o, depth + 1),
+                            None => arg(0),
+                        }
+                    }
+                    // Clamps and selects keep the step where they pass the index through.
+                    "minimum" | "maximum" | "where" => {
+                        let mut out = Strides::new();
+                        for i in usize::from(short == "where")..args.len() {
+                            for (a, c) in arg(i) {
+                                let c = c.scale(Some(1.0), false);
+                                out.entry(a).or_insert(c);
+                            }
+                        }
+                        out
+                    }
+                    _ => (0..args.len()).flat_map(|i| all(arg(i), Coef::Data)).collect(),
+                }
+            }
+            _ => Strides::new(),
         }
     }
 
