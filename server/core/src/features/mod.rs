@@ -39,9 +39,9 @@ macro_rules! features {
 features! {
     load_bytes: "Modelled bytes loaded from global memory.",
     store_bytes: "Modelled bytes stored to global memory.",
-    uncoalesced_bytes: "Bytes moved by strided (uncoalesced) accesses.",
+    uncoalesced_bytes: "Bytes moved beyond what strided or narrow (uncoalesced) accesses use.",
     broadcast_accesses: "Warp-uniform global accesses (per thread).",
-    vector_width: "Widest vector access, in 4-byte words.",
+    vector_width: "Widest vector access (CUDA) or bytes-weighted mean vector width (Triton), in 4-byte words.",
     global_passes: "Loops that stream over global memory.",
     shared_arrays: "`__shared__` arrays.",
     shared_padded: "`__shared__` arrays padded against bank conflicts.",
