@@ -1,3 +1,8 @@
+"""Fits the spread the way `kforecast train` does (the same grid; criterion: log score +
+W x ECE of the most likely bin) on half the families of a `train --cv-only --dump` file,
+drawn at random, and scores the other half. Usage: python3 spread_out_of_family.py DUMP [DRAWS]
+Prints, per draw and variant, the spread chosen and ECE / log score on both halves, then the
+means (W = 5 is train's criterion; "log" is the log score alone)."""
 import json, math, sys, itertools
 import numpy as np
 from scipy.special import ndtr
@@ -47,17 +52,16 @@ def fit(idx, crit, grid):
                 if crit=='log': c=log
                 else:
                     top=p.argmax(1); conf=p[ar,top]; hit=(top==t).astype(float)
-                    c=log+5*ece(conf,hit)
+                    c=log+crit*ece(conf,hit)
                 if best is None or c<best[0]: best=(c,(b,r,cap,w,os_))
     return best[1]
 full={'core':list(itertools.product(BASES,RELS,CAPS)),'outs':OUTS,'osig':OSIG}
-small={'core':[(b,r,64) for b in BASES for r in RELS],'outs':[0.0],'osig':[1.5]}
 rng=np.random.default_rng(1)
 res={}
 for rep in range(int(sys.argv[2]) if len(sys.argv)>2 else 6):
     perm=rng.permutation(len(U)); A=set(U[i] for i in perm[:len(U)//2])
     ia=np.array([i for i in range(len(rows)) if fams[i] in A]); ib=np.array([i for i in range(len(rows)) if fams[i] not in A])
-    for name,crit,grid in [('full+ece','ece',full),('full log','log',full),('2param log','log',small)]:
+    for name,crit,grid in [('W=5 (train)',5,full),('W=20',20,full),('log','log',full)]:
         sp=fit(ia,crit,grid); la,ea=evaluate(ia,sp); lb,eb=evaluate(ib,sp)
         res.setdefault(name,[]).append((ea,eb,la,lb))
         print(rep,name,[round(x,3) for x in sp],'in',round(ea,3),round(la,3),'out',round(eb,3),round(lb,3),flush=True)
