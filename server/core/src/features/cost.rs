@@ -107,6 +107,12 @@ pub fn fill(blocks: f64, per_sm: f64, rates: &Rates) -> (f64, f64, f64) {
     (resident, busy, blocks / (rates.sms * per_sm))
 }
 
+/// Bytes moved per element used when neighbouring lanes' elements lie `step` elements
+/// apart: the element itself when they are contiguous, up to a whole 32-byte sector each.
+pub fn bytes_per_element(step: f64, elem: f64) -> f64 {
+    (step.abs() * elem).clamp(elem, elem.max(32.0))
+}
+
 /// Latency-hiding efficiency from resident work: `in_flight` bytes per SM against the
 /// bytes needed to cover memory latency.
 pub fn efficiency(in_flight: f64, rates: &Rates) -> f64 {

@@ -858,8 +858,8 @@ impl Walker<'_> {
                 let rows = (32.0 / self.block_x.max(1.0)).clamp(1.0, 32.0);
                 elem.max(32.0) * rows / 32.0
             }
-            Coef::Lin(a) => (a.abs() * elem).clamp(elem, elem.max(32.0)),
-            Coef::Strided => elem.max(32.0),
+            Coef::Lin(a) => cost::bytes_per_element(a, elem),
+            Coef::Strided => cost::bytes_per_element(f64::INFINITY, elem),
             Coef::Unknown => {
                 self.acc.guesses += 1;
                 elem

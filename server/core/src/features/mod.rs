@@ -126,9 +126,13 @@ mod tests {
     use crate::extract::extract_text;
     use crate::kernel::Language;
 
-    fn profile_of(src: &str, name: &str) -> super::Profile {
-        let ex = extract_text(Language::Cuda, src);
+    fn profile_in(language: Language, src: &str, name: &str) -> super::Profile {
+        let ex = extract_text(language, src);
         super::profile(ex.kernel(name).expect("kernel"))
+    }
+
+    fn profile_of(src: &str, name: &str) -> super::Profile {
+        profile_in(Language::Cuda, src, name)
     }
 
     const COL_SUM: &str = r#"
@@ -231,8 +235,7 @@ def scale(x):
 "#;
 
     fn triton_profile(src: &str) -> super::Profile {
-        let ex = extract_text(Language::Triton, src);
-        super::profile(ex.kernel("scale_kernel").expect("kernel"))
+        profile_in(Language::Triton, src, "scale_kernel")
     }
 
     #[test]

@@ -37,6 +37,11 @@ impl Coef {
         }
     }
 
+    /// The same step, hidden from Triton.
+    fn unproven(self) -> Coef {
+        self.scale(Some(1.0), false)
+    }
+
     fn scale(self, factor: Option<f64>, proven: bool) -> Coef {
         match (self, factor) {
             (Coef::Lin { k, proven: p }, Some(f)) => Coef::Lin { k: k * f, proven: p && proven },
@@ -173,29 +178,25 @@ fn profile_config(
     mut env: Env,
     rates: &Rates,
 ) -> Profile {
+    // The grid, in the wrapper's names (before the kernel's locals, which may reuse them,
+    // enter the environment).
+    let grid = kernel.launches.first().and_then(|l| l.grid.as_deref()).map(|g| env.resolve(g));
     // Loop bounds that depend on the program id (causal attention, triangles) are
     // counted for the average program.
-    if let Some(grid) = kernel.launches.first().and_then(|l| l.grid.as_deref()) {
-        let text = env.resolve(grid);
-        let axes = components(&text).unwrap_or_else(|| vec![text.clone()]);
+    if let Some(text) = &grid {
+        let axes = components(text).unwrap_or_else(|| vec![text.clone()]);
         for (axis, part) in axes.iter().enumerate().take(3) {
             if let Some(e) = env.eval(part).filter(|e| e.guesses == 0) {
                 env.set(&format!("tl.program_id({axis})"), ((e.value - 1.0) / 2.0).max(0.0));
             }
         }
     }
-    // Programs launched, from the wrapper's names (before the kernel's locals, which may
-    // reuse them, enter the environment).
     let mut guesses = 0;
-    let programs = match kernel.launches.first().and_then(|l| l.grid.as_deref()) {
-        Some(grid) => {
-            let text = env.resolve(grid);
-            let e = env.eval_or(Some(&text), ASSUMED_SIZE);
-            guesses += e.guesses.min(1);
-            Some(e.value.max(1.0))
-        }
-        None => None,
-    };
+    let programs = grid.map(|text| {
+        let e = env.eval_or(Some(&text), ASSUMED_SIZE);
+        guesses += e.guesses.min(1);
+        e.value.max(1.0)
+    });
     let elem =
         if ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t)) { 2.0 } else { 4.0 };
     let mut num = |name: &str, default: f64| {
@@ -372,11 +373,11 @@ impl Walker<'_> {
                             left.named_children(&mut c).map(|t| self.text(t).to_string()).collect()
                         };
                         let right_text = self.text(right).to_string();
-                        let strides = self.strides_of(right, 0);
                         for t in targets {
                             if left.kind() == "identifier" {
                                 self.env.define(&t, &right_text);
-                                self.strides.insert(t.clone(), strides.clone());
+                                let strides = self.strides_of(right, 0);
+                                self.strides.insert(t.clone(), strides);
                             } else {
                                 self.strides.remove(&t);
                             }
@@ -489,9 +490,9 @@ impl Walker<'_> {
                 let shape = self.shape_of(ptr);
                 let elems = self.size(&shape);
                 self.acc.tile = self.acc.tile.max(elems);
-                let (used, vector) = self.sectors(ptr);
+                let (per_element, vector) = self.sectors(ptr);
                 let useful = elems * self.elem;
-                let bytes = useful / used;
+                let bytes = elems * per_element;
                 self.acc.uncoalesced += (bytes - useful) * mult;
                 self.acc.accessed += useful * mult;
                 self.acc.vector_words += useful * mult * vector / 4.0;
@@ -550,11 +551,11 @@ impl Walker<'_> {
         self.axes = axes;
     }
 
-    /// The fraction of each 32-byte sector an access through `ptr` uses, and its vector
-    /// width in bytes. Lanes follow the axis the address moves by one element along (Triton
-    /// orders a tile's threads that way), so the run along that axis is what one sector
-    /// serves; without one, a small constant step uses 1/step of each sector and a larger
-    /// or data-dependent one a single element. An undeclared stride is assumed coalesced.
+    /// Bytes an access through `ptr` moves per element it uses (32-byte sectors), and its
+    /// vector width in bytes. Lanes follow the axis the address moves by one element along
+    /// (Triton orders a tile's threads that way), so the run along that axis is what one
+    /// sector serves; without one, a constant step or a data-dependent one moves what
+    /// [`cost::bytes_per_element`] says. An undeclared stride is assumed coalesced.
     fn sectors(&self, ptr: Node) -> (f64, f64) {
         let elem = self.elem;
         let (mut run, mut proven, mut step, mut gather) = (0.0f64, false, f64::INFINITY, false);
@@ -579,13 +580,11 @@ impl Walker<'_> {
         }
         if run > 0.0 {
             let vector = if proven { (run * elem).min(16.0) } else { elem };
-            ((run * elem / 32.0).min(1.0), vector)
-        } else if step.is_finite() {
-            ((1.0 / step).max(elem / 32.0), elem)
-        } else if gather {
-            (elem / 32.0, elem)
+            (elem / (run * elem / 32.0).min(1.0), vector)
+        } else if step.is_finite() || gather {
+            (cost::bytes_per_element(step, elem), elem)
         } else {
-            (1.0, elem)
+            (elem, elem)
         }
     }
 
@@ -634,7 +633,7 @@ impl Walker<'_> {
                     // its operand (`(i // w) * w + i % w` is `i`), but Triton cannot see
                     // either.
                     "//" | ">>" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.scale(Some(0.0), false))).collect(),
-                    "%" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.scale(Some(1.0), false))).collect(),
+                    "%" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.unproven())).collect(),
                     _ => {
                         let mut out = all(l, Coef::Data);
                         out.extend(all(r, Coef::Data));
@@ -655,10 +654,8 @@ impl Walker<'_> {
                 match short {
                     "arange" => Strides::from([(node.start_byte(), Coef::Lin { k: 1.0, proven: true })]),
                     // Contiguity hints, casts and views keep the addresses.
-                    "multiple_of" | "max_contiguous" => {
-                        arg(0).into_iter().map(|(a, c)| (a, c.scale(Some(1.0), true))).collect()
-                    }
-                    "to" | "broadcast_to" | "reshape" | "view" | "trans" | "expand_dims" => {
+                    "multiple_of" | "max_contiguous" | "to" | "broadcast_to" | "reshape" | "view" | "trans"
+                    | "expand_dims" => {
                         let object = child("function").and_then(|f| f.child_by_field_name("object"));
                         match object.filter(|o| !matches!(self.text(*o), "tl" | "triton.language")) {
                             Some(o) => self.strides_of(o, depth + 1),
@@ -670,8 +667,7 @@ impl Walker<'_> {
                         let mut out = Strides::new();
                         for i in usize::from(short == "where")..args.len() {
                             for (a, c) in arg(i) {
-                                let c = c.scale(Some(1.0), false);
-                                out.entry(a).or_insert(c);
+                                out.entry(a).or_insert(c.unproven());
                             }
                         }
                         out
@@ -696,10 +692,7 @@ impl Walker<'_> {
                     found = Some(t.to_string());
                 } else if let Some(def) = self.env.texts.get(t) {
                     // A local pointer: follow its definition textually.
-                    let hit = self
-                        .params
-                        .iter()
-                        .find(|p| def.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|w| w == p.as_str()));
+                    let hit = self.params.iter().find(|p| crate::extract::words(def).any(|w| w == p.as_str()));
                     found = hit.cloned();
                 }
             }
