@@ -1,0 +1,22 @@
+"""EMA of weights in place, ema = decay * ema + (1 - decay) * w: one program per 4096
+elements (32 per thread, four 16-byte loads per array), 4 warps."""
+import torch
+import triton
+import triton.language as tl
+
+
+# kforecast: wrapper = ema_update(ema, w, decay); ema: f32[67108864] randn; w: f32[67108864] randn; decay = 0.999; outputs = ema; rtol = 1e-5; atol = 1e-5
+@triton.jit
+def ema_update_kernel(ema_ptr, w_ptr, n, decay, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    e = tl.load(ema_ptr + offs, mask=mask)
+    x = tl.load(w_ptr + offs, mask=mask)
+    tl.store(ema_ptr + offs, decay * e + (1.0 - decay) * x, mask=mask)
+
+
+def ema_update(ema: torch.Tensor, w: torch.Tensor, decay: float) -> torch.Tensor:
+    n = ema.numel()
+    BLOCK = 4096
+    ema_update_kernel[(triton.cdiv(n, BLOCK),)](ema, w, n, decay, BLOCK=BLOCK, num_warps=4)
+    return ema
