@@ -365,6 +365,11 @@ impl ExprParser<'_> {
                 Some(v)
             }
             Tok::Op("(") => {
+                if let Some((integer, after)) = self.cast_at(self.pos + 1, ")") {
+                    // `(size_t)rows * cols`, `(unsigned int)((n + 255) / 256)`: a C cast.
+                    self.pos = after;
+                    return self.unary().map(|v| if integer { v.trunc() } else { v });
+                }
                 self.pos += 1;
                 // A tuple `(a, b)` is a grid: its size is the product.
                 let mut v = self.expr()?;
@@ -381,6 +386,12 @@ impl ExprParser<'_> {
             }
             Tok::Name(name) => {
                 self.pos += 1;
+                if name == "static_cast" && self.eat("<") {
+                    // `static_cast<int>(n / 2.0)`.
+                    let (integer, after) = self.cast_at(self.pos, ">")?;
+                    self.pos = after;
+                    return self.atom().map(|v| if integer { v.trunc() } else { v });
+                }
                 if name == "sizeof" && self.eat("(") {
                     // `sizeof(float)`, `sizeof(float4)`: the size of a type.
                     let mut ty = Vec::new();
@@ -440,6 +451,36 @@ impl ExprParser<'_> {
     }
 }
 
+impl ExprParser<'_> {
+    /// A type name from token `at` to the `close` token (`unsigned int)`, `size_t>`):
+    /// whether it is an integer type and the token after `close`. None if the tokens are
+    /// not a known scalar type, or (after a `(`) nothing castable follows.
+    fn cast_at(&self, at: usize, close: &str) -> Option<(bool, usize)> {
+        let mut words = Vec::new();
+        let mut i = at;
+        while let Some(Tok::Name(n)) = self.tokens.get(i) {
+            words.push(n.as_str());
+            i += 1;
+        }
+        if words.is_empty() || !matches!(self.tokens.get(i), Some(Tok::Op(op)) if *op == close) {
+            return None;
+        }
+        let integer = words.iter().all(|w| INTEGER_WORDS.contains(w));
+        let float = matches!(words[..], ["float"] | ["double"]);
+        if !(integer || float) {
+            return None;
+        }
+        let operand = matches!(self.tokens.get(i + 1), Some(Tok::Num(_) | Tok::Name(_) | Tok::Op("(" | "-" | "+")));
+        (close != ")" || operand).then_some((integer, i + 1))
+    }
+}
+
+/// Words of a C integer type in a cast.
+const INTEGER_WORDS: [&str; 16] = [
+    "int", "unsigned", "signed", "long", "short", "char", "const", "size_t", "int32_t", "uint32_t", "int64_t",
+    "uint64_t", "int16_t", "uint16_t", "int8_t", "uint8_t",
+];
+
 /// The name a call with constant arguments is defined under: `x.stride(0)`, `x.numel()`.
 fn call_key(name: &str, args: &[f64]) -> String {
     let args: Vec<String> = args.iter().map(|a| format!("{}", *a as i64)).collect();
@@ -497,6 +538,13 @@ mod tests {
         assert_eq!(env.eval("1e-8 * 1e8").map(|e| e.value), Some(1.0));
         assert_eq!(env.eval("0xE0").map(|e| e.value), Some(224.0));
         assert_eq!(env.eval("32 * sizeof(float4)").map(|e| e.value), Some(512.0));
+        // C casts bind tighter than `*`; integer casts truncate; `(n)` alone is no cast.
+        let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+        assert_eq!(exact("(size_t)n * 4"), Some(4_000_000.0));
+        assert_eq!(exact("(unsigned int)((n + 255) / 256)"), Some(3907.0));
+        assert_eq!(exact("static_cast<int>(n / 3.0)"), Some(333_333.0));
+        assert_eq!(exact("(int)(2.5) + (float)(1)"), Some(3.0));
+        assert_eq!(exact("(threads) * 2"), Some(512.0));
         assert!(env.eval("a +* b").is_none());
         assert!(env.eval("x[").is_none());
     }

@@ -7,7 +7,7 @@
 //! a small JSON file per device next to the store, with the active version; rolling
 //! back or resetting only moves that pointer.
 
-use super::trained::{Adjustment, Model};
+use super::trained::{Adjustment, Estimate, Model};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -20,11 +20,11 @@ const CLIP: f64 = 2.0;
 /// Versions kept in the history.
 const HISTORY: usize = 20;
 
-/// One measured pair: the model's forecast log2 S (before any adjustment) and the
-/// measured one.
+/// One measured pair: the model's estimate (before any adjustment) and the measured
+/// log2 S.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Observation {
-    pub raw_mu: f64,
+    pub raw: Estimate,
     pub measured: f64,
     /// When it was measured (seconds since the epoch), to keep the newest.
     pub at: u64,
@@ -33,7 +33,7 @@ pub struct Observation {
 /// Fits an adjustment to `observations` (any order); `None` when there are none.
 pub fn fit(model: &Model, observations: &[Observation], version: u32) -> Option<Adjustment> {
     let mut obs: Vec<&Observation> =
-        observations.iter().filter(|o| o.raw_mu.is_finite() && o.measured.is_finite()).collect();
+        observations.iter().filter(|o| o.raw.mu.is_finite() && o.measured.is_finite()).collect();
     if obs.is_empty() {
         return None;
     }
@@ -41,9 +41,9 @@ pub fn fit(model: &Model, observations: &[Observation], version: u32) -> Option<
     obs.truncate(WINDOW);
     let n = obs.len() as f64;
     // A measurement far from the forecast counts as at most this far (log2 units).
-    let clip = |o: &Observation| o.measured.clamp(o.raw_mu - CLIP, o.raw_mu + CLIP);
+    let clip = |o: &Observation| o.measured.clamp(o.raw.mu - CLIP, o.raw.mu + CLIP);
     // Scale of the forecast change: least squares through the origin, shrunk toward 1.
-    let (sxy, sxx) = obs.iter().fold((0.0, 0.0), |(xy, xx), o| (xy + o.raw_mu * clip(o), xx + o.raw_mu * o.raw_mu));
+    let (sxy, sxx) = obs.iter().fold((0.0, 0.0), |(xy, xx), o| (xy + o.raw.mu * clip(o), xx + o.raw.mu * o.raw.mu));
     let mean_xx = sxx / n;
     let prior_xx = PRIOR * mean_xx.max(0.25);
     let mu_scale = ((sxy + prior_xx) / (sxx + prior_xx)).clamp(0.5, 1.5);
@@ -51,9 +51,8 @@ pub fn fit(model: &Model, observations: &[Observation], version: u32) -> Option<
     let z2: f64 = obs
         .iter()
         .map(|o| {
-            let mu = mu_scale * o.raw_mu;
-            let sigma = model.spread.sigma(mu);
-            ((clip(o) - mu) / sigma).powi(2)
+            let e = o.raw.scaled(mu_scale);
+            ((clip(o) - e.mu) / model.spread.sigma(e)).powi(2)
         })
         .sum();
     let sigma_scale = ((z2 + PRIOR) / (n + PRIOR)).sqrt().clamp(0.5, 3.0);
@@ -147,6 +146,10 @@ impl History {
 mod tests {
     use super::*;
 
+    fn at_mu(mu: f64) -> Estimate {
+        Estimate { mu, disagreement: 0.0 }
+    }
+
     fn model() -> std::sync::Arc<Model> {
         Model::shipped().expect("the shipped model loads")
     }
@@ -158,13 +161,13 @@ mod tests {
         let obs: Vec<Observation> = (0..200)
             .map(|i| {
                 let mu = ((i % 9) as f64 - 4.0) * 0.5;
-                Observation { raw_mu: mu, measured: 0.5 * mu, at: i }
+                Observation { raw: at_mu(mu), measured: 0.5 * mu, at: i }
             })
             .collect();
         let a = fit(&m, &obs, 1).expect("fits");
         assert!(a.mu_scale < 0.7 && a.mu_scale >= 0.5, "{a:?}");
         // A few wild measurements barely move it.
-        let few: Vec<Observation> = (0..3).map(|i| Observation { raw_mu: 1.0, measured: -5.0, at: i }).collect();
+        let few: Vec<Observation> = (0..3).map(|i| Observation { raw: at_mu(1.0), measured: -5.0, at: i }).collect();
         let b = fit(&m, &few, 1).expect("fits");
         assert!(b.mu_scale > 0.6 && b.sigma_scale <= 3.0, "{b:?}");
     }
@@ -175,11 +178,11 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let mut h = History::load(dir.path(), "H100", &m).expect("empty");
         assert_eq!(h.current(), None);
-        let obs = [Observation { raw_mu: 1.0, measured: 0.5, at: 1 }];
+        let obs = [Observation { raw: at_mu(1.0), measured: 0.5, at: 1 }];
         let first = h.refit(&m, &obs).expect("first version");
         assert_eq!(first.version, 1);
         assert!(h.refit(&m, &obs).is_none(), "same data, no new version");
-        let more = [obs[0], Observation { raw_mu: 2.0, measured: 1.0, at: 2 }];
+        let more = [obs[0], Observation { raw: at_mu(2.0), measured: 1.0, at: 2 }];
         assert_eq!(h.refit(&m, &more).map(|a| a.version), Some(2));
         h.save(dir.path()).expect("saved");
         let mut back = History::load(dir.path(), "H100", &m).expect("loads");

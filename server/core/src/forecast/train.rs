@@ -4,7 +4,7 @@
 //! seen. Deterministic: the same pairs and options give the same weights.
 
 use super::gbt::{self, BoostParams, Booster};
-use super::trained::{antisymmetric_mu, feature_names, pair_vector, platt, swapped, Model, Provenance, Spread};
+use super::trained::{estimate, feature_names, pair_vector, platt, swapped, Estimate, Model, Provenance, Spread};
 use crate::bins::bin_of;
 use crate::eval::{ece, log_loss, point_metrics, Metrics, Sample};
 use crate::features::Profile;
@@ -79,56 +79,114 @@ fn spread_grid() -> impl Iterator<Item = Spread> {
     })
 }
 
-fn samples(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Vec<Sample> {
+/// Spreads that widen σ with the members' disagreement, near `best` (found without it):
+/// the disagreement takes over part of the base and relative terms.
+fn disagreement_grid(best: Spread) -> impl Iterator<Item = Spread> {
+    [0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0].into_iter().flat_map(move |disagreement| {
+        (-6..=1)
+            .filter_map(move |b| {
+                let base = best.base + 0.05 * f64::from(b);
+                (base > 0.05).then_some((base, disagreement))
+            })
+            .flat_map(move |(base, disagreement)| {
+                (-3..=1)
+                    .filter_map(move |r| {
+                        let relative = best.relative + 0.1 * f64::from(r);
+                        (relative > -1e-9).then_some(relative.max(0.0))
+                    })
+                    .flat_map(move |relative| {
+                        [0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 64.0].into_iter().flat_map(move |cap| {
+                            [0.0, 0.05, 0.1, 0.15, 0.2, 0.3].into_iter().flat_map(move |outlier| {
+                                [1.5, 3.0].into_iter().map(move |outlier_sigma| Spread {
+                                    base,
+                                    relative,
+                                    outlier,
+                                    outlier_sigma,
+                                    cap,
+                                    disagreement,
+                                    ..Spread::default()
+                                })
+                            })
+                        })
+                    })
+            })
+    })
+}
+
+/// The spread of `grid` with the lowest [`criterion`] (the first of equals), on every
+/// core.
+fn best_spread(grid: &[Spread], estimates: &[Estimate], truths: &[usize]) -> Option<(f64, Spread)> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let per = grid.len().div_ceil(threads).max(1);
+    let best: Vec<(f64, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = grid
+            .chunks(per)
+            .enumerate()
+            .map(|(c, chunk)| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| (criterion(estimates, truths, *s), c * per + i))
+                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+                })
+            })
+            .collect();
+        handles.into_iter().filter_map(|h| h.join().ok().flatten()).collect()
+    });
+    best.into_iter().min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))).map(|(c, i)| (c, grid[i]))
+}
+
+fn samples(pairs: &[&TrainPair], estimates: &[Estimate], spread: Spread) -> Vec<Sample> {
     pairs
         .iter()
-        .zip(mus)
-        .map(|(p, &mu)| Sample {
+        .zip(estimates)
+        .map(|(p, &e)| Sample {
             family: p.family.clone(),
             base: p.names.0.clone(),
             candidate: p.names.1.clone(),
             speedup: p.speedup,
-            forecast: spread.forecast(mu, 1.0, "cv", Vec::new()),
+            forecast: spread.forecast(e, 1.0, "cv", Vec::new()),
         })
         .collect()
 }
 
-fn score(pairs: &[&TrainPair], mus: &[f64], spread: Spread) -> Metrics {
-    point_metrics(&samples(pairs, mus, spread))
+fn score(pairs: &[&TrainPair], estimates: &[Estimate], spread: Spread) -> Metrics {
+    point_metrics(&samples(pairs, estimates, spread))
 }
 
 /// What the spread is chosen by: the log score of the measured bin plus five times the
 /// calibration error of the most likely bin.
-fn criterion(mus: &[f64], truths: &[usize], spread: Spread) -> f64 {
+fn criterion(estimates: &[Estimate], truths: &[usize], spread: Spread) -> f64 {
     let mut log = 0.0;
-    let mut tops = Vec::with_capacity(mus.len());
-    for (&mu, &truth) in mus.iter().zip(truths) {
-        let f = spread.forecast(mu, 1.0, "cv", Vec::new());
+    let mut tops = Vec::with_capacity(estimates.len());
+    for (&e, &truth) in estimates.iter().zip(truths) {
+        let f = spread.forecast(e, 1.0, "cv", Vec::new());
         log += log_loss(&f.bins, truth);
         let top = f.bins.argmax();
         tops.push((f.bins.0[top], top == truth));
     }
-    log / mus.len().max(1) as f64 + 5.0 * ece(&tops)
+    log / estimates.len().max(1) as f64 + 5.0 * ece(&tops)
 }
 
-/// One fold: boosters trained on the pairs `train` picks, and their forecast (log2 S) of
-/// each pair `held` picks, by index in `all`.
+/// One fold: boosters trained on the pairs `train` picks, and their estimate of each pair
+/// `held` picks, by index in `all`.
 fn fold(
     all: &[&TrainPair],
     train: &dyn Fn(&TrainPair) -> bool,
     held: &dyn Fn(&TrainPair) -> bool,
     options: &TrainOptions,
-) -> Vec<(usize, f64)> {
+) -> Vec<(usize, Estimate)> {
     let train: Vec<&TrainPair> = all.iter().copied().filter(|p| train(p)).collect();
     let members = fit_members(&train, options);
     all.iter()
         .enumerate()
         .filter(|(_, p)| held(p))
-        .map(|(i, p)| (i, antisymmetric_mu(&members, &pair_vector(&p.base, &p.candidate))))
+        .map(|(i, p)| (i, estimate(&members, &pair_vector(&p.base, &p.candidate))))
         .collect()
 }
 
-/// Each pair's forecast by boosters trained without its group (`key`), a fold per
+/// Each pair's estimate by boosters trained without its group (`key`), a fold per
 /// group on every core. Each fold is deterministic, so the result does not depend on
 /// how many cores there are.
 fn out_of_group(
@@ -137,13 +195,13 @@ fn out_of_group(
     what: &str,
     options: &TrainOptions,
     progress: &mut dyn FnMut(&str),
-) -> Vec<f64> {
+) -> Vec<Estimate> {
     let groups: Vec<&str> = all.iter().map(|p| key(p)).collect::<BTreeSet<_>>().into_iter().collect();
-    let mut mus = vec![0.0; all.len()];
+    let mut estimates = vec![Estimate::default(); all.len()];
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(groups.len().max(1));
     let mut done = 0;
     for chunk in groups.chunks(threads) {
-        let folds: Vec<Vec<(usize, f64)>> = std::thread::scope(|scope| {
+        let folds: Vec<Vec<(usize, Estimate)>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunk
                 .iter()
                 .map(|group| {
@@ -155,12 +213,12 @@ fn out_of_group(
         for (group, fold) in chunk.iter().zip(folds) {
             done += 1;
             progress(&format!("cross-validation by {what} {done}/{}: without {group}", groups.len()));
-            for (i, mu) in fold {
-                mus[i] = mu;
+            for (i, e) in fold {
+                estimates[i] = e;
             }
         }
     }
-    mus
+    estimates
 }
 
 /// Batches in the order they were written: by name, runs of digits compared as numbers
@@ -192,7 +250,7 @@ pub const NEWEST_BATCHES: usize = 2;
 
 /// Forecasts of the newest batches' pairs by boosters trained on the batches before
 /// each (families written later than anything the trees saw), by index in `all`.
-fn forward(all: &[&TrainPair], options: &TrainOptions) -> Vec<(usize, f64)> {
+fn forward(all: &[&TrainPair], options: &TrainOptions) -> Vec<(usize, Estimate)> {
     let order = batch_order(&all.iter().map(|p| p.batch.as_str()).collect());
     let newest = order.len().saturating_sub(NEWEST_BATCHES).max(1);
     let position = |p: &TrainPair| order.iter().position(|b| *b == p.batch).unwrap_or(0);
@@ -213,6 +271,8 @@ pub struct CrossValidation {
     pub metrics: Metrics,
     /// Every pair with its out-of-family forecast under `spread`.
     pub samples: Vec<Sample>,
+    /// The out-of-family estimate behind each sample.
+    pub estimates: Vec<Estimate>,
     /// The same with each batch held out (None with a single batch).
     pub batch_metrics: Option<Metrics>,
     /// The newest batches forecast by trees trained on the earlier ones, under the final
@@ -231,39 +291,20 @@ pub fn cross_validate(
     progress: &mut dyn FnMut(&str),
 ) -> CrossValidation {
     let all: Vec<&TrainPair> = pairs.iter().collect();
-    let mus = out_of_group(&all, |p| p.family.as_str(), "family", options, progress);
+    let estimates = out_of_group(&all, |p| p.family.as_str(), "family", options, progress);
     let batches: BTreeSet<&str> = pairs.iter().map(|p| p.batch.as_str()).collect();
-    let batch_mus =
+    let batch_estimates =
         (by_batch && batches.len() > 1).then(|| out_of_group(&all, |p| p.batch.as_str(), "batch", options, progress));
-    // The spread with the best log score plus a calibration penalty.
-    let grid: Vec<Spread> = spread_grid().collect();
+    // The spread with the best log score plus a calibration penalty: first without the
+    // members' disagreement, then with it around the best found.
     let truths: Vec<usize> = all.iter().map(|p| bin_of(p.speedup)).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let per = grid.len().div_ceil(threads).max(1);
-    let best: Vec<(f64, usize)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = grid
-            .chunks(per)
-            .enumerate()
-            .map(|(c, chunk)| {
-                let (mus, truths) = (&mus, &truths);
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .enumerate()
-                        .map(|(i, s)| (criterion(mus, truths, *s), c * per + i))
-                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-                })
-            })
-            .collect();
-        handles.into_iter().filter_map(|h| h.join().ok().flatten()).collect()
-    });
-    let mut spread = best
-        .into_iter()
-        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-        .map(|(_, i)| grid[i])
-        .unwrap_or_default();
+    let first = best_spread(&spread_grid().collect::<Vec<_>>(), &estimates, &truths);
+    let second = first.and_then(|(_, s)| best_spread(&disagreement_grid(s).collect::<Vec<_>>(), &estimates, &truths));
+    let mut spread =
+        [first, second].into_iter().flatten().min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s).unwrap_or_default();
     // Then the claim's confidence, by its log loss.
-    let claims: Vec<(f64, bool)> = score(&all, &mus, spread).claims.iter().map(|c| (c.confidence, c.holds)).collect();
+    let claims: Vec<(f64, bool)> =
+        score(&all, &estimates, spread).claims.iter().map(|c| (c.confidence, c.holds)).collect();
     let mut best_platt = (f64::INFINITY, 1.0, 0.0);
     for a in (1..=40).map(|k| 0.05 * k as f64) {
         for b in (-30..=30).map(|k| 0.05 * k as f64) {
@@ -283,11 +324,12 @@ pub fn cross_validate(
     // How the model does on families newer than its trees, as the shipped model meets
     // kernels written after it (a report: the spread stays fitted out of family).
     let novel = if batches.len() > 1 { forward(&all, options) } else { Vec::new() };
-    let (novel_pairs, novel_mus): (Vec<&TrainPair>, Vec<f64>) = novel.iter().map(|&(i, mu)| (all[i], mu)).unzip();
-    let novel_metrics = (!novel.is_empty()).then(|| score(&novel_pairs, &novel_mus, spread));
-    let samples = samples(&all, &mus, spread);
-    let batch_metrics = batch_mus.map(|b| score(&all, &b, spread));
-    CrossValidation { spread, metrics: point_metrics(&samples), samples, batch_metrics, novel_metrics }
+    let (novel_pairs, novel_estimates): (Vec<&TrainPair>, Vec<Estimate>) =
+        novel.iter().map(|&(i, e)| (all[i], e)).unzip();
+    let novel_metrics = (!novel.is_empty()).then(|| score(&novel_pairs, &novel_estimates, spread));
+    let samples = samples(&all, &estimates, spread);
+    let batch_metrics = batch_estimates.map(|b| score(&all, &b, spread));
+    CrossValidation { spread, metrics: point_metrics(&samples), samples, estimates, batch_metrics, novel_metrics }
 }
 
 /// Trains a model on `pairs`; `progress` hears about each cross-validation fold.

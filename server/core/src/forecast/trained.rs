@@ -63,16 +63,40 @@ pub fn swapped(x: &[f64]) -> Vec<f64> {
     x.iter().enumerate().map(|(i, v)| if i < k { -v } else { *v }).collect()
 }
 
-/// The members' mean forecast of log2 S for `x`, made antisymmetric: the mean of the
-/// forecast for (base, candidate) and minus the one for (candidate, base).
-pub fn antisymmetric_mu(members: &[Booster], x: &[f64]) -> f64 {
-    let raw = |v: &[f64]| members.iter().map(|b| b.predict(v)).sum::<f64>() / members.len().max(1) as f64;
-    0.5 * (raw(x) - raw(&swapped(x)))
+/// The members' forecast of a pair: log2 S and how much the members disagree on it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Estimate {
+    /// The members' mean forecast of log2 S, made antisymmetric: the mean of the
+    /// forecast for (base, candidate) and minus the one for (candidate, base).
+    pub mu: f64,
+    /// The standard deviation of the members' own (antisymmetric) forecasts: large where
+    /// subsamples of the corpus teach different things, as for kernels unlike any in it.
+    pub disagreement: f64,
 }
 
-/// Spread of the forecast over log2 S: a normal of σ = `sqrt(base² + (relative · μ)²)`
-/// (μ clamped to ±`cap`)
-/// around the forecast, mixed with weight `outlier` with a wide normal around no change
+impl Estimate {
+    /// The same estimate with the forecast change scaled (a device's adjustment).
+    pub fn scaled(self, mu_scale: f64) -> Self {
+        Self { mu: self.mu * mu_scale, ..self }
+    }
+}
+
+/// The members' forecast of the pair `x`.
+pub fn estimate(members: &[Booster], x: &[f64]) -> Estimate {
+    let (there, back): (Vec<f64>, Vec<f64>) = {
+        let y = swapped(x);
+        members.iter().map(|b| (b.predict(x), b.predict(&y))).unzip()
+    };
+    let n = members.len().max(1) as f64;
+    let mu = 0.5 * (there.iter().sum::<f64>() / n - back.iter().sum::<f64>() / n);
+    let own = there.iter().zip(&back).map(|(a, b)| 0.5 * (a - b));
+    let disagreement = (own.map(|m| (m - mu).powi(2)).sum::<f64>() / n).sqrt();
+    Estimate { mu, disagreement }
+}
+
+/// Spread of the forecast over log2 S: a normal of
+/// σ = `sqrt(base² + (relative · μ)² + (disagreement · d)²)` (μ clamped to ±`cap`, d the
+/// members' disagreement) around the forecast, mixed with weight `outlier` with a wide normal around no change
 /// (the pairs where the features miss what matters).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
@@ -90,6 +114,9 @@ pub struct Spread {
     /// direction than a middling one).
     #[serde(default = "no_cap")]
     pub cap: f64,
+    /// How much the members' disagreement widens σ (0 in models trained before it).
+    #[serde(default)]
+    pub disagreement: f64,
 }
 
 fn one() -> f64 {
@@ -111,6 +138,7 @@ impl Default for Spread {
             claim_scale: 1.0,
             claim_shift: 0.0,
             cap: no_cap(),
+            disagreement: 0.0,
         }
     }
 }
@@ -123,14 +151,25 @@ pub fn platt(p: f64, scale: f64, shift: f64) -> f64 {
 }
 
 impl Spread {
-    pub fn sigma(&self, mu: f64) -> f64 {
-        (self.base * self.base + (self.relative * mu.clamp(-self.cap, self.cap)).powi(2)).sqrt().max(0.02)
+    pub fn sigma(&self, e: Estimate) -> f64 {
+        let wide =
+            (self.relative * e.mu.clamp(-self.cap, self.cap)).powi(2) + (self.disagreement * e.disagreement).powi(2);
+        (self.base * self.base + wide).sqrt().max(0.02)
     }
 
-    /// The forecast for a forecast log2 S of `mu`, with σ scaled by `sigma_scale`.
-    pub fn forecast(&self, mu: f64, sigma_scale: f64, id: &str, reasons: Vec<String>) -> Forecast {
-        let sigma = self.sigma(mu) * sigma_scale;
-        let mut f = Forecast::from_log2_mixture(mu, sigma, self.outlier, self.outlier_sigma * sigma_scale, id, reasons);
+    /// Whether the members' disagreement widens σ more than the rest of the spread does:
+    /// a kernel unlike most of the corpus (on the train split, 7% of out-of-family forecasts,
+    /// with three times the typical error).
+    pub fn trees_disagree(&self, e: Estimate) -> bool {
+        let rest = Estimate { disagreement: 0.0, ..e };
+        self.disagreement * e.disagreement > self.sigma(rest)
+    }
+
+    /// The forecast for an estimate, with σ scaled by `sigma_scale`.
+    pub fn forecast(&self, e: Estimate, sigma_scale: f64, id: &str, reasons: Vec<String>) -> Forecast {
+        let sigma = self.sigma(e) * sigma_scale;
+        let (mu, wide) = (e.mu, self.outlier_sigma * sigma_scale);
+        let mut f = Forecast::from_log2_mixture(mu, sigma, self.outlier, wide, id, reasons);
         f.confidence = platt(f.confidence, self.claim_scale, self.claim_shift).min(0.995);
         f
     }
@@ -188,9 +227,9 @@ impl Model {
         SHIPPED.get_or_init(|| Self::from_json(SHIPPED_H100).map(Arc::new)).clone()
     }
 
-    /// Forecast log2 S for a pair vector (antisymmetric).
-    pub fn mu(&self, x: &[f64]) -> f64 {
-        antisymmetric_mu(&self.members, x)
+    /// The forecast of a pair vector (antisymmetric) and the members' disagreement.
+    pub fn estimate(&self, x: &[f64]) -> Estimate {
+        estimate(&self.members, x)
     }
 
     /// Short hash of the weights, part of the forecaster's id (and so of cache keys).
@@ -258,19 +297,25 @@ impl TrainedForecaster {
         self.profiles.profile(kernel)
     }
 
-    /// The model's forecast log2 S for two profiles, before the adjustment.
-    pub fn raw_mu(&self, base: &Profile, cand: &Profile) -> f64 {
-        self.model.mu(&pair_vector(base, cand))
+    /// The model's estimate for two profiles, before the adjustment.
+    pub fn raw_estimate(&self, base: &Profile, cand: &Profile) -> Estimate {
+        self.model.estimate(&pair_vector(base, cand))
     }
 
     /// The forecast for two profiles.
     pub fn forecast_profiles(&self, base: &Profile, cand: &Profile) -> Forecast {
-        let mu = self.raw_mu(base, cand) * self.adjustment.mu_scale;
+        let estimate = self.raw_estimate(base, cand).scaled(self.adjustment.mu_scale);
         let mut reasons = explain::reasons(base, cand);
+        if self.model.spread.trees_disagree(estimate) {
+            reasons.push(format!(
+                "less sure: unlike most kernels the model was trained on (its trees disagree by ±{:.2} in log2 S)",
+                estimate.disagreement
+            ));
+        }
         if self.adjustment.version > 0 {
             reasons.push(format!("calibrated on {} of your measurements on this device", self.adjustment.measurements));
         }
-        self.model.spread.forecast(mu, self.adjustment.sigma_scale, &self.id, reasons)
+        self.model.spread.forecast(estimate, self.adjustment.sigma_scale, &self.id, reasons)
     }
 }
 
@@ -336,6 +381,19 @@ mod tests {
         let declared_strided =
             kernel(&format!("// kforecast: n = 1 << 12; a: f32[n] randn\n{}", body.replace("a[i]", "a[i * 32 % n]")));
         assert_eq!(both.speedup, f.forecast(&declared_strided, &declared).speedup);
+    }
+
+    #[test]
+    fn a_pair_the_members_disagree_on_is_forecast_less_surely() {
+        let spread = Spread { disagreement: 6.0, ..Model::shipped().expect("loads").spread };
+        let agreed = spread.forecast(Estimate { mu: 0.8, disagreement: 0.0 }, 1.0, "t", Vec::new());
+        let split = spread.forecast(Estimate { mu: 0.8, disagreement: 0.15 }, 1.0, "t", Vec::new());
+        assert_eq!(agreed.speedup, split.speedup, "the same forecast change");
+        assert!(split.sigma > agreed.sigma && split.confidence < agreed.confidence, "{split:?} vs {agreed:?}");
+        let top = |f: &Forecast| f.bins.0[f.bins.argmax()];
+        assert!(top(&split) < top(&agreed));
+        assert!(spread.trees_disagree(Estimate { mu: 0.0, disagreement: 0.1 }));
+        assert!(!spread.trees_disagree(Estimate { mu: 0.8, disagreement: 0.05 }));
     }
 
     #[test]

@@ -73,8 +73,8 @@ pub fn observations(store: &Store, model: &Arc<Model>, device: &str) -> Vec<Obse
         if b.identity() == c.identity() {
             continue;
         }
-        let raw_mu = forecaster.raw_mu(&forecaster.profile(&b), &forecaster.profile(&c));
-        out.push(Observation { raw_mu, measured: s.log2(), at: ex.measured_at });
+        let raw = forecaster.raw_estimate(&forecaster.profile(&b), &forecaster.profile(&c));
+        out.push(Observation { raw, measured: s.log2(), at: ex.measured_at });
     }
     out
 }

@@ -104,8 +104,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         super::out(format!("  spread {:?}", cv.spread));
         if let Some(path) = &args.dump {
             let mut text = String::new();
-            for s in &cv.samples {
-                text.push_str(&super::eval::sample_row(s).to_string());
+            for (s, e) in cv.samples.iter().zip(&cv.estimates) {
+                let mut row = super::eval::sample_row(s);
+                row["disagreement"] = serde_json::json!(e.disagreement);
+                text.push_str(&row.to_string());
                 text.push('\n');
             }
             std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
