@@ -113,7 +113,13 @@ fn serve(
     };
     let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
     max.fetch_max(now, Ordering::SeqCst);
+    // A request stops counting when its answer starts: the client may send its next one as
+    // soon as it has read this answer, before this thread would get to count it out.
+    let answered = || {
+        in_flight.fetch_sub(1, Ordering::SeqCst);
+    };
     let respond = |stream: &mut TcpStream, status: u16, extra: &str, body: &str| {
+        answered();
         let head = format!(
             "HTTP/1.1 {status} X\r\nContent-Type: application/json\r\nContent-Length: {}\r\n{extra}Connection: close\r\n\r\n",
             body.len()
@@ -128,6 +134,7 @@ fn serve(
             respond(&mut stream, code, &extra, &body)
         }
         Reply::CutOff => {
+            answered();
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4000\r\n\r\n";
             let _ = stream.write_all(head.as_bytes());
             let _ = stream.write_all(br#"{"choices": [{"message": {"role": "assistant", "content": "{\"bi"#);
@@ -139,6 +146,7 @@ fn serve(
             respond(&mut stream, 200, "", &completion(&content))
         }
         Reply::Trickle(content) => {
+            answered();
             let body = completion(&content);
             let head = format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
             let _ = stream.write_all(head.as_bytes());
@@ -150,7 +158,6 @@ fn serve(
             }
         }
     }
-    in_flight.fetch_sub(1, Ordering::SeqCst);
 }
 
 fn completion(content: &str) -> String {

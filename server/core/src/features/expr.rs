@@ -215,6 +215,12 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
             let start = i;
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.') {
                 i += 1;
+                // `std::min`: a C++ qualified name is one name.
+                if text[i..].starts_with("::")
+                    && bytes.get(i + 2).is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+                {
+                    i += 2;
+                }
             }
             // `meta['BLOCK']` names the meta-parameter BLOCK.
             let mut name = text[start..i].trim_end_matches('.').to_string();
@@ -545,6 +551,7 @@ mod tests {
         assert_eq!(exact("static_cast<int>(n / 3.0)"), Some(333_333.0));
         assert_eq!(exact("(int)(2.5) + (float)(1)"), Some(3.0));
         assert_eq!(exact("(threads) * 2"), Some(512.0));
+        assert_eq!(exact("std::min((n + 255) / 256, 1056)"), Some(1056.0));
         assert!(env.eval("a +* b").is_none());
         assert!(env.eval("x[").is_none());
     }

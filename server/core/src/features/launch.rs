@@ -1,7 +1,7 @@
 //! The names a kernel's launch and body are evaluated with: what the file says about
 //! its problem size and launch, in one [`Env`] for both languages.
 
-use super::expr::Env;
+use super::expr::{components, Env};
 use crate::kernel::Kernel;
 
 /// `#define`s and constants, then the declared sizes and buffer shapes, the launching
@@ -36,6 +36,14 @@ pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
                 continue;
             }
             env.define(k, v);
+            // `dim3 block(256);`: `block.x` is 256, `block.y` and `block.z` are 1.
+            if v.starts_with("dim3") {
+                if let Some(parts) = components(v) {
+                    for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
+                        env.define(&format!("{k}.{axis}"), parts.get(i).map_or("1", String::as_str));
+                    }
+                }
+            }
             // `y = torch.empty_like(x)`: y has x's shape.
             if let Some(source) = like(v) {
                 alias(&mut env, k, source);
@@ -111,6 +119,26 @@ void launch(const float* x, float* out, int rows, int cols) {
         let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
         assert_eq!(exact("nr * nc"), Some(4096.0 * 2048.0));
         assert_eq!(exact("(cols + THREADS - 1) / THREADS"), Some(8.0));
+    }
+
+    #[test]
+    fn a_dim3_local_has_its_axes() {
+        let src = r#"
+// kforecast: n = 1 << 24; a: f32[n] randn; o: f32[n]
+__global__ void k(float* o, const float* a, int n) { }
+void go(float* o, const float* a, int n) {
+    dim3 block(256);
+    dim3 grid((n + block.x - 1) / block.x, std::min(n / 4096, 8));
+    k<<<grid, block>>>(o, a, n);
+}
+"#;
+        let ex = extract_text(Language::Cuda, src);
+        let k = ex.kernel("k").expect("kernel");
+        let env = super::environment(k, &["o".into(), "a".into(), "n".into()]);
+        let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+        assert_eq!(exact("block.x * block.y * block.z"), Some(256.0));
+        assert_eq!(exact("grid.x"), Some(65536.0));
+        assert_eq!(exact("grid.y"), Some(8.0));
     }
 
     #[test]
