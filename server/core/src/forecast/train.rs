@@ -61,55 +61,37 @@ fn fit_members(pairs: &[&TrainPair], options: &TrainOptions) -> Vec<Booster> {
 
 /// The spread grid searched, in log2 units.
 fn spread_grid() -> impl Iterator<Item = Spread> {
-    (2..=20).flat_map(|b| {
-        (0..=20).flat_map(move |r| {
-            [0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 64.0].into_iter().flat_map(move |cap| {
-                [0.0, 0.05, 0.1, 0.15, 0.2, 0.3].into_iter().flat_map(move |outlier| {
-                    [1.5, 3.0].into_iter().map(move |outlier_sigma| Spread {
-                        base: 0.05 * b as f64,
-                        relative: 0.1 * r as f64,
-                        outlier,
-                        outlier_sigma,
-                        cap,
-                        ..Spread::default()
-                    })
-                })
-            })
-        })
-    })
+    (2..=20).flat_map(|b| (0..=20).flat_map(move |r| tails(0.05 * b as f64, 0.1 * r as f64, 0.0)))
 }
 
 /// Spreads that widen σ with the members' disagreement, near `best` (found without it):
 /// the disagreement takes over part of the base and relative terms.
 fn disagreement_grid(best: Spread) -> impl Iterator<Item = Spread> {
+    let bases: Vec<f64> = (-6..=1).map(|b| best.base + 0.05 * f64::from(b)).filter(|&b| b > 0.05).collect();
+    let relatives: Vec<f64> =
+        (-3..=1).map(|r| best.relative + 0.1 * f64::from(r)).filter(|&r| r > -1e-9).map(|r| r.max(0.0)).collect();
     [0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0].into_iter().flat_map(move |disagreement| {
-        (-6..=1)
-            .filter_map(move |b| {
-                let base = best.base + 0.05 * f64::from(b);
-                (base > 0.05).then_some((base, disagreement))
+        let relatives = relatives.clone();
+        bases.clone().into_iter().flat_map(move |base| {
+            relatives.clone().into_iter().flat_map(move |relative| tails(base, relative, disagreement))
+        })
+    })
+}
+
+/// Every cap and outlier mixture for one σ core (`base`, `relative`, `disagreement`).
+fn tails(base: f64, relative: f64, disagreement: f64) -> impl Iterator<Item = Spread> {
+    [0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 64.0].into_iter().flat_map(move |cap| {
+        [0.0, 0.05, 0.1, 0.15, 0.2, 0.3].into_iter().flat_map(move |outlier| {
+            [1.5, 3.0].into_iter().map(move |outlier_sigma| Spread {
+                base,
+                relative,
+                outlier,
+                outlier_sigma,
+                cap,
+                disagreement,
+                ..Spread::default()
             })
-            .flat_map(move |(base, disagreement)| {
-                (-3..=1)
-                    .filter_map(move |r| {
-                        let relative = best.relative + 0.1 * f64::from(r);
-                        (relative > -1e-9).then_some(relative.max(0.0))
-                    })
-                    .flat_map(move |relative| {
-                        [0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 64.0].into_iter().flat_map(move |cap| {
-                            [0.0, 0.05, 0.1, 0.15, 0.2, 0.3].into_iter().flat_map(move |outlier| {
-                                [1.5, 3.0].into_iter().map(move |outlier_sigma| Spread {
-                                    base,
-                                    relative,
-                                    outlier,
-                                    outlier_sigma,
-                                    cap,
-                                    disagreement,
-                                    ..Spread::default()
-                                })
-                            })
-                        })
-                    })
-            })
+        })
     })
 }
 
