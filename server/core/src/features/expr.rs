@@ -46,7 +46,17 @@ impl Env {
         self.values.insert(name.to_string(), value);
     }
 
+    /// Defines `name` as `text`; a `dim3(a, b)` also defines `name.x`, `.y`, `.z` (1 where
+    /// not given).
     pub fn define(&mut self, name: &str, text: &str) {
+        if text.starts_with("dim3") {
+            if let Some(parts) = components(text) {
+                for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
+                    let value = parts.get(i).map_or("1", String::as_str);
+                    self.texts.insert(format!("{name}.{axis}"), value.to_string());
+                }
+            }
+        }
         self.texts.insert(name.to_string(), text.to_string());
     }
 
@@ -455,9 +465,7 @@ impl ExprParser<'_> {
             Tok::Op(_) => None,
         }
     }
-}
 
-impl ExprParser<'_> {
     /// A type name from token `at` to the `close` token (`unsigned int)`, `size_t>`):
     /// whether it is an integer type and the token after `close`. None if the tokens are
     /// not a known scalar type, or (after a `(`) nothing castable follows.
@@ -521,7 +529,7 @@ fn call(name: &str, args: &[f64]) -> Option<f64> {
         ("max" | "fmax" | "std::max" | "maximum", [a, b]) => Some(a.max(*b)),
         ("next_power_of_2", [a]) => Some(2f64.powf(a.max(1.0).log2().ceil())),
         ("dim3", args) if !args.is_empty() => Some(args.iter().product()),
-        ("int" | "static_cast<int>" | "float" | "ceil" | "floor" | "abs", [a]) => Some(*a),
+        ("int" | "float" | "ceil" | "floor" | "abs", [a]) => Some(*a),
         ("sqrt" | "sqrtf", [a]) => Some(a.sqrt()),
         _ => None,
     }

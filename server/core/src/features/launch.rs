@@ -1,7 +1,7 @@
 //! The names a kernel's launch and body are evaluated with: what the file says about
 //! its problem size and launch, in one [`Env`] for both languages.
 
-use super::expr::{components, Env};
+use super::expr::Env;
 use crate::kernel::Kernel;
 
 /// `#define`s and constants, then the declared sizes and buffer shapes, the launching
@@ -36,14 +36,6 @@ pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
                 continue;
             }
             env.define(k, v);
-            // `dim3 block(256);`: `block.x` is 256, `block.y` and `block.z` are 1.
-            if v.starts_with("dim3") {
-                if let Some(parts) = components(v) {
-                    for (i, axis) in ["x", "y", "z"].into_iter().enumerate() {
-                        env.define(&format!("{k}.{axis}"), parts.get(i).map_or("1", String::as_str));
-                    }
-                }
-            }
             // `y = torch.empty_like(x)`: y has x's shape.
             if let Some(source) = like(v) {
                 alias(&mut env, k, source);
