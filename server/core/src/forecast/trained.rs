@@ -83,14 +83,11 @@ impl Estimate {
 
 /// The members' forecast of the pair `x`.
 pub fn estimate(members: &[Booster], x: &[f64]) -> Estimate {
-    let (there, back): (Vec<f64>, Vec<f64>) = {
-        let y = swapped(x);
-        members.iter().map(|b| (b.predict(x), b.predict(&y))).unzip()
-    };
+    let y = swapped(x);
+    let both: Vec<(f64, f64)> = members.iter().map(|b| (b.predict(x), b.predict(&y))).collect();
     let n = members.len().max(1) as f64;
-    let mu = 0.5 * (there.iter().sum::<f64>() / n - back.iter().sum::<f64>() / n);
-    let own = there.iter().zip(&back).map(|(a, b)| 0.5 * (a - b));
-    let disagreement = (own.map(|m| (m - mu).powi(2)).sum::<f64>() / n).sqrt();
+    let mu = 0.5 * (both.iter().map(|p| p.0).sum::<f64>() / n - both.iter().map(|p| p.1).sum::<f64>() / n);
+    let disagreement = (both.iter().map(|(a, b)| (0.5 * (a - b) - mu).powi(2)).sum::<f64>() / n).sqrt();
     Estimate { mu, disagreement }
 }
 
@@ -167,9 +164,8 @@ impl Spread {
 
     /// The forecast for an estimate, with σ scaled by `sigma_scale`.
     pub fn forecast(&self, e: Estimate, sigma_scale: f64, id: &str, reasons: Vec<String>) -> Forecast {
-        let sigma = self.sigma(e) * sigma_scale;
-        let (mu, wide) = (e.mu, self.outlier_sigma * sigma_scale);
-        let mut f = Forecast::from_log2_mixture(mu, sigma, self.outlier, wide, id, reasons);
+        let (sigma, wide) = (self.sigma(e) * sigma_scale, self.outlier_sigma * sigma_scale);
+        let mut f = Forecast::from_log2_mixture(e.mu, sigma, self.outlier, wide, id, reasons);
         f.confidence = platt(f.confidence, self.claim_scale, self.claim_shift).min(0.995);
         f
     }
