@@ -1,0 +1,32 @@
+// Euler step on AoS particles: particle = lane * ceil(n/32) + global warp index, so the 32 lanes of a warp touch particles ~6 MB apart and every scalar access is its own sector (uncoalesced).
+// Particles are an array of structs {x, y, z, vx, vy, vz} (6 floats), acc is {ax, ay, az} per particle:
+// one explicit Euler step pos += dt * vel (old vel), vel += dt * acc, in place.
+#include <cuda_runtime.h>
+
+#define THREADS 256
+
+// kforecast: n = 1 << 23; dt = 0.01; p: f32[n, 6] randn; acc: f32[n, 3] randn; rtol = 1e-5; atol = 1e-6
+__global__ void aos_particle_update(float* __restrict__ p, const float* __restrict__ acc, float dt, int n)
+{
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    const int lane = t & 31;
+    const int gw = t >> 5;
+    const int chunk = (n + 31) / 32;
+    if (gw >= chunk) return;
+    const int i = lane * chunk + gw;
+    if (i >= n) return;
+    float* q = p + (size_t)i * 6;
+    const float* a = acc + (size_t)i * 3;
+    q[0] = q[0] + dt * q[3];
+    q[1] = q[1] + dt * q[4];
+    q[2] = q[2] + dt * q[5];
+    q[3] = q[3] + dt * a[0];
+    q[4] = q[4] + dt * a[1];
+    q[5] = q[5] + dt * a[2];
+}
+
+extern "C" void launch_aos_particle_update(float* p, const float* acc, float dt, int n, cudaStream_t stream)
+{
+    const int chunk = (n + 31) / 32;
+    aos_particle_update<<<(chunk * 32 + THREADS - 1) / THREADS, THREADS, 0, stream>>>(p, acc, dt, n);
+}
