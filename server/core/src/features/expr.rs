@@ -196,8 +196,9 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    const OPS: [&str; 21] = [
-        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "(", ")", ",", "?", ":", "<", ">", "[",
+    const OPS: [&str; 24] = [
+        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "(", ")", ",", "?", ":", "<", ">",
+        "[", "&", "|", "^",
     ];
     while i < bytes.len() {
         let c = bytes[i] as char;
@@ -213,7 +214,9 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
                 }
                 i += 1;
             }
-            let lit = text[start..i].trim_end_matches(['u', 'U', 'l', 'L', 'f', 'F']);
+            // Suffixes: `256u`, `1.5f`; a hex literal's `f` is a digit (`0xff`).
+            let suffixes: &[char] = if hex { &['u', 'U', 'l', 'L'] } else { &['u', 'U', 'l', 'L', 'f', 'F'] };
+            let lit = text[start..i].trim_end_matches(suffixes);
             let lit = lit.replace('_', "");
             let value = if let Some(hex) = lit.strip_prefix("0x").or_else(|| lit.strip_prefix("0X")) {
                 u64::from_str_radix(hex, 16).ok()? as f64
@@ -293,7 +296,7 @@ impl ExprParser<'_> {
     }
 
     fn expr(&mut self) -> Option<f64> {
-        let cond = self.comparison()?;
+        let cond = self.bitwise(0)?;
         if self.eat("?") {
             let a = self.expr()?;
             if !self.eat(":") {
@@ -303,6 +306,24 @@ impl ExprParser<'_> {
             return Some(if cond != 0.0 { a } else { b });
         }
         Some(cond)
+    }
+
+    /// `|`, `^` and `&` (C's precedence, loosest first), on the integer parts:
+    /// `threadIdx.x & 31`, `n | 1`.
+    fn bitwise(&mut self, level: usize) -> Option<f64> {
+        const OPS: [&str; 3] = ["|", "^", "&"];
+        let Some(&op) = OPS.get(level) else { return self.comparison() };
+        let mut v = self.bitwise(level + 1)?;
+        while self.eat(op) {
+            let r = self.bitwise(level + 1)?;
+            let (a, b) = (v.trunc() as i64, r.trunc() as i64);
+            v = match op {
+                "|" => a | b,
+                "^" => a ^ b,
+                _ => a & b,
+            } as f64;
+        }
+        Some(v)
     }
 
     fn comparison(&mut self) -> Option<f64> {
@@ -551,6 +572,7 @@ mod tests {
         assert_eq!(env.eval("256u").map(|e| e.value), Some(256.0));
         assert_eq!(env.eval("1e-8 * 1e8").map(|e| e.value), Some(1.0));
         assert_eq!(env.eval("0xE0").map(|e| e.value), Some(224.0));
+        assert_eq!(env.eval("0xffffffffu").map(|e| e.value), Some(4_294_967_295.0));
         assert_eq!(env.eval("32 * sizeof(float4)").map(|e| e.value), Some(512.0));
         // C casts bind tighter than `*`; integer casts truncate; `(n)` alone is no cast.
         let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
@@ -560,6 +582,11 @@ mod tests {
         assert_eq!(exact("(int)(2.5) + (float)(1)"), Some(3.0));
         assert_eq!(exact("(threads) * 2"), Some(512.0));
         assert_eq!(exact("std::min((n + 255) / 256, 1056)"), Some(1056.0));
+        // Bitwise operators, with C's precedence: `&` binds tighter than `|`, looser than `==`.
+        assert_eq!(exact("(threads + 37) & 31"), Some(5.0));
+        assert_eq!(exact("n & 0xFF | 1 << 12"), Some(64.0 + 4096.0));
+        assert_eq!(exact("6 ^ 3"), Some(5.0));
+        assert!(env.eval("n && threads").is_none());
         assert!(env.eval("a +* b").is_none());
         assert!(env.eval("x[").is_none());
     }

@@ -164,6 +164,25 @@ void launch(const float* x, float* out, int rows, int cols) {
     }
 
     #[test]
+    fn a_strided_read_costs_a_sector_unless_its_neighbours_are_read_soon() {
+        let kernel = |body: &str| {
+            format!(
+                "// kforecast: n = 1 << 20; a: f32[n, 8] randn; b: f32[n]\n__global__ void k(const float* a, float* b, int n) \
+                 {{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) {body} }}\n\
+                 void go(const float* a, float* b, int n) {{ k<<<(n + 255) / 256, 256>>>(a, b, n); }}"
+            )
+        };
+        let n = f64::from(1u32 << 20);
+        let alone = profile_of(&kernel("b[i] = a[i * 8];"), "k");
+        // One element per 32-byte sector, nothing else of it ever read: a sector each.
+        assert!((alone.features.load_bytes / (32.0 * n) - 1.0).abs() < 0.01, "{:?}", alone.features);
+        // The struct's other fields are read right after: the rest of the sector comes from L2.
+        let fields = profile_of(&kernel("b[i] = a[i * 8] + a[i * 8 + 1];"), "k");
+        assert!(fields.features.load_bytes < 2.0 * 32.0 * n * 0.6, "{:?}", fields.features);
+        assert!(fields.features.load_bytes > 2.0 * 4.0 * n, "{:?}", fields.features);
+    }
+
+    #[test]
     fn a_triton_wrapper_is_costed_with_every_kernel_it_launches() {
         let unfused = r#"
 import triton
