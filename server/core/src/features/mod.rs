@@ -258,6 +258,32 @@ def scale(x):
     }
 
     #[test]
+    fn a_persistent_triton_kernel_is_costed_for_every_block_it_walks() {
+        let src = |body: &str, grid: &str| {
+            format!(
+                "import torch\nimport triton\nimport triton.language as tl\n\n\
+                 # kforecast: wrapper = scale(x); x: f32[16777216] randn\n@triton.jit\n\
+                 def scale_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n    pid = tl.program_id(0)\n\
+                 {body}\n\
+                 def scale(x):\n    out = torch.empty_like(x)\n    n = x.numel()\n    \
+                 scale_kernel[({grid},)](x, out, n, BLOCK=1024)\n    return out\n"
+            )
+        };
+        let one_block = "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    \
+                         tl.store(out_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)\n";
+        let persistent =
+            "    nprog = tl.num_programs(0)\n    for start in range(pid * BLOCK, n, nprog * BLOCK):\n        \
+                          offs = start + tl.arange(0, BLOCK)\n        \
+                          tl.store(out_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)\n";
+        let flat = triton_profile(&src(one_block, "triton.cdiv(n, 1024)"));
+        let walking = triton_profile(&src(persistent, "min(triton.cdiv(n, 1024), 528)"));
+        assert_eq!(walking.features.blocks, 528.0);
+        // 528 programs walk all 16,384 blocks: the same bytes as one program per block.
+        let ratio = walking.features.load_bytes / flat.features.load_bytes;
+        assert!((ratio - 1.0).abs() < 0.05, "{ratio}: {:?} vs {:?}", walking.features, flat.features);
+    }
+
+    #[test]
     fn a_triton_tile_narrow_along_memory_wastes_sectors() {
         let wide = triton_profile(TRITON_TILES);
         assert_eq!(wide.features.uncoalesced_bytes, 0.0);

@@ -188,6 +188,8 @@ fn profile_config(
         for (axis, part) in axes.iter().enumerate().take(3) {
             if let Some(e) = env.eval(part).filter(|e| e.guesses == 0) {
                 env.set(&format!("tl.program_id({axis})"), ((e.value - 1.0) / 2.0).max(0.0));
+                // A persistent kernel's grid stride: `range(pid * BLOCK, n, nprog * BLOCK)`.
+                env.set(&format!("tl.num_programs({axis})"), e.value.max(1.0));
             }
         }
     }
