@@ -35,10 +35,12 @@ pub struct Rates {
     pub shared_per_sm: f64,
     /// Streaming multiprocessors.
     pub sms: f64,
+    /// How much faster L2 serves a sector read again soon than DRAM serves it the first time.
+    pub l2_over_dram: f64,
 }
 
 impl Rates {
-    /// NVIDIA H100 SXM: ~3.0 TB/s DRAM, ~67 TFLOP/s fp32, ~800 TFLOP/s dense fp16/bf16
+    /// NVIDIA H100 SXM: ~3.0 TB/s DRAM (L2 about three times that), ~67 TFLOP/s fp32, ~800 TFLOP/s dense fp16/bf16
     /// on tensor cores, 132 SMs of 2048 threads and 228 KB shared memory.
     pub const H100: Rates = Rates {
         name: "NVIDIA H100",
@@ -56,6 +58,7 @@ impl Rates {
         max_blocks_per_sm: 32.0,
         shared_per_sm: 228.0 * 1024.0,
         sms: 132.0,
+        l2_over_dram: 3.0,
     };
 }
 

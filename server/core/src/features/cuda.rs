@@ -69,6 +69,7 @@ struct Acc {
 
 struct Walker<'a> {
     src: &'a str,
+    rates: &'a Rates,
     env: Env,
     vars: HashMap<String, Coef>,
     global: HashMap<String, f64>,
@@ -147,6 +148,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
 
     let mut walker = Walker {
         src: &kernel.source,
+        rates,
         env,
         vars: HashMap::new(),
         global: HashMap::new(),
@@ -155,7 +157,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         pass: 0,
         block_x: block[0],
         block_rows: block[1] * block[2],
-        subscripts: subscript_counts(&kernel.source),
+        subscripts: def.map(|d| subscript_counts(d, &kernel.source)).unwrap_or_default(),
         threads_x: (grid[0] * block[0]).max(1.0),
         acc: Acc::default(),
         loop_load: vec![0.0],
@@ -877,7 +879,7 @@ impl Walker<'_> {
         let reused = self.loop_load.len() > 1
             || self.block_rows > 1.0
             || self.subscripts.get(base_text.as_str()).is_some_and(|n| *n > 1);
-        let bytes = if bytes > elem && reused { elem + (bytes - elem) / L2_OVER_DRAM } else { bytes };
+        let bytes = if bytes > elem && reused { elem + (bytes - elem) / self.rates.l2_over_dram } else { bytes };
         self.acc.vector_width = self.acc.vector_width.max(width);
         self.acc.uncoalesced += (bytes - elem).max(0.0) * weight;
         if load {
@@ -898,35 +900,25 @@ impl Walker<'_> {
     }
 }
 
-/// How much faster L2 serves a sector than DRAM does (H100: about 10 against 3.35 TB/s).
-const L2_OVER_DRAM: f64 = 3.0;
-
-/// How often each identifier is subscripted (`name[`) in `text`.
-fn subscript_counts(text: &str) -> HashMap<String, usize> {
+/// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`).
+fn subscript_counts(def: Node, src: &str) -> HashMap<String, usize> {
     let mut counts = HashMap::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i].is_ascii_alphabetic() || bytes[i] == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
+    crate::extract::walk_preorder(def, |n| {
+        let inner = n
+            .parent()
+            .filter(|p| p.kind() == "subscript_expression")
+            .is_some_and(|p| p.child_by_field_name("argument") == Some(n));
+        if n.kind() == "subscript_expression" && !inner {
+            let array = array_of(n);
+            if array.kind() == "identifier" {
+                *counts.entry(src[array.byte_range()].to_string()).or_insert(0) += 1;
             }
-            let mut j = i;
-            while j < bytes.len() && bytes[j].is_ascii_whitespace() {
-                j += 1;
-            }
-            if bytes.get(j) == Some(&b'[') {
-                *counts.entry(text[start..i].to_string()).or_insert(0) += 1;
-            }
-        } else {
-            i += 1;
         }
-    }
+        true
+    });
     counts
 }
 
-/// (is a store, is a load) for the access at `node`.
 /// The array a (possibly nested) subscript reads: `a` for `a[i][j]`.
 fn array_of(mut node: Node) -> Node {
     while node.kind() == "subscript_expression" {
@@ -938,6 +930,7 @@ fn array_of(mut node: Node) -> Node {
     node
 }
 
+/// (is a store, is a load) for the access at `node`.
 fn access_kind(node: Node, src: &str) -> (bool, bool) {
     let Some(parent) = node.parent() else {
         return (false, true);
