@@ -87,6 +87,35 @@ fn median(values: &mut [f64]) -> f64 {
     }
 }
 
+/// The training rows by column, with each column's row order sorted once (ties by row),
+/// so a node's best split is a walk over its rows in order instead of a sort.
+struct Columns {
+    values: Vec<Vec<f64>>,
+    order: Vec<Vec<u32>>,
+}
+
+impl Columns {
+    fn new(x: &[Vec<f64>], n: usize) -> Self {
+        let width = x.first().map_or(0, Vec::len);
+        let values: Vec<Vec<f64>> =
+            (0..width).map(|f| x[..n].iter().map(|row| row.get(f).copied().unwrap_or(0.0)).collect()).collect();
+        let order = values
+            .iter()
+            .map(|column| {
+                let mut order: Vec<u32> = (0..n as u32).collect();
+                order.sort_by(|&a, &b| column[a as usize].total_cmp(&column[b as usize]));
+                order
+            })
+            .collect();
+        Self { values, order }
+    }
+
+    /// Each column's order restricted to the rows `member` marks.
+    fn restrict(&self, member: &[bool]) -> Vec<Vec<u32>> {
+        self.order.iter().map(|o| o.iter().copied().filter(|&i| member[i as usize]).collect()).collect()
+    }
+}
+
 /// Fits a booster to rows `x` (all the same length) and targets `y`.
 pub fn fit(x: &[Vec<f64>], y: &[f64], params: &BoostParams, seed: u64) -> Booster {
     let n = x.len().min(y.len());
@@ -96,6 +125,7 @@ pub fn fit(x: &[Vec<f64>], y: &[f64], params: &BoostParams, seed: u64) -> Booste
     let mut rng = Rng::with_state(seed);
     let mut trees = Vec::with_capacity(params.rounds);
     let take = ((n as f64 * params.subsample).round() as usize).clamp(1.min(n), n);
+    let columns = Columns::new(x, n);
     for _ in 0..params.rounds {
         if n == 0 {
             break;
@@ -106,8 +136,10 @@ pub fn fit(x: &[Vec<f64>], y: &[f64], params: &BoostParams, seed: u64) -> Booste
             let j = i + rng.below(n - i);
             order.swap(i, j);
         }
-        let mut sample = order[..take].to_vec();
-        sample.sort_unstable();
+        let mut member = vec![false; n];
+        for &i in &order[..take] {
+            member[i] = true;
+        }
         let residual: Vec<f64> = (0..n).map(|i| y[i] - fitted[i]).collect();
         let sign: Vec<f64> = residual
             .iter()
@@ -122,7 +154,9 @@ pub fn fit(x: &[Vec<f64>], y: &[f64], params: &BoostParams, seed: u64) -> Booste
             })
             .collect();
         let mut tree = Tree { nodes: Vec::new() };
-        grow(&mut tree, x, &sign, &residual, sample, params, 0);
+        let all = (0..n as u32).filter(|&i| member[i as usize]).collect();
+        let node = Rows { sorted: columns.restrict(&member), all };
+        grow(&mut tree, &Fit { columns: &columns, target: &sign, residual: &residual, params }, node, 0);
         for node in tree.nodes.iter_mut().filter(|n| n.feature < 0) {
             node.value *= params.rate;
         }
@@ -134,55 +168,67 @@ pub fn fit(x: &[Vec<f64>], y: &[f64], params: &BoostParams, seed: u64) -> Booste
     Booster { base, trees }
 }
 
+/// What every node of one tree is fitted to.
+struct Fit<'a> {
+    columns: &'a Columns,
+    /// The least-squares target of the splits (the residuals' signs).
+    target: &'a [f64],
+    /// The leaves' values are the median residual.
+    residual: &'a [f64],
+    params: &'a BoostParams,
+}
+
+/// A node's rows, in each column's order and by index.
+struct Rows {
+    sorted: Vec<Vec<u32>>,
+    all: Vec<u32>,
+}
+
 /// Grows the subtree for `rows` and returns its index in `tree.nodes`.
-fn grow(
-    tree: &mut Tree,
-    x: &[Vec<f64>],
-    target: &[f64],
-    residual: &[f64],
-    rows: Vec<usize>,
-    params: &BoostParams,
-    depth: usize,
-) -> u32 {
+fn grow(tree: &mut Tree, fit: &Fit, rows: Rows, depth: usize) -> u32 {
     let at = tree.nodes.len() as u32;
-    let leaf = |rows: &[usize]| {
-        let mut r: Vec<f64> = rows.iter().map(|&i| residual[i]).collect();
-        Node { feature: -1, threshold: 0.0, left: 0, right: 0, value: median(&mut r) }
-    };
-    let split = if depth < params.depth && rows.len() >= 2 * params.min_leaf.max(1) {
-        best_split(x, target, &rows, params.min_leaf.max(1))
+    let params = fit.params;
+    let split = if depth < params.depth && rows.all.len() >= 2 * params.min_leaf.max(1) {
+        best_split(fit, &rows, params.min_leaf.max(1))
     } else {
         None
     };
     let Some((feature, threshold)) = split else {
-        tree.nodes.push(leaf(&rows));
+        let mut r: Vec<f64> =
+            rows.sorted.first().map_or(Vec::new(), |o| o.iter().map(|&i| fit.residual[i as usize]).collect());
+        tree.nodes.push(Node { feature: -1, threshold: 0.0, left: 0, right: 0, value: median(&mut r) });
         return at;
     };
     tree.nodes.push(Node { feature: feature as i32, threshold, left: 0, right: 0, value: 0.0 });
-    let (lo, hi): (Vec<usize>, Vec<usize>) = rows.iter().partition(|&&i| x[i][feature] <= threshold);
-    let left = grow(tree, x, target, residual, lo, params, depth + 1);
-    let right = grow(tree, x, target, residual, hi, params, depth + 1);
+    let column = &fit.columns.values[feature];
+    let goes_left = |i: &u32| column[*i as usize] <= threshold;
+    let (lo, hi): (Vec<Vec<u32>>, Vec<Vec<u32>>) =
+        rows.sorted.iter().map(|o| o.iter().partition::<Vec<u32>, _>(|i| goes_left(i))).unzip();
+    let (lo_all, hi_all) = rows.all.iter().partition(|i| goes_left(i));
+    drop(rows);
+    let (lo, hi) = (Rows { sorted: lo, all: lo_all }, Rows { sorted: hi, all: hi_all });
+    let left = grow(tree, fit, lo, depth + 1);
+    let right = grow(tree, fit, hi, depth + 1);
     tree.nodes[at as usize].left = left;
     tree.nodes[at as usize].right = right;
     at
 }
 
-/// The split of `rows` that most reduces the squared error of `target`.
-// Features are columns of the rows, so a column index is the natural loop.
-#[allow(clippy::needless_range_loop)]
-fn best_split(x: &[Vec<f64>], target: &[f64], rows: &[usize], min_leaf: usize) -> Option<(usize, f64)> {
-    let features = rows.first().map(|&i| x[i].len())?;
-    let total: f64 = rows.iter().map(|&i| target[i]).sum();
-    let n = rows.len() as f64;
+/// The split of `rows` that most reduces the squared error of the target. The target is
+/// the residuals' signs, so every sum here is of small integers and exact: the order rows
+/// are summed in cannot change the split.
+fn best_split(fit: &Fit, rows: &Rows, min_leaf: usize) -> Option<(usize, f64)> {
+    let target = fit.target;
+    let total: f64 = rows.all.iter().map(|&i| target[i as usize]).sum();
+    let n = rows.all.len() as f64;
     let parent = total * total / n;
     let mut best: Option<(f64, usize, f64)> = None;
-    let mut sorted = rows.to_vec();
-    for f in 0..features {
-        sorted.sort_by(|&a, &b| x[a][f].total_cmp(&x[b][f]));
+    for (f, sorted) in rows.sorted.iter().enumerate() {
+        let column = &fit.columns.values[f];
         let mut left = 0.0;
-        for k in 0..sorted.len() - 1 {
-            left += target[sorted[k]];
-            let (a, b) = (x[sorted[k]][f], x[sorted[k + 1]][f]);
+        for (k, pair) in sorted.windows(2).enumerate() {
+            left += target[pair[0] as usize];
+            let (a, b) = (column[pair[0] as usize], column[pair[1] as usize]);
             let nl = k + 1;
             if a == b || nl < min_leaf || sorted.len() - nl < min_leaf {
                 continue;
