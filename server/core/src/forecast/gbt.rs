@@ -57,7 +57,7 @@ pub struct BoostParams {
 
 impl Default for BoostParams {
     fn default() -> Self {
-        Self { rounds: 100, depth: 4, rate: 0.05, subsample: 0.7, min_leaf: 5 }
+        Self { rounds: 100, depth: 6, rate: 0.05, subsample: 0.7, min_leaf: 5 }
     }
 }
 
