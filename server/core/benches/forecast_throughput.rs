@@ -6,13 +6,17 @@
 //! - model: the pairwise model on two ready profiles (what a cached kernel costs);
 //! - forecast: `Forecaster::forecast` on two kernels whose profiles are cached;
 //! - cold: profiling both versions from source, then forecasting (a kernel never seen).
+//!
+//! Then the trained forecaster (the default); with `KFORECAST_BENCH_MODEL=FILE`, also the
+//! weights in FILE (another model, say the previous one) in the same run, and the ratio.
 
 use kforecast_core::extract::extract_text;
 use kforecast_core::features;
-use kforecast_core::forecast::{EmbeddedForecaster, Forecaster, TrainedForecaster};
+use kforecast_core::forecast::{EmbeddedForecaster, Forecaster, Model, TrainedForecaster};
 use kforecast_core::kernel::{Kernel, Language};
 use std::hint::black_box;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 fn pairs() -> Vec<(Kernel, Kernel)> {
@@ -82,4 +86,16 @@ fn main() {
         black_box(trained.forecast(a, b));
     });
     println!("trained forecaster (the default), profiles cached: {trained_model:>9.0} forecasts/s");
+    if let Ok(path) = std::env::var("KFORECAST_BENCH_MODEL") {
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("KFORECAST_BENCH_MODEL={path}: {e}"));
+        let model = Model::from_json(&text).unwrap_or_else(|e| panic!("KFORECAST_BENCH_MODEL={path}: {e}"));
+        let other = TrainedForecaster::new(Arc::new(model));
+        let other_model = rate(&pairs, budget, |a, b| {
+            black_box(other.forecast(a, b));
+        });
+        println!(
+            "trained forecaster with {path}, profiles cached: {other_model:>9.0} forecasts/s (shipped / this: {:.2})",
+            trained_model / other_model
+        );
+    }
 }
