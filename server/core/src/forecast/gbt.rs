@@ -194,8 +194,7 @@ fn grow(tree: &mut Tree, fit: &Fit, rows: Rows, depth: usize) -> u32 {
         None
     };
     let Some((feature, threshold)) = split else {
-        let mut r: Vec<f64> =
-            rows.sorted.first().map_or(Vec::new(), |o| o.iter().map(|&i| fit.residual[i as usize]).collect());
+        let mut r: Vec<f64> = rows.all.iter().map(|&i| fit.residual[i as usize]).collect();
         tree.nodes.push(Node { feature: -1, threshold: 0.0, left: 0, right: 0, value: median(&mut r) });
         return at;
     };
