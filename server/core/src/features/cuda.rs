@@ -900,17 +900,13 @@ impl Walker<'_> {
     }
 }
 
-/// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`).
+/// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`): a
+/// chain of subscripts is counted at its innermost one, the one whose argument is the array.
 fn subscript_counts(def: Node, src: &str) -> HashMap<String, usize> {
     let mut counts = HashMap::new();
     crate::extract::walk_preorder(def, |n| {
-        let inner = n
-            .parent()
-            .filter(|p| p.kind() == "subscript_expression")
-            .is_some_and(|p| p.child_by_field_name("argument") == Some(n));
-        if n.kind() == "subscript_expression" && !inner {
-            let array = array_of(n);
-            if array.kind() == "identifier" {
+        if n.kind() == "subscript_expression" {
+            if let Some(array) = n.child_by_field_name("argument").filter(|a| a.kind() == "identifier") {
                 *counts.entry(src[array.byte_range()].to_string()).or_insert(0) += 1;
             }
         }
