@@ -1,0 +1,137 @@
+"""Building helpers for evaluation-set adapters (`SET/<family>/bench.py`).
+
+`measure_programs.py` puts this folder on `sys.path`, so an adapter can write
+`from progbuild import load_program, nvcc_library, ptr`.
+
+Every build is cached under `$EVALSET_CACHE` (default `~/.cache/kforecast-evalsets`),
+keyed by the content of the file it builds, so the harness's parallel build workers
+do the slow compile once and the timing process only loads the result.
+"""
+
+import contextlib
+import fcntl
+import hashlib
+import importlib.util
+import os
+import subprocess
+import sys
+
+
+def cache_dir(*parts):
+    root = os.environ.get("EVALSET_CACHE") or os.path.expanduser("~/.cache/kforecast-evalsets")
+    path = os.path.join(root, *parts)
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def file_hash(path, extra=""):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        h.update(f.read())
+    h.update(extra.encode())
+    h.update(os.path.abspath(path).encode())
+    return h.hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def file_lock(path):
+    with open(path + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+@contextlib.contextmanager
+def _unique_torch_extensions(tag):
+    """Makes every torch extension the program builds get a name and build folder
+    of its own (two versions of a KernelBench module often both say name="...")."""
+    import torch.utils.cpp_extension as ext
+
+    saved = (ext.load_inline, ext.load)
+
+    def fix(kwargs, args):
+        name = kwargs.pop("name", None)
+        if name is None and args:
+            name, args = args[0], args[1:]
+        name = f"{name}_{tag}"
+        kwargs.setdefault("build_directory", cache_dir("ext", name))
+        kwargs["verbose"] = bool(os.environ.get("EVALSET_VERBOSE"))
+        return name, args, kwargs
+
+    def load_inline(*args, **kwargs):
+        name, args, kwargs = fix(kwargs, args)
+        return saved[0](name, *args, **kwargs)
+
+    def load(*args, **kwargs):
+        name, args, kwargs = fix(kwargs, args)
+        return saved[1](name, *args, **kwargs)
+
+    ext.load_inline, ext.load = load_inline, load
+    try:
+        yield
+    finally:
+        ext.load_inline, ext.load = saved
+
+
+def load_program(path):
+    """Imports the Python program at `path` as a fresh module (its own name, so two
+    versions that share a file name or an extension name can live in one process)."""
+    tag = file_hash(path)
+    name = "evalprog_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_") + "_" + tag
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    try:
+        with _unique_torch_extensions(tag):
+            spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return module
+
+
+def _arch():
+    import torch
+
+    major, minor = torch.cuda.get_device_capability()
+    return f"sm_{major}{minor}"
+
+
+def nvcc_library(path, flags=("-O3",)):
+    """Compiles the CUDA file at `path` (host code included) into a shared library
+    and loads it with ctypes. Its `extern "C"` functions are what the adapter calls."""
+    import ctypes
+
+    flags = list(flags)
+    tag = file_hash(path, " ".join(flags) + _arch())
+    out = os.path.join(cache_dir("nvcc"), f"{os.path.basename(path)}.{tag}.so")
+    with file_lock(out):
+        if not os.path.exists(out):
+            nvcc = os.environ.get("NVCC", "nvcc")
+            cmd = [nvcc, *flags, f"-arch={_arch()}", "-shared", "-Xcompiler", "-fPIC",
+                   "-o", out + ".tmp", path]
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"nvcc failed on {path}:\n{r.stderr[-3000:]}")
+            os.replace(out + ".tmp", out)
+    return ctypes.CDLL(out)
+
+
+def ptr(tensor):
+    """A tensor's device address as a ctypes argument."""
+    import ctypes
+
+    return ctypes.c_void_p(tensor.data_ptr())
+
+
+def stream():
+    """The current torch stream's handle as a ctypes argument (for launchers that take one)."""
+    import ctypes
+
+    import torch
+
+    return ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
