@@ -7,7 +7,7 @@ SET is a folder with `families.json` and one `<family>/bench.py` adapter per fam
 (the contract is in README.md beside this file). Three phases:
 
 1. build + check, in parallel worker processes (--jobs), each with a time limit
-   (--timeout): the references first, then every other version. A worker builds the
+   (--timeout), all versions at once (references queued first). A worker builds the
    family's reference and one version, runs both on fresh random inputs (--checks
    draws), the output memory poisoned before every run, and compares the version with
    the reference version's output (and with the adapter's float64 `reference(...)`
@@ -402,11 +402,7 @@ def main():
     ap.add_argument("--flush-mb", type=int, default=256, help="L2 flush buffer, MB (>= 64)")
     ap.add_argument("--log", help="worker output log (default: OUT with .log)")
     ap.add_argument("--dry-run", action="store_true", help="check the set's layout, run nothing")
-    ap.add_argument("--_worker", help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args._worker:
-        worker_main(args._worker)
-        return
     if args.flush_mb < 64:
         ap.error("--flush-mb must be at least 64")
 
@@ -438,37 +434,37 @@ def main():
     log = open(args.log or os.path.splitext(args.out)[0] + ".log", "w")
     t_start = time.time()
 
-    # phase 1: build + check, references first (their builds are then cached for the rest)
+    # phase 1: build + check, all versions at once (--jobs workers)
     def spec(fam, path):
         return {"mode": "check", "set": set_dir, "family": fam["family"], "ref": fam["files"][0],
                 "path": path, "checks": args.checks}
 
     checks = {}
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        refs = {fam["family"]: pool.submit(run_worker, spec(fam, fam["files"][0]), args.timeout, log)
-                for fam in todo}
+        # every worker builds the reference too; the references are queued first and the
+        # builders share one cache (a second build of the same program waits for the first)
+        futs = {(fam["family"], fam["files"][0]): pool.submit(run_worker, spec(fam, fam["files"][0]),
+                                                               args.timeout, log) for fam in todo}
         for fam in todo:
-            checks[(fam["family"], fam["files"][0])] = refs[fam["family"]].result()
-        futs = {}
-        for fam in todo:
-            if not checks[(fam["family"], fam["files"][0])]["ok"]:
-                continue
             for p in fam["files"][1:]:
                 futs[(fam["family"], p)] = pool.submit(run_worker, spec(fam, p), args.timeout, log)
         for key, fut in futs.items():
             checks[key] = fut.result()
+    for fam in todo:
+        ref_res = checks[(fam["family"], fam["files"][0])]
+        if not ref_res["ok"]:
+            for p in fam["files"][1:]:
+                checks[(fam["family"], p)] = {
+                    "ok": False, "error": "not checked: the reference version failed: " + ref_res.get("error", "")}
     print(f"build+check: {time.time() - t_start:.0f} s", flush=True)
 
     # phase 2: timing, one family at a time
     table = []
     for fam in todo:
         name, ref = fam["family"], fam["files"][0]
-        ref_res = checks[(name, ref)]
         passed = []
         for p in fam["files"]:
-            res = checks.get((name, p))
-            if res is None:
-                res = {"ok": False, "error": "not checked: the reference version failed: " + ref_res.get("error", "")}
+            res = checks[(name, p)]
             if res["ok"]:
                 passed.append(p)
             else:
@@ -516,4 +512,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--_worker":
+        worker_main(sys.argv[2])
+    else:
+        main()
