@@ -129,11 +129,13 @@ def leading_comment_start(text, start):
     return len("\n".join(lines_before[: j + 1])) + (1 if j >= 0 else 0)
 
 
-def cut_function(text, name, with_comment=True):
-    """The definition of function/kernel `name` (templates included), with its comment."""
+def cut_function(text, name, with_comment=True, nth=0):
+    """The nth definition of function/kernel `name` (templates included), with its comment."""
     rx = re.compile(r"^(template[ \t]*<[^;{]*?>\s*)?(extern[ \t]+\"C\"[ \t]+)?[\w:<> \t\*&]*?\b"
                     + re.escape(name) + r"\s*\([^;{]*\)\s*\{", re.M)
-    for m in rx.finditer(text):
+    for i, m in enumerate(rx.finditer(text)):
+        if i < nth:
+            continue
         s = m.start()
         end = match_brace(text, m.end() - 1)
         if with_comment:
@@ -170,7 +172,7 @@ def header(repo, paths, what):
 RED_DIR = "Samples/2_Concepts_and_Techniques/reduction"
 RED_NAMES = {0: "reduce0", 1: "reduce1", 2: "reduce2", 3: "reduce3", 4: "reduce4", 5: "reduce5",
              6: "reduce6", 7: "reduce7", 8: "cg_reduce", 9: "multi_warp_cg_reduce"}
-RED_HELPERS = {8: ["cg_reduce_n"]}
+RED_HELPERS = {8: ["cg_reduce_n"], 9: ["cg_reduce_n"]}
 
 
 def reduction_program(cs, which):
@@ -229,9 +231,9 @@ def reduction_program(cs, which):
         "// KFORECAST: entry point for the evaluation adapter. One reduction of n floats to\n"
         "// d_odata[0], as reduction.cpp's benchmarkReduce does it (partial sums reduced on the\n"
         "// GPU, cpuFinalThreshold = 1; maxThreads 256 and maxBlocks 64 are runTest's defaults).\n"
-        "extern \"C\" int kf_run(float *d_idata, float *d_odata, float *d_intermediateSums, int n,\n"
-        "                      int maxThreads, int maxBlocks)\n{\n"
+        "extern \"C\" int kf_run(float *d_idata, float *d_odata, float *d_intermediateSums, int n)\n{\n"
         "    typedef float T;  // KFORECAST: benchmarkReduce's template parameter\n"
+        "    const int maxThreads = 256, maxBlocks = 64;\n"
         f"    const int whichKernel       = {which};\n"
         "    const int cpuFinalThreshold = 1;\n"
         "    int       numThreads = 0, numBlocks = 0;\n"
@@ -240,6 +242,50 @@ def reduction_program(cs, which):
         f"{loop}\n"
         "    return (int)cudaGetLastError();\n}\n")
     return "".join(parts)
+
+
+TF_DIR = "Samples/2_Concepts_and_Techniques/threadFenceReduction"
+
+
+def threadfence_program(cs, single):
+    """threadFenceReduction: the multi-pass or the single-pass (__threadfence + retirement
+    counter) reduction, each with its launcher and the sample's host sizing."""
+    kern = cs.show(f"{TF_DIR}/threadFenceReduction_kernel.cuh")
+    host = cs.show(f"{TF_DIR}/threadFenceReduction.cu")
+    body = kern[kern.index("#include <cooperative_groups.h>"):kern.rindex("#endif")]
+    if single:  # drop the multi-pass kernel and its launcher `reduce`
+        drop = [cut_function(body, "reduceMultiPass"), cut_function(body, "reduce")]
+    else:  # drop the single-pass kernel and its launcher (both named reduceSinglePass)
+        drop = [cut_function(body, "reduceSinglePass", nth=1), cut_function(body, "reduceSinglePass")]
+    for d in drop:
+        if d not in body:
+            raise SystemExit("build.py: threadFenceReduction changed upstream; update the builder")
+        body = body.replace(d, "", 1)
+    body = re.sub(r"\n{3,}", "\n\n", body)
+    bench = cut_function(host, "benchmarkReduce", with_comment=False)
+    if single:
+        run = "    reduceSinglePass(n, numThreads, numBlocks, d_idata, d_odata);\n"
+    else:
+        s0 = bench.index("                int s = numBlocks;")
+        w = bench.index("while (s > cpuFinalThreshold)", s0)
+        loop = bench[s0:match_brace(bench, bench.index("{", w))]
+        loop = "\n".join(line[12:] if line.startswith("            ") else line for line in loop.split("\n"))
+        run = "    reduce(n, numThreads, numBlocks, d_idata, d_odata);\n" + loop + "\n"
+    name = "reduceSinglePass" if single else "reduceMultiPass"
+    return "".join([
+        header(cs, [f"{TF_DIR}/threadFenceReduction_kernel.cuh", f"{TF_DIR}/threadFenceReduction.cu"],
+               f"Version: the {'single' if single else 'multi'}-pass reduction ({name}) of the threadFenceReduction sample."),
+        "#include <helper_cuda.h>\n", body, "\n", cut_function(host, "nextPow2"), "\n",
+        cut_function(host, "getNumBlocksAndThreads"), "\n",
+        "// KFORECAST: entry point for the evaluation adapter. One reduction of n floats to\n"
+        "// d_odata[0], as the sample's benchmarkReduce does it (maxThreads 128, maxBlocks 64,\n"
+        "// cpuFinalThreshold 1: runTest's defaults).\n"
+        "extern \"C\" int kf_run(float *d_idata, float *d_odata, float *d_intermediateSums, int n)\n{\n"
+        "    const int maxThreads = 128, maxBlocks = 64, cpuFinalThreshold = 1;\n"
+        "    int       numThreads = 0, numBlocks = 0;\n"
+        "    getNumBlocksAndThreads(n, maxBlocks, maxThreads, numBlocks, numThreads);\n"
+        + run +
+        "    return (int)cudaGetLastError();\n}\n"])
 
 
 TR_PATH = "Samples/6_Performance/transpose/transpose.cu"
@@ -320,7 +366,7 @@ def vendor_flaggems(fg, out):
     root = os.path.join(out, "_vendor")
     for p in fg.ls("src/flag_gems"):
         rel = p[len("src/"):]
-        if "/csrc/" in p or "/runtime/backend/_" in p and "/_nvidia" not in p:
+        if "/csrc/" in p:
             continue
         dst = os.path.join(root, rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
@@ -396,6 +442,18 @@ def rms_norm(x, weight, eps=1e-6):
     return weight * h.to(input_dtype)
 '''
 
+REF_ADD_RMS = '''import torch
+
+
+def fused_add_rms_norm(x, residual, weight, eps=1e-6):
+    """A decoder layer's `residual = residual + x; x = norm(residual)` (HF Llama), unfused."""
+    residual = x + residual
+    h = residual.to(torch.float32)
+    variance = h.pow(2).mean(-1, keepdim=True)
+    h = h * torch.rsqrt(variance + eps)
+    return weight * h.to(residual.dtype), residual
+'''
+
 REF_LN = '''import torch
 import torch.nn.functional as F
 
@@ -466,10 +524,14 @@ def main():
            "thread), each with the sample's launcher and GPU final-sum loop; 2^25 floats, 256 threads, "
            "64 blocks max (the sample's defaults).", "bench_reduction.py")
     family("cuda-samples-reduction-cg",
-           [(f"{RED_NAMES[k]}.cu", reduction_program(cs, k)) for k in (6, 7, 8, 9)],
-           cs.ref(RED_DIR), "cooperative-groups",
-           "The same sample's later kernels: reduce6 against reduce7 (warp shuffles / __reduce_add_sync), "
-           "cg_reduce (cg::reduce) and multi_warp_cg_reduce (multi-warp tiled partitions).",
+           [(f"{RED_NAMES[k]}.cu", reduction_program(cs, k)) for k in (6, 7, 8, 9)]
+           + [("threadFence_multipass.cu", threadfence_program(cs, False)),
+              ("threadFence_singlepass.cu", threadfence_program(cs, True))],
+           f"{cs.ref(RED_DIR)}, {cs.ref(TF_DIR)}", "cooperative-groups",
+           "The reduction sample's later kernels: reduce6 against reduce7 (warp shuffles / __reduce_add_sync), "
+           "cg_reduce (cg::reduce) and multi_warp_cg_reduce (multi-warp tiled partitions); and the "
+           "threadFenceReduction sample's multi-pass and single-pass (__threadfence, last block sums) "
+           "reductions (128 threads, 64 blocks max, its defaults). 2^25 floats.",
            "bench_reduction.py")
     family("cuda-samples-transpose",
            [(f"{k}.cu", transpose_program(cs, k)) for k in
@@ -508,6 +570,14 @@ def main():
            f"{lg.name}@{lg.commit[:12]}, {fg.name}@{fg.commit[:12]}, {us.name}@{us.commit[:12]}",
            "library-triton", "RMSNorm forward over the last dim, bf16 (16384 tokens x 4096), weight, "
            "eps 1e-6: eager torch against three libraries' Triton kernels.", "bench_rms_norm.py")
+    family("fused-add-rms-norm",
+           [("torch_fused_add_rms_norm.py", ours_py("residual add then LlamaRMSNorm in eager torch.", REF_ADD_RMS)),
+            ("liger_fused_add_rms_norm.py", lig("fused_add_rms_norm.py")),
+            ("flaggems_fused_add_rms_norm.py", fgm("fused/fused_add_rms_norm.py"))],
+           f"{lg.name}@{lg.commit[:12]}, {fg.name}@{fg.commit[:12]}",
+           "library-triton", "Residual add + RMSNorm (a decoder layer's pre-norm), bf16 16384 x 4096: "
+           "outputs the normalised rows and the new residual. FlagGems' kernel works in place.",
+           "bench_fused_add_rms_norm.py")
     family("layer-norm",
            [("torch_layer_norm.py", ours_py("F.layer_norm.", REF_LN)),
             ("liger_layer_norm.py", lig("layer_norm.py")),
