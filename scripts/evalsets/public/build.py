@@ -637,6 +637,26 @@ def main():
            "no TF32), KernelBench's few-shot 16x16 tiled load_inline kernel, FlagGems' Triton mm (tl.dot, TF32).",
            "bench_matmul.py")
 
+    family("attention-fp32",
+           [("kernelbench_model_ex_flash_attn.py", kbf("src/kernelbench/prompts/few_shot/model_ex_flash_attn.py")),
+            ("kernelbench_97_ScaledDotProductAttention.py",
+             kbf("KernelBench/level1/97_ScaledDotProductAttention.py")),
+            ("kernelbench_model_new_ex_flash_attn.py",
+             kbf("src/kernelbench/prompts/few_shot/model_new_ex_flash_attn.py"))],
+           f"{kb.name}@{kb.commit[:12]}", "kernelbench-load_inline",
+           "Non-causal attention, float32, 16 x 12 heads x 1024 x 64: KernelBench's few-shot eager "
+           "softmax(QK^T/sqrt(d))V, level-1 problem 97's F.scaled_dot_product_attention, and the few-shot "
+           "minimal flash-attention load_inline kernel (32x32 tiles, one block per batch and head).",
+           "bench_attention.py")
+    family("add",
+           [("kernelbench_model_ex_add.py", kbf("src/kernelbench/prompts/few_shot/model_ex_add.py")),
+            ("kernelbench_model_new_ex_add.py", kbf("src/kernelbench/prompts/few_shot/model_new_ex_add.py")),
+            ("flaggems_add.py", fgm("ops/add.py"))],
+           f"{kb.name}@{kb.commit[:12]}, {fg.name}@{fg.commit[:12]}", "kernelbench-load_inline",
+           "Elementwise float32 a + b of 16384 x 16384: eager torch, KernelBench's few-shot load_inline "
+           "kernel (its output zero-filled first), FlagGems' pointwise_dynamic Triton kernel.",
+           "bench_add.py")
+
     write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
     sources = [{"repository": r.name, "commit": r.commit} for r in (cs, lg, fg, us, kb)]
     write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1) + "\n")
