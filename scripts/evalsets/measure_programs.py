@@ -193,7 +193,7 @@ def worker_check(spec):
         pb = max(256 << 20, 2 * in_bytes)
         refs = run_once(ref_fn, inputs, pb)
         out_bytes = sum(r.numel() * r.element_size() for r in refs)
-        pb = max(pb, 4 * out_bytes)
+        pb = max(pb, 2 * out_bytes)
         if hasattr(bench, "reference"):
             ref64 = as_outputs(bench.reference(*clone_inputs(inputs)))
             why, rel = compare(refs if path == ref_path else run_once(fn, inputs, pb), ref64, tol,
