@@ -2,9 +2,10 @@
 
 use crate::cache::ForecastCache;
 use crate::extract::Extraction;
-use crate::forecast::{Forecast, Forecaster};
+use crate::forecast::{Forecast, Forecaster, PairingDoubt};
 use crate::hash::ContentHash;
 use crate::kernel::{Kernel, TextRange};
+use crate::pairing::{pair_refs, Match};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -31,6 +32,9 @@ pub struct KernelReport {
     pub stale: bool,
     /// Identities of (baseline, current), when the baseline has this kernel.
     pub pair: Option<(ContentHash, ContentHash)>,
+    /// The baseline kernel it was compared with, and how the two were matched (by name,
+    /// or by role when the kernel was renamed).
+    pub matched: Option<(String, Match)>,
 }
 
 impl KernelReport {
@@ -90,19 +94,29 @@ impl Analyzer {
         self.cache.forecast(self.forecaster.as_ref(), &self.device, base, candidate)
     }
 
-    /// Compares each current kernel with the baseline kernel of the same name.
+    /// Compares each current kernel with its baseline kernel: the one of the same name, or
+    /// the one it takes the place of (see [`crate::pairing`]), forecast less surely.
     pub fn compare(&self, current: &[(Kernel, bool)], baseline: &[Kernel]) -> Vec<KernelReport> {
-        let by_name: HashMap<&str, &Kernel> = baseline.iter().map(|k| (k.name.as_str(), k)).collect();
+        let kernels: Vec<&Kernel> = current.iter().map(|(k, _)| k).collect();
+        let bases: Vec<&Kernel> = baseline.iter().collect();
+        let pairing = pair_refs(&bases, &kernels);
+        let doubt = PairingDoubt::shipped();
         current
             .iter()
-            .map(|(kernel, stale)| {
-                let base = by_name.get(kernel.name.as_str());
-                let status = match base {
+            .enumerate()
+            .map(|(i, (kernel, stale))| {
+                let matched = pairing.of_candidate(i).map(|p| (&baseline[p.base], p.how.clone()));
+                let base = matched.as_ref().map(|(b, _)| *b);
+                let status = match &matched {
                     None => Status::New,
-                    Some(base) if base.raw_hash == kernel.raw_hash && base.identity == kernel.identity => {
+                    Some((base, _)) if base.raw_hash == kernel.raw_hash && base.identity == kernel.identity => {
                         Status::Unchanged
                     }
-                    Some(base) => Status::Changed(self.forecast(base, kernel)),
+                    Some((base, how)) if how.guessed() => {
+                        let note = format!("compared with `{}`: {}", base.name, how.describe());
+                        Status::Changed(self.forecast(base, kernel).widened(doubt.for_match(how), Some(note)))
+                    }
+                    Some((base, _)) => Status::Changed(self.forecast(base, kernel)),
                 };
                 KernelReport {
                     name: kernel.name.clone(),
@@ -112,6 +126,7 @@ impl Analyzer {
                     status,
                     stale: *stale,
                     pair: base.map(|b| (b.identity, kernel.identity)),
+                    matched: matched.map(|(b, how)| (b.name.clone(), how)),
                 }
             })
             .collect()

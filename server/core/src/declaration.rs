@@ -133,6 +133,12 @@ pub struct Declared {
     /// The Triton wrapper's name (`softmax`).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub wrapper: String,
+    /// A declared launch shape (`grid = …`, `block = …`), for a kernel whose launch the
+    /// file does not show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<String>,
 }
 
 impl Declared {
@@ -147,6 +153,10 @@ impl Declared {
                 }
             } else if it.key == "wrapper" {
                 (d.wrapper, d.wrapper_args) = call(&it.value);
+            } else if it.key == "grid" {
+                d.grid = Some(it.value.clone());
+            } else if it.key == "block" {
+                d.block = Some(it.value.clone());
             } else if !SETTINGS.contains(&it.key.as_str()) && !it.key.is_empty() {
                 d.values.insert(it.key.clone(), it.value.clone());
             }
@@ -155,7 +165,12 @@ impl Declared {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty() && self.shapes.is_empty() && self.wrapper_args.is_empty() && self.wrapper.is_empty()
+        self.values.is_empty()
+            && self.shapes.is_empty()
+            && self.wrapper_args.is_empty()
+            && self.wrapper.is_empty()
+            && self.grid.is_none()
+            && self.block.is_none()
     }
 
     /// Definitions for an expression environment: each size by name, and for each

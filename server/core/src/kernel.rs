@@ -88,9 +88,13 @@ pub struct LaunchSite {
     /// which hold where the call leaves them out.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub host_defaults: BTreeMap<String, String>,
-    /// The launching function's name (Triton).
+    /// The launching function's name.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub host_name: String,
+    /// Where the launch is when it is in another file (`src/main.cu:12`): read for the
+    /// launch shape and sizes, never edited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<String>,
 }
 
 impl LaunchSite {
@@ -224,6 +228,9 @@ impl Kernel {
             for (k, v) in &launch.host_defaults {
                 h.str(k).str(v);
             }
+            if let Some(at) = &launch.external {
+                h.str(at);
+            }
         }
         for config in &self.autotune {
             for (k, v) in config {
@@ -245,6 +252,9 @@ impl Kernel {
         }
         if !d.wrapper.is_empty() {
             h.str(&d.wrapper);
+        }
+        for part in [&d.grid, &d.block].into_iter().flatten() {
+            h.str(part);
         }
         for c in &self.companions {
             h.str(&c.name).hash(&c.identity);

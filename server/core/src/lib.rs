@@ -23,6 +23,7 @@ pub mod forecast;
 pub mod hash;
 pub mod kernel;
 pub mod measure;
+pub mod pairing;
 pub mod rng;
 pub mod search;
 pub mod source;

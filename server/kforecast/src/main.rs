@@ -99,7 +99,7 @@ fn main() -> ExitCode {
         Command::Export(args) => cli::verify::export(args, &options),
         Command::Search(args) => cli::search::run(args, &options),
         Command::Sweep(args) => cli::search::sweep(args, &options),
-        Command::Eval(args) => cli::eval::run(args),
+        Command::Eval(args) => cli::eval::run(args, &options),
         Command::Train(args) => cli::train::run(args),
         Command::Calibrate(args) => cli::calibrate::run(args, &options),
     };

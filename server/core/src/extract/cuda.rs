@@ -239,6 +239,7 @@ fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<Strin
 /// `kernel<<<grid, block, shared, stream>>>(args)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut locals: Option<BTreeMap<String, String>> = None;
+    let mut host_name: Option<String> = None;
     walk::preorder(node, |n| {
         if n.kind() != "call_expression" {
             return true;
@@ -277,6 +278,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             })
             .unwrap_or_default();
         let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
+        let host_name = host_name.get_or_insert_with(|| enclosing_name(node, src)).clone();
         facts.launches.push(LaunchDraft {
             callee,
             template_args,
@@ -291,11 +293,27 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 locals,
                 host_params: Vec::new(),
                 host_defaults: BTreeMap::new(),
-                host_name: String::new(),
+                host_name,
+                external: None,
             },
         });
         true
     });
+}
+
+/// The name of the function an item defines (its last `::` part), or "".
+fn enclosing_name(node: Node, src: &SourceText) -> String {
+    let def = if node.kind() == "function_definition" {
+        Some(node)
+    } else {
+        let mut cursor = node.walk();
+        let found = node.named_children(&mut cursor).find(|c| c.kind() == "function_definition");
+        found
+    };
+    def.and_then(function_declarator)
+        .and_then(|d| d.child_by_field_name("declarator"))
+        .map(|n| node_text(n, src).rsplit("::").next().unwrap_or_default().trim().to_string())
+        .unwrap_or_default()
 }
 
 /// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch may refer to.
@@ -483,4 +501,44 @@ void launch(float* x, int n, bool big) {
             }
         }
     }
+}
+
+/// Calls of the host function `host` in a CUDA/C++ text (not kernel launches): their
+/// arguments and the calling function's locals.
+pub(super) fn host_calls(text: &str, host: &str) -> Vec<super::workspace::HostCall> {
+    let src = SourceText::new(crate::kernel::Language::Cuda, text);
+    let Some(tree) = src.tree() else { return Vec::new() };
+    let mut out = Vec::new();
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        if !node_text(item, &src).contains(host) {
+            continue;
+        }
+        let mut locals: Option<BTreeMap<String, String>> = None;
+        walk::preorder(item, |n| {
+            if n.kind() != "call_expression" || out.len() >= 16 {
+                return true;
+            }
+            let Some(function) = n.child_by_field_name("function") else { return true };
+            if function.kind() != "identifier" || node_text(function, &src) != host {
+                return true;
+            }
+            let mut c = n.walk();
+            if n.children(&mut c).any(|ch| ch.kind() == "kernel_call_syntax") {
+                return true;
+            }
+            let args: Vec<String> = n
+                .child_by_field_name("arguments")
+                .map(|list| {
+                    let mut c = list.walk();
+                    list.named_children(&mut c).map(|a| squash(&node_text(a, &src))).collect()
+                })
+                .unwrap_or_default();
+            let locals = locals.get_or_insert_with(|| host_locals(item, &src)).clone();
+            out.push(super::workspace::HostCall { args, locals, at: n.start_byte() });
+            true
+        });
+    }
+    out
 }

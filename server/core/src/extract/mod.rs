@@ -10,6 +10,7 @@ mod cuda;
 mod normalize;
 mod triton;
 mod walk;
+pub mod workspace;
 
 pub(crate) use cuda::declarator_name;
 pub(crate) use triton::parameters as python_parameters;
@@ -29,6 +30,9 @@ pub struct Extraction {
     pub kernels: Vec<Kernel>,
     /// Byte ranges of syntax errors (at most a few dozen).
     pub syntax_errors: Vec<TextRange>,
+    /// Launches of kernels this file does not define (callee, site), for the files that
+    /// define them.
+    pub external_launches: Vec<(String, LaunchSite)>,
 }
 
 impl Extraction {
@@ -148,7 +152,8 @@ impl Extractor {
         if root.has_error() {
             walk::errors(root, &mut syntax_errors, 32);
         }
-        Extraction { kernels: assemble(self.language, placed, src), syntax_errors }
+        let external_launches = orphan_launches(&placed);
+        Extraction { kernels: assemble(self.language, placed, src), syntax_errors, external_launches }
     }
 }
 
@@ -199,6 +204,26 @@ impl ItemFacts {
         }
         self
     }
+}
+
+/// Launches of kernels no item of the file defines, with file offsets.
+fn orphan_launches(placed: &[(usize, Arc<ItemFacts>)]) -> Vec<(String, LaunchSite)> {
+    let defined: BTreeSet<&str> = placed.iter().flat_map(|(_, f)| f.kernels.iter().map(|k| k.name.as_str())).collect();
+    let mut out = Vec::new();
+    for (base, facts) in placed {
+        for l in facts.launches.iter().filter(|l| !defined.contains(l.callee.as_str())) {
+            let mut site = l.site.clone();
+            site.range = site.range.shifted(*base as isize);
+            for (i, arg) in l.template_args.iter().enumerate() {
+                site.meta.insert(format!("T{i}"), arg.clone());
+            }
+            out.push((l.callee.clone(), site));
+            if out.len() >= 256 {
+                return out;
+            }
+        }
+    }
+    out
 }
 
 fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &SourceText) -> Vec<Kernel> {

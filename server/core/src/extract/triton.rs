@@ -260,6 +260,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 host_params,
                 host_defaults,
                 host_name,
+                external: None,
             },
         });
         true

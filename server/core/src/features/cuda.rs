@@ -3,7 +3,7 @@
 //! barriers, atomics, shuffles, tensor-core ops and loop trip counts.
 
 use super::cost::{self, Cost, Rates};
-use super::expr::{components, Env, ASSUMED_SIZE};
+use super::expr::{components, Env};
 use super::launch;
 use super::{Features, Profile};
 use crate::kernel::{Kernel, Language};
@@ -108,16 +108,16 @@ fn vector_width(type_text: &str) -> f64 {
     VECTOR_TYPES.iter().find(|(t, _)| type_text.contains(t)).map(|(_, w)| *w).unwrap_or(1.0)
 }
 
-pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
+pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let mut parser = parser_for(Language::Cuda);
     let tree = parser.parse(&kernel.source, None);
     let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), kernel.source.as_bytes()));
     let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
-    let mut env = launch::environment(kernel, &params);
+    let mut env = launch::environment(kernel, &params, assumed);
     let launch = kernel.launches.first();
     let mut guesses = 0;
     let bounds_threads = kernel.launch_bounds.first().and_then(|b| env.eval(b)).map(|e| e.value);
-    let block = match launch.and_then(|l| l.block.as_deref()) {
+    let block = match launch.and_then(|l| l.block.as_deref()).or(kernel.declared.block.as_deref()) {
         Some(text) => dims(text, &env, &mut guesses),
         None => {
             guesses += 1;
@@ -125,11 +125,13 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         }
     };
     let threads_per_block = (block[0] * block[1] * block[2]).clamp(1.0, 1024.0);
-    let grid = match launch.and_then(|l| l.grid.as_deref()) {
+    let grid = match launch.and_then(|l| l.grid.as_deref()).or(kernel.declared.grid.as_deref()) {
         Some(text) => dims(text, &env, &mut guesses),
         None => {
             guesses += 1;
-            [(ASSUMED_SIZE / threads_per_block).ceil(), 1.0, 1.0]
+            // No launch: a thread per element of the largest declared size or buffer.
+            let elements = declared_elements(kernel, &env).unwrap_or(assumed);
+            [(elements / threads_per_block).ceil(), 1.0, 1.0]
         }
     };
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
@@ -227,7 +229,8 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
         total: 0.0,
     }
     .combine();
-    Profile { language: Language::Cuda, features, cost, guesses }
+    let assumed = launch::problem_sizes(kernel, &params, &walker.env.missing.borrow());
+    Profile { language: Language::Cuda, features, cost, guesses, assumed }
 }
 
 /// The kernel's `parameter_declaration` nodes, in order.
@@ -258,6 +261,15 @@ fn param_names(def: Node, src: &str) -> Vec<String> {
 }
 
 /// Evaluates a launch dimension: `256`, `threads`, `dim3(32, 8)`, `block` (a local).
+/// The largest problem the declaration states: a size, or a buffer's element count.
+fn declared_elements(kernel: &Kernel, env: &Env) -> Option<f64> {
+    let d = &kernel.declared;
+    let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+    let sizes = d.values.values().filter_map(|v| exact(v));
+    let buffers = d.shapes.keys().filter_map(|name| exact(&format!("{name}.numel()")));
+    sizes.chain(buffers).filter(|v| *v >= 1.0).reduce(f64::max)
+}
+
 fn dims(text: &str, env: &Env, guesses: &mut u32) -> [f64; 3] {
     let text = env.resolve(text);
     let parts = components(&text).unwrap_or_else(|| vec![text.clone()]);

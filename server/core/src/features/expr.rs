@@ -18,6 +18,8 @@ pub struct Env {
     pub macros: BTreeMap<String, (Vec<String>, String)>,
     /// Value assumed for a name nothing defines (a problem size).
     pub unknown: f64,
+    /// The names that had no value when evaluated (the problem sizes assumed).
+    pub missing: std::cell::RefCell<std::collections::BTreeSet<String>>,
 }
 
 /// Size assumed for a problem dimension nothing in the file pins down.
@@ -28,7 +30,13 @@ pub const SM_COUNT: f64 = 132.0;
 
 impl Default for Env {
     fn default() -> Self {
-        Self { values: HashMap::new(), texts: BTreeMap::new(), macros: BTreeMap::new(), unknown: ASSUMED_SIZE }
+        Self {
+            values: HashMap::new(),
+            texts: BTreeMap::new(),
+            macros: BTreeMap::new(),
+            unknown: ASSUMED_SIZE,
+            missing: Default::default(),
+        }
     }
 }
 
@@ -140,6 +148,11 @@ impl Env {
         if let Some(text) = self.texts.get(name) {
             if let Some(e) = self.eval_depth(text, depth + 1) {
                 return e;
+            }
+        }
+        if let Ok(mut missing) = self.missing.try_borrow_mut() {
+            if missing.len() < 64 {
+                missing.insert(name.to_string());
             }
         }
         Eval { value: self.unknown, guesses: 1, device_queries: 0 }
@@ -607,8 +620,7 @@ mod tests {
         let d = crate::declaration::Declared {
             values: [("rows".to_string(), "4096".to_string())].into(),
             shapes: [("x".to_string(), vec!["rows".to_string(), "512".to_string()])].into(),
-            wrapper_args: Vec::new(),
-            wrapper: String::new(),
+            ..Default::default()
         };
         for (k, v) in d.definitions() {
             env.define(&k, &v);

@@ -3,13 +3,14 @@
 
 use super::expr::Env;
 use crate::kernel::Kernel;
+use std::collections::BTreeSet;
 
 /// `#define`s and constants, then the declared sizes and buffer shapes, the launching
 /// function's locals and meta-parameters, and finally each kernel parameter bound to
 /// the argument the launch passes for it (`params` are the kernel's parameter names,
 /// in order). A later definition of a name wins.
-pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
-    let mut env = Env::default();
+pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> Env {
+    let mut env = Env { unknown: assumed, ..Env::default() };
     for h in &kernel.helpers {
         env.define_helper(h);
     }
@@ -49,6 +50,66 @@ pub(super) fn environment(kernel: &Kernel, params: &[String]) -> Env {
         }
     }
     env
+}
+
+/// Of the names that had no value, those that set the problem's size: the kernel's
+/// parameters and the names its launch is written with (not the kernel's own locals,
+/// whose values the profile does not need to know), sorted.
+pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeSet<String>) -> Vec<String> {
+    let launch_words: BTreeSet<&str> = kernel
+        .launches
+        .first()
+        .map(|l| l.texts().chain(l.args.iter().map(String::as_str)).flat_map(crate::extract::words).collect())
+        .unwrap_or_default();
+    // Buffers are not sizes: declared tensors, pointer parameters and what a launch binds to them.
+    let mut buffers: BTreeSet<String> = kernel.declared.shapes.keys().cloned().collect();
+    let pointers = pointer_params(kernel, params);
+    for (i, p) in params.iter().enumerate() {
+        if pointers.contains(p) {
+            buffers.insert(p.clone());
+            if let Some(arg) = kernel.launches.first().and_then(|l| l.args.get(i)) {
+                buffers.extend(crate::extract::words(arg).filter(|w| !w.is_empty()).map(str::to_string));
+            }
+        }
+    }
+    missing
+        .iter()
+        .filter(|name| !name.contains('[') && !name.starts_with("tl.") && !buffers.contains(name.as_str()))
+        .filter(|name| {
+            let root = name.split('.').next().unwrap_or(name);
+            params.iter().any(|p| p == root) || launch_words.contains(root)
+        })
+        .cloned()
+        .collect()
+}
+
+/// The kernel's parameters that are pointers: `float* x` (CUDA), or a Triton parameter
+/// named `…ptr` or loaded and stored through (`tl.load(x + offs)`).
+fn pointer_params(kernel: &Kernel, params: &[String]) -> BTreeSet<String> {
+    let src = &kernel.source;
+    let sig_end = kernel.signature_end.saturating_sub(kernel.range.start).min(src.len());
+    let sig = src.get(..sig_end).unwrap_or_default();
+    let decls: Vec<&str> = sig.rsplit_once('(').map(|(_, p)| p).unwrap_or_default().split(',').collect();
+    params
+        .iter()
+        .filter(|p| match kernel.language {
+            crate::kernel::Language::Cuda => {
+                decls.iter().any(|d| d.contains('*') && crate::extract::words(d).any(|w| w == p.as_str()))
+            }
+            crate::kernel::Language::Triton => {
+                let lower = p.to_ascii_lowercase();
+                lower.ends_with("ptr")
+                    || ["tl.load(", "tl.store("].iter().any(|f| {
+                        src.match_indices(f).any(|(i, _)| {
+                            let rest = &src[i + f.len()..];
+                            let first = rest.split([',', ')']).next().unwrap_or_default();
+                            crate::extract::words(first).any(|w| w == p.as_str())
+                        })
+                    })
+            }
+        })
+        .cloned()
+        .collect()
 }
 
 /// Gives `name` what `source` has: its value and its shape's definitions; false when
@@ -107,7 +168,11 @@ void launch(const float* x, float* out, int rows, int cols) {
 "#;
         let ex = extract_text(Language::Cuda, src);
         let k = ex.kernel("col_sum").expect("kernel");
-        let env = super::environment(k, &["x".into(), "out".into(), "nr".into(), "nc".into()]);
+        let env = super::environment(
+            k,
+            &["x".into(), "out".into(), "nr".into(), "nc".into()],
+            super::super::expr::ASSUMED_SIZE,
+        );
         let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
         assert_eq!(exact("nr * nc"), Some(4096.0 * 2048.0));
         assert_eq!(exact("(cols + THREADS - 1) / THREADS"), Some(8.0));
@@ -126,7 +191,7 @@ void go(float* o, const float* a, int n) {
 "#;
         let ex = extract_text(Language::Cuda, src);
         let k = ex.kernel("k").expect("kernel");
-        let env = super::environment(k, &["o".into(), "a".into(), "n".into()]);
+        let env = super::environment(k, &["o".into(), "a".into(), "n".into()], super::super::expr::ASSUMED_SIZE);
         let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
         assert_eq!(exact("block.x * block.y * block.z"), Some(256.0));
         assert_eq!(exact("grid.x"), Some(65536.0));
@@ -153,7 +218,7 @@ def softmax(x):
         let ex = extract_text(Language::Triton, src);
         let k = ex.kernel("softmax_kernel").expect("kernel");
         let params = ["x_ptr", "y_ptr", "stride", "n_cols", "BLOCK"].map(String::from);
-        let env = super::environment(k, &params);
+        let env = super::environment(k, &params, super::super::expr::ASSUMED_SIZE);
         let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
         assert_eq!(exact("n_rows"), Some(1000.0));
         assert_eq!(exact("stride * n_cols"), Some(3000.0 * 3000.0));
@@ -179,7 +244,7 @@ def group_norm(x, num_groups: int = 32, eps=1e-5):
         let env_of = |text: &str| {
             let ex = extract_text(Language::Triton, text);
             let k = ex.kernel("gn_kernel").expect("kernel").clone();
-            super::environment(&k, &["x_ptr", "G", "BLOCK"].map(String::from))
+            super::environment(&k, &["x_ptr", "G", "BLOCK"].map(String::from), super::super::expr::ASSUMED_SIZE)
         };
         let exact = |env: &super::Env, t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
         let env = env_of(src);

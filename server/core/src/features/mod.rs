@@ -77,6 +77,10 @@ pub struct Profile {
     pub cost: Cost,
     /// Quantities that had to be assumed (unknown launch shape, meta-parameters).
     pub guesses: u32,
+    /// Names nothing in the code gives a value (problem sizes known only at run time),
+    /// each assumed to be [`expr::ASSUMED_SIZE`] (or the size asked for).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumed: Vec<String>,
 }
 
 /// Profiles a kernel with the H100 rates.
@@ -86,13 +90,18 @@ pub fn profile(kernel: &Kernel) -> Profile {
 
 /// Profiles a kernel with the given device rates.
 pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
+    profile_assuming(kernel, rates, expr::ASSUMED_SIZE)
+}
+
+/// Profiles a kernel with every size nothing in the code gives taken as `assumed`.
+pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let mut p = match kernel.language {
-        Language::Cuda => cuda::profile(kernel, rates),
-        Language::Triton => triton::profile(kernel, rates),
+        Language::Cuda => cuda::profile(kernel, rates, assumed),
+        Language::Triton => triton::profile(kernel, rates, assumed),
     };
     p.features.launches = 1.0;
     for companion in &kernel.companions {
-        p.absorb(&profile_with(companion, rates), rates);
+        p.absorb(&profile_assuming(companion, rates, assumed), rates);
     }
     p
 }
@@ -100,7 +109,7 @@ pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
 impl Profile {
     /// Adds another launch timed with this one (a wrapper's other kernel): its traffic,
     /// work and cost, and a launch's fixed cost. The shape features stay this kernel's.
-    fn absorb(&mut self, other: &Profile, rates: &Rates) {
+    pub fn absorb(&mut self, other: &Profile, rates: &Rates) {
         let (f, o) = (&mut self.features, &other.features);
         f.load_bytes += o.load_bytes;
         f.store_bytes += o.store_bytes;
@@ -118,6 +127,11 @@ impl Profile {
         c.overhead += q.overhead + rates.launch;
         c.total += q.total + rates.launch;
         self.guesses += other.guesses;
+        for name in &other.assumed {
+            if !self.assumed.contains(name) {
+                self.assumed.push(name.clone());
+            }
+        }
     }
 }
 

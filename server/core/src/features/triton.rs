@@ -6,7 +6,7 @@
 //! much of every 32-byte sector an access uses and how wide its vectors can be.
 
 use super::cost::{self, Cost, Rates};
-use super::expr::{components, Env, ASSUMED_SIZE};
+use super::expr::{components, Env};
 use super::launch;
 use super::{Features, Profile};
 use crate::kernel::{Kernel, Language};
@@ -93,12 +93,12 @@ struct Walker<'a> {
     loop_load: Vec<f64>,
 }
 
-pub(super) fn profile(kernel: &Kernel, rates: &Rates) -> Profile {
+pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let mut parser = parser_for(Language::Triton);
     let tree = parser.parse(&kernel.source, None);
     let def = tree.as_ref().and_then(|t| find_def(t.root_node()));
     let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
-    let mut env = launch::environment(kernel, &params);
+    let mut env = launch::environment(kernel, &params, assumed);
     if let Some(def) = def {
         constexpr_defaults(def, &kernel.source, &mut env);
     }
@@ -194,8 +194,9 @@ fn profile_config(
         }
     }
     let mut guesses = 0;
+    let assumed = env.unknown;
     let programs = grid.map(|text| {
-        let e = env.eval_or(Some(&text), ASSUMED_SIZE);
+        let e = env.eval_or(Some(&text), assumed);
         guesses += e.guesses.min(1);
         e.value.max(1.0)
     });
@@ -234,7 +235,7 @@ fn profile_config(
         Some(programs) => programs,
         None => {
             guesses += 1;
-            (ASSUMED_SIZE * ASSUMED_SIZE / walker.acc.tile.max(1.0)).max(1.0)
+            (assumed * assumed / walker.acc.tile.max(1.0)).max(1.0)
         }
     };
     // Bytes a program has in flight at once: a loop's per-iteration loads, or what the
@@ -294,7 +295,9 @@ fn profile_config(
         ..Cost::default()
     }
     .combine();
-    Profile { language: Language::Triton, features, cost, guesses }
+    let assumed =
+        launch::problem_sizes(kernel, &params.iter().cloned().collect::<Vec<_>>(), &walker.env.missing.borrow());
+    Profile { language: Language::Triton, features, cost, guesses, assumed }
 }
 
 impl Walker<'_> {
@@ -303,7 +306,7 @@ impl Walker<'_> {
     }
 
     fn size(&self, shape: &Shape) -> f64 {
-        shape.iter().map(|s| self.env.eval(s).map(|e| e.value).unwrap_or(ASSUMED_SIZE / 32.0).max(1.0)).product()
+        shape.iter().map(|s| self.env.eval(s).map(|e| e.value).unwrap_or(self.env.unknown / 32.0).max(1.0)).product()
     }
 
     /// Dimensions an expression's value spans: `tl.arange(0, B)` sizes, `tl.zeros((M, N))`,

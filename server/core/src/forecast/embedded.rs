@@ -87,6 +87,30 @@ impl EmbeddedForecaster {
         profile
     }
 
+    /// Profile of a kernel version with the sizes nothing in the code gives taken as
+    /// `assumed` (cached by identity and size).
+    pub fn profile_assuming(&self, kernel: &Kernel, assumed: f64) -> Arc<Profile> {
+        if assumed == features::expr::ASSUMED_SIZE {
+            return self.profile(kernel);
+        }
+        let key = crate::hash::Hasher::new().hash(&kernel.identity()).str(&assumed.to_bits().to_string()).finish();
+        if let Ok(mut cache) = self.profiles.lock() {
+            if let Some(p) = cache.get(&key) {
+                return p.clone();
+            }
+        }
+        let profile = Arc::new(features::profile_assuming(kernel, &self.rates, assumed));
+        if let Ok(mut cache) = self.profiles.lock() {
+            cache.put(key, profile.clone());
+        }
+        profile
+    }
+
+    /// The device rates profiles are made with.
+    pub fn rates(&self) -> &Rates {
+        &self.rates
+    }
+
     /// The model's parameters.
     pub fn params(&self) -> Params {
         self.params

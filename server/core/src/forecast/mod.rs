@@ -7,8 +7,11 @@ mod ensemble;
 mod explain;
 pub mod gbt;
 pub mod llm_prompt;
+pub mod novelty;
+pub mod program;
 pub mod train;
 pub mod trained;
+mod widen;
 
 use crate::bins::BinProbs;
 use crate::kernel::Kernel;
@@ -17,7 +20,9 @@ use serde::{Deserialize, Serialize};
 pub use combine::{combine, forecast_unit, Part};
 pub use embedded::{EmbeddedForecaster, Params};
 pub use ensemble::{ensemble, ensemble_id, log2_moments, Member, Pool};
+pub use program::{forecast_program, PairingDoubt, ProgramForecast};
 pub use trained::{Adjustment, Model, TrainedForecaster};
+pub use widen::Doubt;
 
 /// The two versions of a pair at one problem size. A version whose declaration differs
 /// takes the candidate's (the base's when the candidate declares nothing), as a
@@ -169,4 +174,11 @@ pub trait Forecaster: Send + Sync {
     /// Relative running time of one kernel version, used to weigh kernels when a
     /// whole file is forecast as one unit.
     fn weight(&self, kernel: &Kernel) -> f64;
+
+    /// Forecasts two groups of kernels, each taken as one program (its kernels launched
+    /// once each, in order), where the kernels do not pair one to one. `None` where the
+    /// forecaster cannot (the unit is then combined from what pairs).
+    fn forecast_programs(&self, _base: &[&Kernel], _candidate: &[&Kernel]) -> Option<Forecast> {
+        None
+    }
 }

@@ -164,7 +164,21 @@ impl Spread {
 
     /// The forecast for an estimate, with σ scaled by `sigma_scale`.
     pub fn forecast(&self, e: Estimate, sigma_scale: f64, id: &str, reasons: Vec<String>) -> Forecast {
-        let (sigma, wide) = (self.sigma(e) * sigma_scale, self.outlier_sigma * sigma_scale);
+        self.forecast_wider(e, sigma_scale, 0.0, id, reasons)
+    }
+
+    /// The forecast for an estimate with `extra` added to σ in quadrature (the spread of the
+    /// estimate over the sizes it had to assume).
+    pub fn forecast_wider(
+        &self,
+        e: Estimate,
+        sigma_scale: f64,
+        extra: f64,
+        id: &str,
+        reasons: Vec<String>,
+    ) -> Forecast {
+        let sigma = self.sigma(e).hypot(extra.max(0.0)) * sigma_scale;
+        let wide = self.outlier_sigma * sigma_scale;
         let mut f = Forecast::from_log2_mixture(e.mu, sigma, self.outlier, wide, id, reasons);
         f.confidence = platt(f.confidence, self.claim_scale, self.claim_shift).min(0.995);
         f
@@ -256,6 +270,8 @@ impl Default for Adjustment {
 /// The trained forecaster. Profiles (and reasons) come from the embedded analytic model.
 pub struct TrainedForecaster {
     model: Arc<Model>,
+    /// The training range of the pair features (none: every pair counts as covered).
+    coverage: Option<super::novelty::Coverage>,
     adjustment: Adjustment,
     profiles: EmbeddedForecaster,
     id: String,
@@ -271,7 +287,19 @@ impl TrainedForecaster {
         if adjustment.version > 0 {
             id.push_str(&format!("+cal{}", adjustment.version));
         }
-        Self { model, adjustment, profiles: EmbeddedForecaster::new(), id }
+        let coverage = super::novelty::Coverage::shipped();
+        if let Some(c) = &coverage {
+            if c.sigma_per_feature > 0.0 || c.lost_per_feature > 0.0 {
+                id.push_str(&format!("+cov{}", ContentHash::of(super::novelty::SHIPPED_COVERAGE.as_bytes()).short()));
+            }
+        }
+        Self { model, coverage, adjustment, profiles: EmbeddedForecaster::new(), id }
+    }
+
+    /// The same forecaster with another training range (or none), for evaluation.
+    pub fn with_coverage(mut self, coverage: Option<super::novelty::Coverage>) -> Self {
+        self.coverage = coverage;
+        self
     }
 
     /// The shipped model; an error only if its weights do not fit this build (caught by
@@ -301,6 +329,35 @@ impl TrainedForecaster {
     /// The forecast for two profiles.
     pub fn forecast_profiles(&self, base: &Profile, cand: &Profile) -> Forecast {
         let estimate = self.raw_estimate(base, cand).scaled(self.adjustment.mu_scale);
+        self.forecast_estimate(estimate, 0.0, base, cand)
+    }
+
+    /// The forecast for an estimate, with reasons from the two (representative) profiles,
+    /// widened where the pair lies outside the training range.
+    fn forecast_estimate(&self, estimate: Estimate, extra: f64, base: &Profile, cand: &Profile) -> Forecast {
+        let f = self.forecast_estimate_covered(estimate, extra, base, cand);
+        let Some(coverage) = &self.coverage else { return f };
+        if coverage.sigma_per_feature <= 0.0 && coverage.lost_per_feature <= 0.0 {
+            return f;
+        }
+        let outside = coverage.outside(&pair_vector(base, cand));
+        if outside.is_empty() {
+            return f;
+        }
+        let names: Vec<&str> = outside
+            .iter()
+            .take(3)
+            .filter_map(|&j| coverage.features.get(j).map(|n| n.trim_start_matches("dlog2 ")))
+            .collect();
+        let note = format!(
+            "less sure: {} of this pair's features lie outside what the model was trained on ({})",
+            outside.len(),
+            names.join(", ")
+        );
+        f.widened(coverage.doubt(outside.len()), Some(note))
+    }
+
+    fn forecast_estimate_covered(&self, estimate: Estimate, extra: f64, base: &Profile, cand: &Profile) -> Forecast {
         let mut reasons = explain::reasons(base, cand);
         if self.model.spread.trees_disagree(estimate) {
             reasons.push(format!(
@@ -311,7 +368,106 @@ impl TrainedForecaster {
         if self.adjustment.version > 0 {
             reasons.push(format!("calibrated on {} of your measurements on this device", self.adjustment.measurements));
         }
-        self.model.spread.forecast(estimate, self.adjustment.sigma_scale, &self.id, reasons)
+        self.model.spread.forecast_wider(estimate, self.adjustment.sigma_scale, extra, &self.id, reasons)
+    }
+
+    /// The forecast of two versions one or both of which leave sizes to run time: the pair
+    /// is forecast at every size of [`size_prior`], and the spread of those forecasts widens
+    /// the distribution; a direction that flips within the prior is not claimed surely.
+    fn forecast_over_sizes(&self, base: &Kernel, cand: &Kernel, b: &Profile, c: &Profile) -> Forecast {
+        let names: Vec<&str> = {
+            let mut n: Vec<&str> = b.assumed.iter().chain(&c.assumed).map(String::as_str).collect();
+            n.sort_unstable();
+            n.dedup();
+            n
+        };
+        let prior = size_prior(names.len());
+        let mut at = Vec::with_capacity(prior.len());
+        for &(elements, each) in &prior {
+            let (pb, pc) = (self.profiles.profile_assuming(base, each), self.profiles.profile_assuming(cand, each));
+            let e = self.raw_estimate(&pb, &pc).scaled(self.adjustment.mu_scale);
+            at.push((elements, e));
+        }
+        let n = at.len().max(1) as f64;
+        let mu = at.iter().map(|(_, e)| e.mu).sum::<f64>() / n;
+        let disagreement = at.iter().map(|(_, e)| e.disagreement).sum::<f64>() / n;
+        let spread = (at.iter().map(|(_, e)| (e.mu - mu).powi(2)).sum::<f64>() / n).sqrt();
+        let mut f = self.forecast_estimate(Estimate { mu, disagreement }, spread, b, c);
+        let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+        let lo = at.iter().min_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
+        let hi = at.iter().max_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
+        if let (Some((e_lo, lo)), Some((e_hi, hi))) = (lo, hi) {
+            if lo.mu < -super::SAME_BAND && hi.mu > super::SAME_BAND {
+                f.confidence = f.confidence.min(FLIP_CAP);
+                f.reasons.insert(
+                    0,
+                    format!(
+                        "direction depends on the problem size: ≈{:.2}× at {} elements, ≈{:.2}× at {}                          (sizes {} are known only at run time)",
+                        hi.mu.exp2(),
+                        elements_label(*e_hi),
+                        lo.mu.exp2(),
+                        elements_label(*e_lo),
+                        shown.join(", ")
+                    ),
+                );
+                return f;
+            }
+        }
+        f.reasons.push(format!(
+            "assumed sizes: {} not given in the code; forecast over {}–{} elements (±{:.2} in log2 S across them)",
+            shown.join(", "),
+            elements_label(prior.first().map_or(0.0, |p| p.0)),
+            elements_label(prior.last().map_or(0.0, |p| p.0)),
+            spread
+        ));
+        f
+    }
+
+    /// The forecast of two groups of kernels taken as one program each (a fused kernel
+    /// against the kernels it replaces): their profiles added up in launch order.
+    pub fn forecast_programs(&self, base: &[&Kernel], cand: &[&Kernel]) -> Option<Forecast> {
+        let total = |ks: &[&Kernel]| -> Option<Profile> {
+            let mut it = ks.iter();
+            let mut p = Profile::clone(&self.profile(&solo(it.next()?)));
+            for k in it {
+                p.absorb(&self.profile(&solo(k)), self.profiles.rates());
+            }
+            Some(p)
+        };
+        let (b, c) = (total(base)?, total(cand)?);
+        Some(self.forecast_profiles(&b, &c))
+    }
+}
+
+/// Confidence a forecast whose direction flips within the size prior may have.
+pub const FLIP_CAP: f64 = 0.5;
+
+/// Problem sizes real workloads use, 2^10 to 2^28 elements, log-uniform: (elements, the
+/// value each of `unknown` sizes takes so that together they make that many elements).
+pub fn size_prior(unknown: usize) -> Vec<(f64, f64)> {
+    let d = unknown.clamp(1, 3) as f64;
+    (0..7)
+        .map(|i| {
+            let elements = f64::from(1u32 << (10 + 3 * i));
+            (elements, elements.powf(1.0 / d).round().max(2.0))
+        })
+        .collect()
+}
+
+fn elements_label(e: f64) -> String {
+    format!("2^{}", e.max(1.0).log2().round())
+}
+
+/// A kernel alone, without the other kernels its wrapper launches (a program counts each
+/// launch once).
+fn solo(k: &Kernel) -> std::borrow::Cow<'_, Kernel> {
+    if k.companions.is_empty() {
+        std::borrow::Cow::Borrowed(k)
+    } else {
+        let mut k = k.clone();
+        k.companions.clear();
+        k.identity = k.compute_identity();
+        std::borrow::Cow::Owned(k)
     }
 }
 
@@ -326,7 +482,14 @@ impl Forecaster for TrainedForecaster {
             return Forecast::same_kernel(&self.id);
         }
         let (b, c) = (self.profile(&base), self.profile(&candidate));
-        self.forecast_profiles(&b, &c)
+        if b.assumed.is_empty() && c.assumed.is_empty() {
+            return self.forecast_profiles(&b, &c);
+        }
+        self.forecast_over_sizes(&base, &candidate, &b, &c)
+    }
+
+    fn forecast_programs(&self, base: &[&Kernel], candidate: &[&Kernel]) -> Option<Forecast> {
+        TrainedForecaster::forecast_programs(self, base, candidate)
     }
 
     fn weight(&self, kernel: &Kernel) -> f64 {

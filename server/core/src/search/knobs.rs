@@ -405,7 +405,7 @@ fn cuda_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
             }
         }
     }
-    if let Some(l) = launch {
+    if let Some(l) = launch.filter(|l| l.external.is_none()) {
         launch_literals(text, k, l.range, bounds_literal, &mut knobs);
     }
     knobs
@@ -613,7 +613,7 @@ fn triton_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
             }
         }
     }
-    let Some(site) = k.launches.first().map(|l| l.range) else { return knobs };
+    let Some(site) = k.launches.first().filter(|l| l.external.is_none()).map(|l| l.range) else { return knobs };
     let Some(launch) = text.get(site.start..site.end) else { return knobs };
     let Some(call) = launch.find("](").map(|i| site.start + i + 1) else { return knobs };
     let Some((args, _)) = split_args(text, call) else { return knobs };

@@ -323,7 +323,7 @@ fn items(language: Language, text: &str) -> Vec<TextRange> {
 /// The top-level item of `text` holding the kernel's first launch (not the kernel
 /// itself), and the name of the function it defines.
 pub fn launcher(text: &str, kernel: &Kernel) -> Option<(TextRange, String)> {
-    let launch = kernel.launches.first()?;
+    let launch = kernel.launches.first().filter(|l| l.external.is_none())?;
     let item = items(kernel.language, text).into_iter().find(|i| {
         i.start <= launch.range.start
             && launch.range.end <= i.end

@@ -12,13 +12,23 @@ use std::sync::Arc;
 #[derive(Args)]
 pub struct EvalArgs {
     /// The corpus folder (with families.json and measurements/).
-    corpus: PathBuf,
+    #[arg(required_unless_present = "set")]
+    corpus: Option<PathBuf>,
+    /// Score whole programs of an evaluation set (a folder with families.json and
+    /// measurements/*.jsonl of programs by other authors) as `kforecast forecast` reads
+    /// them; each split of the set is reported on its own.
+    #[arg(long, value_name = "SET", conflicts_with = "corpus")]
+    set: Option<PathBuf>,
+    /// With --set: the confidence under which a forecast is deferred to the GPU.
+    #[arg(long, default_value_t = 0.7, value_parser = super::check::parse_threshold)]
+    threshold: f64,
     /// Measurements to score against (default: every measurements/*.jsonl).
     #[arg(long, value_name = "FILE")]
     measurements: Option<PathBuf>,
-    /// Which families: heldout (default), train, or all.
-    #[arg(long, default_value = "heldout")]
-    split: String,
+    /// Which families: heldout (default), train, or all (with --set: one of the set's
+    /// splits, default each in turn).
+    #[arg(long)]
+    split: Option<String>,
     /// Which forecaster: trained (the shipped weights, default) or analytic (the
     /// untrained roofline model).
     #[arg(long, default_value = "trained")]
@@ -40,8 +50,21 @@ pub struct EvalArgs {
 /// Confidence thresholds shown in the deferral trade-off.
 const THRESHOLDS: [f64; 8] = [0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
 
-pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
-    if !["heldout", "train", "all"].contains(&args.split.as_str()) {
+pub fn run(args: EvalArgs, cache: &super::CacheOptions) -> anyhow::Result<ExitCode> {
+    if let Some(set) = &args.set {
+        super::evalset::run(
+            set,
+            args.measurements.as_deref(),
+            args.split.as_deref(),
+            args.threshold,
+            args.json.as_deref(),
+            cache,
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(corpus_dir) = &args.corpus else { bail!("give a corpus folder or --set SET") };
+    let split = args.split.clone().unwrap_or_else(|| "heldout".to_string());
+    if !["heldout", "train", "all"].contains(&split.as_str()) {
         bail!("--split must be heldout, train or all");
     }
     let analytic = EmbeddedForecaster::new();
@@ -56,7 +79,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         }
         (other, _) => bail!("--forecaster must be trained or analytic, not `{other}`"),
     };
-    let corpus = corpus::load(&args.corpus, args.measurements.as_deref(), &analytic)?;
+    let corpus = corpus::load(corpus_dir, args.measurements.as_deref(), &analytic)?;
     if let Some(path) = &args.dump {
         dump(&corpus.pairs, path)?;
     }
@@ -71,7 +94,7 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
     let samples: Vec<Sample> = corpus
         .pairs
         .iter()
-        .filter(|p| args.split == "all" || p.split == args.split)
+        .filter(|p| split == "all" || p.split == split)
         .map(|p| Sample {
             family: p.family.clone(),
             base: p.base.clone(),
@@ -82,14 +105,14 @@ pub fn run(args: EvalArgs) -> anyhow::Result<ExitCode> {
         .collect();
     let m = metrics(&samples);
     let trade_off = selective(&samples, &THRESHOLDS);
-    print_table(&m, &args.split, &corpus.describe(), &id, corpus.unmeasured_in(&args.split));
+    print_table(&m, &split, &corpus.describe(), &id, corpus.unmeasured_in(&split));
     print_trade_off(&trade_off);
     if args.per_family {
         print_families(&per_family(&samples));
     }
     if let Some(out) = &args.json {
         let rows: Vec<_> = samples.iter().map(sample_row).collect();
-        let report = serde_json::json!({"split": args.split, "measurements": corpus.files, "forecaster": id,
+        let report = serde_json::json!({"split": split, "measurements": corpus.files, "forecaster": id,
             "metrics": m, "selective": trade_off, "samples": rows});
         std::fs::write(out, serde_json::to_vec_pretty(&report)?)
             .with_context(|| format!("cannot write {}", out.display()))?;

@@ -8,7 +8,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use kforecast_core::analysis::Analyzer;
 use kforecast_core::forecast::llm_prompt::PairContext;
-use kforecast_core::forecast::{forecast_unit, Forecast};
+use kforecast_core::forecast::{forecast_program, Forecast, PairingDoubt};
 use kforecast_core::kernel::Kernel;
 use serde::Deserialize;
 use std::io::{BufRead, Write};
@@ -116,8 +116,10 @@ fn forecast_files(
     if b.kernels[0].language != c.kernels[0].language {
         bail!("{} and {} are in different languages", base.display(), candidate.display());
     }
+    let doubt = PairingDoubt::shipped();
     let Some(llm) = llm else {
-        return Ok(forecast_unit(|x, y| analyzer.forecast(x, y), analyzer.forecaster(), &b.kernels, &c.kernels));
+        let f = |x: &Kernel, y: &Kernel| analyzer.forecast(x, y);
+        return Ok(forecast_program(f, analyzer.forecaster(), &doubt, &b.kernels, &c.kernels).forecast);
     };
     // Every kernel pair's LLM forecast at once; the unit is then built from the ensembles.
     let pairs: Vec<_> = b
@@ -131,7 +133,7 @@ fn forecast_files(
     let forecast = |x: &Kernel, y: &Kernel| {
         ensembles.get(&(x.identity(), y.identity())).cloned().unwrap_or_else(|| analyzer.forecast(x, y))
     };
-    Ok(forecast_unit(forecast, analyzer.forecaster(), &b.kernels, &c.kernels))
+    Ok(forecast_program(forecast, analyzer.forecaster(), &doubt, &b.kernels, &c.kernels).forecast)
 }
 
 fn run_pairs(analyzer: Forecasters, pairs: &Path, threshold: f64) -> anyhow::Result<ExitCode> {

@@ -45,6 +45,11 @@ pub struct TrainArgs {
     /// Fewest samples in a leaf.
     #[arg(long, value_name = "N")]
     min_leaf: Option<usize>,
+    /// Only write the training range of each pair feature (its 1st–99th percentile over
+    /// the train split) here, keeping the doubt per feature of the file already there;
+    /// train nothing. The forecaster ships it as `server/core/model/h100-coverage.json`.
+    #[arg(long, value_name = "FILE", conflicts_with = "cv_only")]
+    coverage: Option<PathBuf>,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
@@ -65,6 +70,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
         .collect();
     if pairs.is_empty() {
         anyhow::bail!("{}: no measured pairs in the train split", corpus.describe());
+    }
+    if let Some(path) = &args.coverage {
+        return write_coverage(&pairs, path);
     }
     let measurements = corpus.names();
     let provenance = Provenance { device: corpus.device.clone(), measurements, ..Provenance::default() };
@@ -153,4 +161,27 @@ fn print_cross_validation(m: &Metrics, options: &TrainOptions) {
         m.top10_within_10pct * 100.0,
         m.top10_tournament
     ));
+}
+
+/// Writes the train split's pair-feature ranges, keeping the fitted doubt of an existing file.
+fn write_coverage(pairs: &[TrainPair], path: &std::path::Path) -> anyhow::Result<ExitCode> {
+    use kforecast_core::forecast::novelty::Coverage;
+    use kforecast_core::forecast::trained::{feature_names, pair_vector};
+    // Both orders of every pair, as the model sees them.
+    let rows: Vec<Vec<f64>> =
+        pairs.iter().flat_map(|p| [pair_vector(&p.base, &p.candidate), pair_vector(&p.candidate, &p.base)]).collect();
+    let mut coverage = Coverage::of(feature_names(), &rows);
+    if let Some(old) = std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str::<Coverage>(&t).ok()) {
+        coverage.sigma_per_feature = old.sigma_per_feature;
+        coverage.lost_per_feature = old.lost_per_feature;
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&coverage)? + "\n")
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    super::out(format!(
+        "kforecast train: the ranges of {} features over {} pairs written to {}",
+        coverage.features.len(),
+        rows.len(),
+        path.display()
+    ));
+    Ok(ExitCode::SUCCESS)
 }

@@ -63,6 +63,11 @@ pub struct Document {
     /// The LLM surrogate's forecasts of this document's pairs.
     pub llm: super::llm::LlmForecasts,
     path: Option<PathBuf>,
+    /// Other files of the document's folder that may launch its kernels or call their
+    /// launchers (label, text), read when opened and saved.
+    siblings: Vec<(String, String)>,
+    /// What the siblings told about the kernels (for the hover).
+    pub linked: Vec<String>,
 }
 
 /// The language of a document from its languageId, falling back to its extension.
@@ -107,9 +112,46 @@ impl Document {
             disabled,
             llm: Default::default(),
             path,
+            siblings: Vec::new(),
+            linked: Vec::new(),
         };
+        doc.read_siblings();
         doc.load_baseline(mode);
         doc
+    }
+
+    /// Reads the other files of the document's folder that may launch its kernels.
+    pub fn read_siblings(&mut self) {
+        self.siblings.clear();
+        let Some(path) = &self.path else { return };
+        let Some(dir) = path.parent() else { return };
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p != path && p.is_file() && extract::workspace::may_launch(p))
+            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() as usize <= extract::workspace::MAX_OTHER_FILE))
+            .collect();
+        paths.sort();
+        for p in paths.into_iter().take(64) {
+            if let Ok(text) = std::fs::read_to_string(&p) {
+                let label = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+                self.siblings.push((label, text));
+            }
+        }
+    }
+
+    /// Completes kernels from the siblings (launches and launcher calls elsewhere).
+    fn link(&self, kernels: &mut [Kernel], text: &str) -> Vec<String> {
+        if self.siblings.is_empty() || self.language != Language::Cuda {
+            return Vec::new();
+        }
+        let others: Vec<extract::workspace::OtherFile> = self
+            .siblings
+            .iter()
+            .map(|(label, text)| extract::workspace::OtherFile { label: label.clone(), text })
+            .collect();
+        extract::workspace::link(kernels, text, &others)
     }
 
     /// Loads the baseline for a mode: git HEAD (falling back to the opened text) or the opened text.
@@ -118,7 +160,8 @@ impl Document {
             if let Some(path) = &self.path {
                 match baseline::git_show(path, "HEAD") {
                     Ok(text) => {
-                        let kernels = extract::extract_text(self.language, &text).kernels;
+                        let mut kernels = extract::extract_text(self.language, &text).kernels;
+                        self.link(&mut kernels, &text);
                         self.baseline = Baseline { kernels, label: "HEAD".to_string(), text };
                         return;
                     }
@@ -126,11 +169,11 @@ impl Document {
                 }
             }
         }
-        self.baseline = Baseline {
-            kernels: self.opened.clone(),
-            label: "the version when opened".to_string(),
-            text: self.opened_text.clone(),
-        };
+        let mut kernels = self.opened.clone();
+        let opened_text = self.opened_text.clone();
+        self.link(&mut kernels, &opened_text);
+        self.baseline =
+            Baseline { kernels, label: "the version when opened".to_string(), text: self.opened_text.clone() };
     }
 
     /// Applies `didChange` content changes in order. Ranges are clamped to the text.
@@ -161,7 +204,11 @@ impl Document {
             return;
         }
         self.src.reparse();
-        let extraction = self.extractor.extract(&self.src);
+        let mut extraction = self.extractor.extract(&self.src);
+        if !self.siblings.is_empty() {
+            let text = self.src.text();
+            self.linked = self.link(&mut extraction.kernels, &text);
+        }
         self.current = self.last_good.resolve(&extraction);
         self.reports = analyzer.compare(&self.current, &self.baseline.kernels);
         self.llm.apply(&mut self.reports);

@@ -1,0 +1,209 @@
+//! What other files of a workspace say about a file's kernels: a kernel launched from
+//! another file (`kernels.cu` defines it, `main.cu` launches it with `const int M =
+//! 8192`), and a launcher called from another file with the sizes (`launch_matvec(A, x,
+//! y, 8192, 8192)` in a `.cpp`). Both are read with the grammar and kept as text, so the
+//! forecaster and Verify evaluate them as they evaluate the file's own launches.
+
+use super::cuda::host_calls;
+use super::{extract_text, node_text};
+use crate::kernel::{Kernel, Language};
+use crate::source::SourceText;
+
+/// Another file of the workspace: a label for messages (`src/main.cu`) and its text.
+pub struct OtherFile<'a> {
+    pub label: String,
+    pub text: &'a str,
+}
+
+/// Files larger than this are not read for launches (generated code, amalgamations).
+pub const MAX_OTHER_FILE: usize = 2 << 20;
+
+/// Whether a path names a file that may launch CUDA kernels or call their launchers.
+pub fn may_launch(path: &std::path::Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh" | "cpp" | "cc" | "cxx" | "h" | "hpp"))
+}
+
+/// Completes `kernels` (of the file whose text is `own`) from `others`: a kernel with no
+/// launch in its file takes the first launch of it found elsewhere (marked external, so no
+/// edit is ever made there), and a launching function's parameters that a call elsewhere
+/// passes numbers for become the launch's locals. Returns what was taken, for a hover.
+pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<String> {
+    let mut notes = Vec::new();
+    if others.is_empty() {
+        return notes;
+    }
+    let mut parsed: Option<SourceText> = None;
+    for k in kernels.iter_mut().filter(|k| k.language == Language::Cuda) {
+        let before = k.identity;
+        if k.launches.is_empty() {
+            let needle = format!("{}<<<", k.name);
+            let templated = format!("{}<", k.name);
+            for o in others.iter().filter(|o| o.text.len() <= MAX_OTHER_FILE) {
+                if !(o.text.contains(&needle) || o.text.contains(&templated) && o.text.contains("<<<")) {
+                    continue;
+                }
+                let ex = extract_text(Language::Cuda, o.text);
+                if let Some((_, site)) = ex.external_launches.iter().find(|(callee, _)| callee == &k.name) {
+                    let mut site = site.clone();
+                    // Template arguments under the kernel's own parameter names.
+                    let meta = std::mem::take(&mut site.meta);
+                    for (key, value) in meta {
+                        let named = key
+                            .strip_prefix('T')
+                            .and_then(|i| i.parse::<usize>().ok())
+                            .and_then(|i| k.constexpr_params.get(i).cloned());
+                        site.meta.insert(named.unwrap_or(key), value);
+                    }
+                    let line = line_of(o.text, site.range.start);
+                    site.external = Some(format!("{}:{}", o.label, line + 1));
+                    notes.push(format!("`{}` is launched in {}", k.name, site.external.as_deref().unwrap_or("")));
+                    k.launches.push(site);
+                    break;
+                }
+            }
+        }
+        // The launching function's parameters, bound by a call elsewhere.
+        let Some(site) = k.launches.first() else { continue };
+        if site.external.is_some() || site.host_name.is_empty() {
+            continue;
+        }
+        let own_src = parsed.get_or_insert_with(|| SourceText::new(Language::Cuda, own));
+        let params = params_of_function_at(own_src, site.range.start);
+        if params.is_empty() || params.iter().all(|p| site.locals.contains_key(p)) {
+            continue;
+        }
+        let host = site.host_name.clone();
+        'files: for o in others.iter().filter(|o| o.text.len() <= MAX_OTHER_FILE && o.text.contains(host.as_str())) {
+            for call in host_calls(o.text, &host) {
+                if call.args.len() != params.len() {
+                    continue;
+                }
+                let env = call_env(&call.locals);
+                let mut bound = Vec::new();
+                for (p, a) in params.iter().zip(&call.args) {
+                    if let Some(e) = env.eval(a).filter(|e| e.guesses == 0) {
+                        bound.push((p.clone(), format_value(e.value)));
+                    }
+                }
+                if bound.is_empty() {
+                    continue;
+                }
+                let line = line_of(o.text, call.at);
+                let names: Vec<String> = bound.iter().map(|(p, v)| format!("{p} = {v}")).collect();
+                notes.push(format!("`{host}` is called in {}:{} with {}", o.label, line + 1, names.join(", ")));
+                if let Some(site) = k.launches.first_mut() {
+                    for (p, v) in bound {
+                        site.locals.entry(p).or_insert(v);
+                    }
+                }
+                break 'files;
+            }
+        }
+        if k.identity == before {
+            k.identity = k.compute_identity();
+        }
+    }
+    notes
+}
+
+/// The caller's locals as an environment.
+fn call_env(locals: &std::collections::BTreeMap<String, String>) -> crate::features::expr::Env {
+    let mut env = crate::features::expr::Env::default();
+    for (k, v) in locals {
+        env.define(k, v);
+    }
+    env
+}
+
+/// 0-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.as_bytes().iter().take(offset.min(text.len())).filter(|&&b| b == b'\n').count()
+}
+
+fn format_value(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// A call to a host function: its arguments, the caller's locals and where it is.
+pub(crate) struct HostCall {
+    pub args: Vec<String>,
+    pub locals: std::collections::BTreeMap<String, String>,
+    pub at: usize,
+}
+
+/// The parameter names of the function defined in `src` whose body contains `offset`.
+pub(crate) fn params_of_function_at(src: &SourceText, offset: usize) -> Vec<String> {
+    let Some(tree) = src.tree() else { return Vec::new() };
+    let Some(mut node) = tree.root_node().descendant_for_byte_range(offset, offset) else { return Vec::new() };
+    for _ in 0..256 {
+        if node.kind() == "function_definition" {
+            let Some(decl) = node.child_by_field_name("declarator") else { return Vec::new() };
+            let mut d = decl;
+            for _ in 0..8 {
+                if d.kind() == "function_declarator" {
+                    break;
+                }
+                match d.child_by_field_name("declarator") {
+                    Some(next) => d = next,
+                    None => return Vec::new(),
+                }
+            }
+            let Some(list) = d.child_by_field_name("parameters") else { return Vec::new() };
+            let mut cursor = list.walk();
+            return list
+                .named_children(&mut cursor)
+                .filter_map(|p| p.child_by_field_name("declarator"))
+                .filter_map(super::cuda::declarator_name)
+                .map(|n| node_text(n, src).into_owned())
+                .collect();
+        }
+        match node.parent() {
+            Some(p) => node = p,
+            None => break,
+        }
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KERNELS: &str = "__global__ void matvec(const float* A, const float* x, float* y, int M, int N) {\n\
+        int r = blockIdx.x * blockDim.x + threadIdx.x; if (r < M) { float s = 0; for (int c = 0; c < N; ++c) s += A[r * N + c] * x[c]; y[r] = s; } }\n";
+
+    #[test]
+    fn a_kernel_launched_from_another_file_takes_that_launch() {
+        let main = "#include \"kernels.cu\"\nint main() {\n  const int M = 8192, N = 8192;\n  float *A, *x, *y;\n  \
+                    matvec<<<(M + 255) / 256, 256>>>(A, x, y, M, N);\n}\n";
+        let mut ks = extract_text(Language::Cuda, KERNELS).kernels;
+        let notes = link(&mut ks, KERNELS, &[OtherFile { label: "main.cu".into(), text: main }]);
+        assert_eq!(ks[0].launches.len(), 1, "{notes:?}");
+        assert_eq!(ks[0].launches[0].external.as_deref(), Some("main.cu:5"));
+        let p = crate::features::profile(&ks[0]);
+        assert_eq!(p.features.blocks, 32.0, "{p:?}");
+        assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    }
+
+    #[test]
+    fn a_launcher_called_from_another_file_gives_its_sizes() {
+        let own = format!(
+            "{KERNELS}void launch_matvec(const float* A, const float* x, float* y, int M, int N) {{\n  \
+             matvec<<<(M + 127) / 128, 128>>>(A, x, y, M, N);\n}}\n"
+        );
+        let cpp = "void launch_matvec(const float*, const float*, float*, int, int);\nvoid run(float* A, float* x, float* y) {\n  \
+                   int rows = 8192;\n  launch_matvec(A, x, y, rows, 4096);\n}\n";
+        let mut ks = extract_text(Language::Cuda, &own).kernels;
+        let before = crate::features::profile(&ks[0]);
+        assert!(!before.assumed.is_empty());
+        let notes = link(&mut ks, &own, &[OtherFile { label: "bind.cpp".into(), text: cpp }]);
+        assert!(notes.iter().any(|n| n.contains("bind.cpp:4") && n.contains("M = 8192")), "{notes:?}");
+        let p = crate::features::profile(&ks[0]);
+        assert_eq!(p.features.blocks, 64.0);
+        assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    }
+}

@@ -1,0 +1,178 @@
+//! Forecasts for a whole program (a file's kernels, a wrapper's launches) against another
+//! version of it, whatever the kernels are called: kernels are paired by name or by role
+//! ([`crate::pairing`]); pairs matched by a guess are forecast less surely; kernels that do
+//! not pair (a fused kernel against the two it replaces) are forecast as whole programs.
+
+use super::combine::{combine, forecast_unit, Part};
+use super::{Doubt, Forecast, Forecaster};
+use crate::kernel::Kernel;
+use crate::pairing::{pair, Match, Pairing};
+use serde::{Deserialize, Serialize};
+
+/// How much a forecast is widened for what the pairing had to guess. Fitted on code of
+/// other styles than the training corpus (`kforecast eval --set … --fit-doubt`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairingDoubt {
+    /// σ added (log2 S) for a match of strength 0, scaled by (1 − strength).
+    pub sigma: f64,
+    /// Weight of the wide "no idea" normal for a match of strength 0, likewise scaled.
+    pub lost: f64,
+    /// σ and weight added when kernels are left unmatched (forecast as whole programs).
+    pub program_sigma: f64,
+    pub program_lost: f64,
+    /// The confidence a guessed pairing may reach at most.
+    pub cap: f64,
+}
+
+impl Default for PairingDoubt {
+    fn default() -> Self {
+        Self { sigma: 1.0, lost: 0.5, program_sigma: 0.8, program_lost: 0.35, cap: 0.9 }
+    }
+}
+
+/// The doubt shipped with the model (`server/core/model/doubt.json`).
+pub const SHIPPED_DOUBT: &str = include_str!("../../model/doubt.json");
+
+impl PairingDoubt {
+    /// The shipped doubt; the defaults if the file does not parse (a test catches that).
+    pub fn shipped() -> Self {
+        serde_json::from_str(SHIPPED_DOUBT).unwrap_or_default()
+    }
+
+    /// The doubt a pair matched this way deserves.
+    pub fn for_match(&self, how: &Match) -> Doubt {
+        if !how.guessed() {
+            return Doubt::NONE;
+        }
+        let miss = 1.0 - how.strength();
+        Doubt { sigma: self.sigma * miss, lost: self.lost * miss, cap: self.cap }
+    }
+
+    fn for_program(&self) -> Doubt {
+        Doubt { sigma: self.program_sigma, lost: self.program_lost, cap: self.cap }
+    }
+}
+
+/// A program's forecast and how its kernels were paired.
+#[derive(Clone, Debug)]
+pub struct ProgramForecast {
+    pub forecast: Forecast,
+    pub pairing: Pairing,
+}
+
+/// Forecasts two versions of a program (`base` and `candidate` are their kernels, in file
+/// order); `forecast` forecasts one pair (through a cache, say).
+pub fn forecast_program(
+    forecast: impl Fn(&Kernel, &Kernel) -> Forecast,
+    forecaster: &dyn Forecaster,
+    doubt: &PairingDoubt,
+    base: &[Kernel],
+    candidate: &[Kernel],
+) -> ProgramForecast {
+    let pairing = pair(base, candidate);
+    if pairing.all_by_name() {
+        let f = forecast_unit(forecast, forecaster, base, candidate);
+        return ProgramForecast { forecast: f, pairing };
+    }
+    let f = if pairing.base_only.is_empty() && pairing.candidate_only.is_empty() {
+        // Every kernel has a counterpart: each pair forecast, the guessed ones less surely.
+        let forecasts: Vec<Forecast> = pairing
+            .pairs
+            .iter()
+            .map(|p| {
+                let (b, c) = (&base[p.base], &candidate[p.candidate]);
+                let note = p.how.guessed().then(|| format!("{} → {}: {}", b.name, c.name, p.how.describe()));
+                forecast(b, c).widened(doubt.for_match(&p.how), note)
+            })
+            .collect();
+        let parts: Vec<Part> = pairing
+            .pairs
+            .iter()
+            .zip(forecasts)
+            .map(|(p, f)| Part {
+                name: &candidate[p.candidate].name,
+                forecast: Some(f),
+                base_weight: forecaster.weight(&base[p.base]),
+                candidate_weight: forecaster.weight(&candidate[p.candidate]),
+            })
+            .collect();
+        let mut f = combine(&parts, forecaster.id());
+        if parts.len() > 1 {
+            // The combination is a plain normal: it keeps the weakest match's cap.
+            let cap = pairing.pairs.iter().map(|p| doubt.for_match(&p.how).cap).fold(1.0, f64::min);
+            f.confidence = f.confidence.min(cap);
+        }
+        f
+    } else {
+        let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
+        let names = |ks: &[&Kernel]| ks.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(" + ");
+        let note = format!(
+            "forecast as whole programs ({} against {}): the kernels do not pair one to one",
+            names(&b),
+            names(&c)
+        );
+        match forecaster.forecast_programs(&b, &c) {
+            Some(f) => f.widened(doubt.for_program(), Some(note)),
+            None => forecast_unit(forecast, forecaster, base, candidate).widened(doubt.for_program(), Some(note)),
+        }
+    };
+    ProgramForecast { forecast: f, pairing }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::extract_text;
+    use crate::forecast::TrainedForecaster;
+    use crate::kernel::Language;
+
+    fn kernels(src: &str) -> Vec<Kernel> {
+        extract_text(Language::Cuda, src).kernels
+    }
+
+    const COPY: &str = "__global__ void copy_v1(const float* a, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; \
+        if (i < n) b[i] = a[i * 32 % n]; }\nvoid run(const float* a, float* b) { copy_v1<<<16384, 256>>>(a, b, 1 << 22); }\n";
+
+    #[test]
+    fn the_shipped_doubt_parses() {
+        assert!(serde_json::from_str::<PairingDoubt>(SHIPPED_DOUBT).is_ok());
+    }
+
+    #[test]
+    fn a_renamed_kernel_is_forecast_and_no_surer_than_its_pairing() {
+        let f = TrainedForecaster::shipped().expect("model");
+        let base = kernels(COPY);
+        let cand = kernels(&COPY.replace("copy_v1", "copy_coalesced").replace("a[i * 32 % n]", "a[i]"));
+        let by_name = kernels(&COPY.replace("a[i * 32 % n]", "a[i]"));
+        let renamed = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::default(), &base, &cand);
+        let named = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::default(), &base, &by_name);
+        assert_eq!(renamed.pairing.pairs.len(), 1);
+        assert_eq!(renamed.pairing.pairs[0].how, Match::Sole);
+        assert_eq!(renamed.forecast.claim, named.forecast.claim);
+        assert!(renamed.forecast.confidence < named.forecast.confidence);
+        assert!(renamed.forecast.confidence <= PairingDoubt::default().cap);
+        assert!(
+            renamed.forecast.reasons.iter().any(|r| r.contains("copy_v1 → copy_coalesced")),
+            "{:?}",
+            renamed.forecast.reasons
+        );
+    }
+
+    #[test]
+    fn a_fused_kernel_is_forecast_against_the_program_it_replaces() {
+        let f = TrainedForecaster::shipped().expect("model");
+        let base = kernels(
+            "__global__ void scale(const float* a, float* t, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) t[i] = 2.0f * a[i]; }\n\
+             __global__ void shift(const float* t, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = t[i] + 1.0f; }\n\
+             void run(const float* a, float* t, float* b) { int n = 1 << 24; scale<<<n / 256, 256>>>(a, t, n); shift<<<n / 256, 256>>>(t, b, n); }\n",
+        );
+        let cand = kernels(
+            "__global__ void fused(const float* a, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = 2.0f * a[i] + 1.0f; }\n\
+             void run(const float* a, float* t, float* b) { int n = 1 << 24; fused<<<n / 256, 256>>>(a, b, n); }\n",
+        );
+        let p = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::default(), &base, &cand);
+        assert!(!p.pairing.base_only.is_empty() || !p.pairing.candidate_only.is_empty() || p.pairing.pairs.len() == 1);
+        assert!(p.forecast.speedup > 1.0, "{:?}", p.forecast);
+        assert!(p.forecast.confidence <= PairingDoubt::default().cap);
+    }
+}

@@ -1,0 +1,90 @@
+//! Kernels written the way other people write them (`test-workspaces/foreign/`): a ladder
+//! that renames its kernel at every step, a multi-kernel Triton program against its fused
+//! rewrite, a kernel launched from another file. Each is found, paired and forecast, and the
+//! forecast says what it matched by guess and which sizes it had to assume.
+
+mod common;
+
+use common::{binary, repo_root};
+use serde_json::Value;
+use std::process::Command;
+
+fn forecast(base: &str, candidate: &str) -> Value {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let dir = "test-workspaces/foreign/";
+    let o = Command::new(binary())
+        .args(["forecast", "--json", &format!("{dir}{base}"), &format!("{dir}{candidate}")])
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .current_dir(repo_root())
+        .output()
+        .expect("run");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_str(&out).expect("JSON")
+}
+
+fn reasons(v: &Value) -> String {
+    v["reasons"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n")).unwrap_or_default()
+}
+
+#[test]
+fn a_ladder_that_renames_its_kernel_is_paired_by_role_and_sized_from_the_driver() {
+    let v = forecast("ladder_sgemm/v1_naive.cu", "ladder_sgemm/v3_smem_tiled.cu");
+    let why = reasons(&v);
+    assert!(why.contains("sgemm_naive → sgemm_shared_mem_block: paired by role"), "{why}");
+    // The sizes come from main.cpp's call of run_sgemm, so none is assumed.
+    assert!(!why.contains("assumed sizes"), "{why}");
+    assert_eq!(v["claim"], "faster", "{v}");
+    // A guessed pairing never claims more than the pairing cap.
+    assert!(v["confidence"].as_f64().unwrap_or(1.0) <= 0.9, "{v}");
+}
+
+#[test]
+fn a_fused_triton_program_is_forecast_against_the_two_kernels_it_replaces() {
+    let v = forecast("gpumode_rmsnorm/v1_two_pass.py", "gpumode_rmsnorm/v2_fused.py");
+    let why = reasons(&v);
+    assert!(why.contains("forecast as whole programs"), "{why}");
+    assert!(why.contains("_sumsq_kernel + _scale_kernel against rmsnorm_fwd"), "{why}");
+    assert!(v["confidence"].as_f64().unwrap_or(1.0) <= 0.9, "{v}");
+}
+
+#[test]
+fn a_kernel_launched_from_another_file_is_sized_by_that_launch() {
+    let v = forecast("launch_elsewhere/previous/kernels.cu", "launch_elsewhere/kernels.cu");
+    let why = reasons(&v);
+    assert!(!why.contains("assumed sizes"), "{why}");
+    assert_eq!(v["claim"], "slower", "rows walked along memory by each lane: {v}");
+    let cache = tempfile::tempdir().expect("tempdir");
+    let o = Command::new(binary())
+        .args(["profile", "--json", "test-workspaces/foreign/launch_elsewhere/kernels.cu"])
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .current_dir(repo_root())
+        .output()
+        .expect("run");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("\"blocks\":32.0") || out.contains("\"blocks\": 32.0"), "{out}");
+}
+
+#[test]
+fn sizes_known_only_at_run_time_are_forecast_over_a_prior_and_named() {
+    // The ladder's kernels without the driver that gives their sizes.
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["v1_naive.cu", "v2_coalesced.cu"] {
+        let text = std::fs::read_to_string(repo_root().join("test-workspaces/foreign/ladder_sgemm").join(f)).expect("read");
+        std::fs::write(dir.path().join(f), text).expect("write");
+    }
+    let cache = tempfile::tempdir().expect("tempdir");
+    let o = Command::new(binary())
+        .args(["forecast", "--json"])
+        .arg(dir.path().join("v1_naive.cu"))
+        .arg(dir.path().join("v2_coalesced.cu"))
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .output()
+        .expect("run");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let why = reasons(&v);
+    assert!(why.contains("`M`") && why.contains("`N`") && why.contains("`K`"), "{why}");
+    assert!(why.contains("assumed sizes") || why.contains("depends on the problem size"), "{why}");
+}
