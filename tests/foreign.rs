@@ -24,7 +24,10 @@ fn forecast(base: &str, candidate: &str) -> Value {
 }
 
 fn reasons(v: &Value) -> String {
-    v["reasons"].as_array().map(|r| r.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n")).unwrap_or_default()
+    v["reasons"]
+        .as_array()
+        .map(|r| r.iter().filter_map(Value::as_str).collect::<Vec<_>>().join("\n"))
+        .unwrap_or_default()
 }
 
 #[test]
@@ -70,7 +73,8 @@ fn sizes_known_only_at_run_time_are_forecast_over_a_prior_and_named() {
     // The ladder's kernels without the driver that gives their sizes.
     let dir = tempfile::tempdir().expect("tempdir");
     for f in ["v1_naive.cu", "v2_coalesced.cu"] {
-        let text = std::fs::read_to_string(repo_root().join("test-workspaces/foreign/ladder_sgemm").join(f)).expect("read");
+        let text =
+            std::fs::read_to_string(repo_root().join("test-workspaces/foreign/ladder_sgemm").join(f)).expect("read");
         std::fs::write(dir.path().join(f), text).expect("write");
     }
     let cache = tempfile::tempdir().expect("tempdir");

@@ -19,6 +19,12 @@ pub struct EvalArgs {
     /// them; each split of the set is reported on its own.
     #[arg(long, value_name = "SET", conflicts_with = "corpus")]
     set: Option<PathBuf>,
+    /// With --set and --split: fit the doubt guessed pairings, whole-program forecasts
+    /// and features outside the training range deserve on that split (a calibration split,
+    /// never one you report), and write it over `server/core/model/doubt.json` and the
+    /// doubt in `server/core/model/h100-coverage.json`.
+    #[arg(long, requires_all = ["set", "split"])]
+    fit_doubt: bool,
     /// With --set: the confidence under which a forecast is deferred to the GPU.
     #[arg(long, default_value_t = 0.7, value_parser = super::check::parse_threshold)]
     threshold: f64,
@@ -51,6 +57,12 @@ pub struct EvalArgs {
 const THRESHOLDS: [f64; 8] = [0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
 
 pub fn run(args: EvalArgs, cache: &super::CacheOptions) -> anyhow::Result<ExitCode> {
+    if let (Some(set), Some(split), true) = (&args.set, &args.split, args.fit_doubt) {
+        let loaded = super::evalset::load_set(set, args.measurements.as_deref())?;
+        let model = Path::new("server/core/model");
+        super::fit_doubt::run(&loaded, split, &model.join("doubt.json"), &model.join("h100-coverage.json"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Some(set) = &args.set {
         super::evalset::run(
             set,

@@ -5,6 +5,7 @@ pub mod check;
 mod corpus;
 pub mod eval;
 mod evalset;
+mod fit_doubt;
 pub mod forecast;
 mod output;
 pub use output::forecast_json;

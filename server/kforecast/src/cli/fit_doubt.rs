@@ -1,0 +1,128 @@
+//! `kforecast eval --set SET --split calib --fit-doubt`: how much doubt a guessed pairing,
+//! a whole-program forecast and features outside the training range deserve, fitted on
+//! code written in other styles than the training corpus (a set's calibration split, never
+//! the split it is reported on). Coordinate descent over the doubt's parameters, scored by
+//! the log score of the measured bin plus the calibration error of the claim and the bin.
+
+use super::evalset::EvalSet;
+use super::{load_with_kernels, LoadedFile};
+use anyhow::Context;
+use kforecast_core::bins::bin_of;
+use kforecast_core::eval::{ece, log_loss};
+use kforecast_core::forecast::novelty::Coverage;
+use kforecast_core::forecast::{forecast_program, Claim, Forecast, Forecaster, PairingDoubt, TrainedForecaster};
+use std::collections::HashMap;
+use std::path::Path;
+
+/// The parameters fitted, as one vector: the pairing doubt's five, then the coverage's two.
+fn to_vec(d: &PairingDoubt, c: &Coverage) -> Vec<f64> {
+    vec![d.sigma, d.lost, d.program_sigma, d.program_lost, d.cap, c.sigma_per_feature, c.lost_per_feature]
+}
+
+fn from_vec(v: &[f64], c: &Coverage) -> (PairingDoubt, Coverage) {
+    let d = PairingDoubt { sigma: v[0], lost: v[1], program_sigma: v[2], program_lost: v[3], cap: v[4] };
+    let c = Coverage { sigma_per_feature: v[5], lost_per_feature: v[6], ..c.clone() };
+    (d, c)
+}
+
+/// Values tried for each parameter.
+const GRID: [&[f64]; 7] = [
+    &[0.0, 0.25, 0.5, 1.0, 1.5, 2.0],
+    &[0.0, 0.1, 0.25, 0.5, 0.75],
+    &[0.0, 0.25, 0.5, 0.8, 1.2],
+    &[0.0, 0.1, 0.2, 0.35, 0.5],
+    &[0.7, 0.8, 0.9, 0.95, 0.995],
+    &[0.0, 0.1, 0.2, 0.35, 0.5],
+    &[0.0, 0.02, 0.05, 0.1, 0.2],
+];
+
+/// The score minimised: log score + claim ECE + bin ECE (lower is better).
+fn score(forecasts: &[(Forecast, f64)]) -> f64 {
+    if forecasts.is_empty() {
+        return f64::INFINITY;
+    }
+    let n = forecasts.len() as f64;
+    let log = forecasts.iter().map(|(f, s)| log_loss(&f.bins, bin_of(*s))).sum::<f64>() / n;
+    let claims: Vec<(f64, bool)> = forecasts
+        .iter()
+        .map(|(f, s)| {
+            let holds = match f.claim {
+                Claim::Faster => *s > 1.0,
+                Claim::Slower => *s < 1.0,
+                Claim::Same => s.log2().abs() < kforecast_core::forecast::SAME_BAND,
+            };
+            (f.confidence, holds)
+        })
+        .collect();
+    let bins: Vec<(f64, bool)> =
+        forecasts.iter().map(|(f, s)| (f.bins.0[f.bins.argmax()], f.bins.argmax() == bin_of(*s))).collect();
+    log + ece(&claims) + ece(&bins)
+}
+
+/// Fits the doubt on one split of a set; writes the pairing doubt to `doubt_out` and the
+/// coverage's doubt into `coverage_out` (its ranges kept).
+pub fn run(set: &EvalSet, split: &str, doubt_out: &Path, coverage_out: &Path) -> anyhow::Result<()> {
+    let base_coverage = Coverage::shipped().context("the shipped coverage does not fit this build")?;
+    let mut files: HashMap<String, LoadedFile> = HashMap::new();
+    let mut pairs = Vec::new();
+    for p in set.pairs.iter().filter(|p| p.split == split) {
+        for path in [&p.base, &p.candidate] {
+            if !files.contains_key(path) {
+                if let Ok(f) = load_with_kernels(&set.root.join(path)) {
+                    files.insert(path.clone(), f);
+                }
+            }
+        }
+        if files.contains_key(&p.base) && files.contains_key(&p.candidate) {
+            pairs.push(p.clone());
+        }
+    }
+    anyhow::ensure!(!pairs.is_empty(), "{}: no readable pairs in split `{split}`", set.root.display());
+    let evaluate = |v: &[f64]| -> f64 {
+        let (doubt, coverage) = from_vec(v, &base_coverage);
+        let Ok(t) = TrainedForecaster::shipped() else { return f64::INFINITY };
+        let t = t.with_coverage(Some(coverage));
+        let forecasts: Vec<(Forecast, f64)> = pairs
+            .iter()
+            .filter_map(|p| {
+                let (b, c) = (files.get(&p.base)?, files.get(&p.candidate)?);
+                let f = forecast_program(|x, y| t.forecast(x, y), &t, &doubt, &b.kernels, &c.kernels);
+                Some((f.forecast, p.speedup))
+            })
+            .collect();
+        score(&forecasts)
+    };
+    let mut best = to_vec(&PairingDoubt::shipped(), &base_coverage);
+    let mut best_score = evaluate(&best);
+    let start = best_score;
+    for _sweep in 0..2 {
+        for (i, values) in GRID.iter().enumerate() {
+            for &value in values.iter() {
+                let mut v = best.clone();
+                v[i] = value;
+                let s = evaluate(&v);
+                if s < best_score - 1e-9 {
+                    best_score = s;
+                    best = v;
+                }
+            }
+        }
+    }
+    let (doubt, coverage) = from_vec(&best, &base_coverage);
+    std::fs::write(doubt_out, serde_json::to_string_pretty(&doubt)? + "\n")
+        .with_context(|| format!("cannot write {}", doubt_out.display()))?;
+    std::fs::write(coverage_out, serde_json::to_string_pretty(&coverage)? + "\n")
+        .with_context(|| format!("cannot write {}", coverage_out.display()))?;
+    super::out(format!(
+        "kforecast eval --fit-doubt: {} pairs of split `{split}` of {}; score (log score + claim ECE + bin ECE) {start:.3} -> {best_score:.3}",
+        pairs.len(),
+        set.root.display()
+    ));
+    super::out(format!("  pairing doubt {doubt:?}"));
+    super::out(format!(
+        "  per feature outside the training range: sigma {}, lost {}",
+        coverage.sigma_per_feature, coverage.lost_per_feature
+    ));
+    super::out(format!("  written to {} and {}", doubt_out.display(), coverage_out.display()));
+    Ok(())
+}
