@@ -5,7 +5,8 @@
 
 mod common;
 
-use common::{binary, repo_root};
+use common::{binary, end_position, position_of, repo_root, uri_of, Client};
+use serde_json::json;
 use serde_json::Value;
 use std::process::Command;
 
@@ -91,4 +92,32 @@ fn sizes_known_only_at_run_time_are_forecast_over_a_prior_and_named() {
     let why = reasons(&v);
     assert!(why.contains("`M`") && why.contains("`N`") && why.contains("`K`"), "{why}");
     assert!(why.contains("assumed sizes") || why.contains("depends on the problem size"), "{why}");
+}
+
+#[test]
+fn an_edit_that_renames_the_kernel_is_still_forecast_in_the_editor() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let read = |f: &str| {
+        std::fs::read_to_string(repo_root().join("test-workspaces/foreign/ladder_sgemm").join(f)).expect("read")
+    };
+    let (before, after) = (read("v1_naive.cu"), read("v3_smem_tiled.cu"));
+    let path = dir.path().join("sgemm.cu");
+    std::fs::write(&path, &before).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(serde_json::Value::Null);
+    c.open(&uri, "cuda", &before);
+    c.change(&uri, 2, (0, 0), end_position(&before), &after);
+    let hints = c.inlay_hints(&uri);
+    assert_eq!(hints.len(), 1, "the renamed kernel gets a forecast, not silence: {hints:?}");
+    let (line, col) = position_of(&after, "sgemm_shared_mem_block(int M");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": col + 2}}),
+    );
+    let text = hover["result"]["contents"]["value"].as_str().unwrap_or_default().to_string();
+    assert!(text.contains("compared with `sgemm_naive`") && text.contains("paired by role"), "{text}");
+    // Nothing here gives M, N and K: the hover names them.
+    assert!(text.contains("`M`"), "{text}");
+    assert!(c.shutdown().success());
 }
