@@ -74,7 +74,12 @@ pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeS
     }
     missing
         .iter()
-        .filter(|name| !name.contains('[') && !name.starts_with("tl.") && !buffers.contains(name.as_str()))
+        .filter(|name| {
+            // A tensor's size (`x.shape[0]`, `x.size(1)`, `x.numel()`) is a size; another
+            // subscript (`red[0]`) is data.
+            let sized = [".shape[", ".size(", ".numel("].iter().any(|s| name.contains(s));
+            (sized || !name.contains('[')) && !name.starts_with("tl.") && !buffers.contains(name.as_str())
+        })
         .filter(|name| {
             let root = name.split('.').next().unwrap_or(name);
             params.iter().any(|p| p == root) || launch_words.contains(root)

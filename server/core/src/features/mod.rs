@@ -10,6 +10,7 @@ pub mod cost;
 mod cuda;
 pub mod expr;
 mod launch;
+pub mod torch_ops;
 mod triton;
 
 use crate::kernel::{Kernel, Language};
@@ -91,6 +92,21 @@ pub fn profile(kernel: &Kernel) -> Profile {
 /// Profiles a kernel with the given device rates.
 pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
     profile_assuming(kernel, rates, expr::ASSUMED_SIZE)
+}
+
+/// The torch operations a kernel's launching function runs beside it, each as one launch's
+/// profile (see [`torch_ops`]); a tensor whose size nothing gives has `elements`, and other
+/// unknown sizes are `assumed`.
+pub fn torch_op_profiles(kernel: &Kernel, rates: &Rates, assumed: f64, elements: f64) -> Vec<(String, Profile)> {
+    let Some(site) = kernel.launches.first() else { return Vec::new() };
+    let ops = torch_ops::torch_ops(site);
+    if ops.is_empty() {
+        return Vec::new();
+    }
+    let env = launch::environment(kernel, &[], assumed);
+    let half = ["float16", "bfloat16", "fp16", "bf16", "half"].iter().any(|t| kernel.source.contains(t));
+    let elem = if half { 2.0 } else { 4.0 };
+    ops.iter().map(|op| (op.name.clone(), torch_ops::profile(op, &env, elem, elements, rates))).collect()
 }
 
 /// Profiles a kernel with every size nothing in the code gives taken as `assumed`.

@@ -70,11 +70,13 @@ pub fn forecast_program(
     candidate: &[Kernel],
 ) -> ProgramForecast {
     let pairing = pair(base, candidate);
-    if pairing.all_by_name() {
+    let torch_differs = torch_ops_of(base) != torch_ops_of(candidate);
+    if pairing.all_by_name() && !torch_differs {
         let f = forecast_unit(forecast, forecaster, base, candidate);
         return ProgramForecast { forecast: f, pairing };
     }
-    let f = if pairing.base_only.is_empty() && pairing.candidate_only.is_empty() {
+    let one_to_one = pairing.base_only.is_empty() && pairing.candidate_only.is_empty();
+    let f = if one_to_one && !torch_differs {
         // Every kernel has a counterpart: each pair forecast, the guessed ones less surely.
         let forecasts: Vec<Forecast> = pairing
             .pairs
@@ -106,17 +108,28 @@ pub fn forecast_program(
     } else {
         let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
         let names = |ks: &[&Kernel]| ks.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(" + ");
-        let note = format!(
-            "forecast as whole programs ({} against {}): the kernels do not pair one to one",
-            names(&b),
-            names(&c)
-        );
+        let why = if one_to_one {
+            "the torch operations around the kernels differ"
+        } else {
+            "the kernels do not pair one to one"
+        };
+        let note = format!("forecast as whole programs ({} against {}): {why}", names(&b), names(&c));
         match forecaster.forecast_programs(&b, &c) {
             Some(f) => f.widened(doubt.for_program(), Some(note)),
             None => forecast_unit(forecast, forecaster, base, candidate).widened(doubt.for_program(), Some(note)),
         }
     };
     ProgramForecast { forecast: f, pairing }
+}
+
+/// The torch operations the launching functions of a version's kernels run.
+fn torch_ops_of(kernels: &[Kernel]) -> std::collections::BTreeSet<String> {
+    kernels
+        .iter()
+        .filter_map(|k| k.launches.first())
+        .flat_map(crate::features::torch_ops::torch_ops)
+        .map(|op| op.name)
+        .collect()
 }
 
 #[cfg(test)]

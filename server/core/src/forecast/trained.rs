@@ -375,6 +375,17 @@ impl TrainedForecaster {
     /// is forecast at every size of [`size_prior`], and the spread of those forecasts widens
     /// the distribution; a direction that flips within the prior is not claimed surely.
     fn forecast_over_sizes(&self, base: &Kernel, cand: &Kernel, b: &Profile, c: &Profile) -> Forecast {
+        let at_size = |each: f64| {
+            (
+                Profile::clone(&self.profiles.profile_assuming(base, each)),
+                Profile::clone(&self.profiles.profile_assuming(cand, each)),
+            )
+        };
+        self.forecast_over_prior(b, c, at_size)
+    }
+
+    /// [`Self::forecast_over_sizes`] for profiles made at any assumed size by `at_size`.
+    fn forecast_over_prior(&self, b: &Profile, c: &Profile, at_size: impl Fn(f64) -> (Profile, Profile)) -> Forecast {
         let names: Vec<&str> = {
             let mut n: Vec<&str> = b.assumed.iter().chain(&c.assumed).map(String::as_str).collect();
             n.sort_unstable();
@@ -384,7 +395,7 @@ impl TrainedForecaster {
         let prior = size_prior(names.len());
         let mut at = Vec::with_capacity(prior.len());
         for &(elements, each) in &prior {
-            let (pb, pc) = (self.profiles.profile_assuming(base, each), self.profiles.profile_assuming(cand, each));
+            let (pb, pc) = at_size(each);
             let e = self.raw_estimate(&pb, &pc).scaled(self.adjustment.mu_scale);
             at.push((elements, e));
         }
@@ -402,7 +413,8 @@ impl TrainedForecaster {
                 f.reasons.insert(
                     0,
                     format!(
-                        "direction depends on the problem size: ≈{:.2}× at {} elements, ≈{:.2}× at {}                          (sizes {} are known only at run time)",
+                        "direction depends on the problem size: ≈{:.2}× at {} elements, ≈{:.2}× at {} \
+                         (sizes {} are known only at run time)",
                         hi.mu.exp2(),
                         elements_label(*e_hi),
                         lo.mu.exp2(),
@@ -424,31 +436,56 @@ impl TrainedForecaster {
     }
 
     /// The forecast of two groups of kernels taken as one program each (a fused kernel
-    /// against the kernels it replaces): their profiles added up in launch order.
+    /// against the kernels it replaces): their profiles, and those of the torch operations
+    /// their launching functions run, added up; over the size prior where sizes are unknown.
     pub fn forecast_programs(&self, base: &[&Kernel], cand: &[&Kernel]) -> Option<Forecast> {
-        let total = |ks: &[&Kernel]| -> Option<Profile> {
+        let rates = self.profiles.rates();
+        let total = |ks: &[&Kernel], assumed: f64, elements: f64| -> Option<Profile> {
             let mut it = ks.iter();
-            let mut p = Profile::clone(&self.profile(&solo(it.next()?)));
+            let mut p = Profile::clone(&self.profiles.profile_assuming(&solo(it.next()?), assumed));
             for k in it {
-                p.absorb(&self.profile(&solo(k)), self.profiles.rates());
+                p.absorb(&self.profiles.profile_assuming(&solo(k), assumed), rates);
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for k in ks {
+                let host = k.launches.first().map(|l| l.host_name.clone()).unwrap_or_default();
+                for (name, op) in crate::features::torch_op_profiles(k, rates, assumed, elements) {
+                    if seen.insert((host.clone(), name)) {
+                        p.absorb(&op, rates);
+                    }
+                }
             }
             Some(p)
         };
-        let (b, c) = (total(base)?, total(cand)?);
-        Some(self.forecast_profiles(&b, &c))
+        let assumed = crate::features::expr::ASSUMED_SIZE;
+        let (b, c) = (total(base, assumed, assumed)?, total(cand, assumed, assumed)?);
+        if b.assumed.is_empty() && c.assumed.is_empty() {
+            return Some(self.forecast_profiles(&b, &c));
+        }
+        let d = b.assumed.iter().chain(&c.assumed).collect::<std::collections::BTreeSet<_>>().len();
+        let at_size = |each: f64| {
+            // The prior's element count at this size: a tensor nothing sizes has that many.
+            let elements = each.powi(d.clamp(1, 3) as i32);
+            match (total(base, each, elements), total(cand, each, elements)) {
+                (Some(x), Some(y)) => (x, y),
+                _ => (b.clone(), c.clone()),
+            }
+        };
+        Some(self.forecast_over_prior(&b, &c, at_size))
     }
 }
 
 /// Confidence a forecast whose direction flips within the size prior may have.
 pub const FLIP_CAP: f64 = 0.5;
 
-/// Problem sizes real workloads use, 2^10 to 2^28 elements, log-uniform: (elements, the
-/// value each of `unknown` sizes takes so that together they make that many elements).
+/// Problem sizes real workloads use, log-uniform from 2^14 elements (a batch of 16 rows of
+/// a 1024-wide layer) to 2^28 (32k rows of 8k): (elements, the value each of `unknown`
+/// sizes takes so that together they make that many elements).
 pub fn size_prior(unknown: usize) -> Vec<(f64, f64)> {
     let d = unknown.clamp(1, 3) as f64;
-    (0..7)
+    (0..8)
         .map(|i| {
-            let elements = f64::from(1u32 << (10 + 3 * i));
+            let elements = f64::from(1u32 << (14 + 2 * i));
             (elements, elements.powf(1.0 / d).round().max(2.0))
         })
         .collect()

@@ -1,0 +1,179 @@
+//! PyTorch operations a launching function runs beside its kernels (`mean =
+//! x.mean(dim=1)`, `h = F.silu(a) * b`, `y = x @ w`): each is a launch whose bytes and flops
+//! are counted from the sizes of the tensors it reads, so a program that computes part of
+//! its work in torch ops is not forecast as if that part were free. Read from the launching
+//! function's assignments (the launch's locals); an op whose tensors' sizes the code does
+//! not give is costed at the size assumed for the program, like any unknown size.
+
+use super::cost::{Cost, Rates};
+use super::expr::Env;
+use super::{Features, Profile};
+use crate::kernel::{Language, LaunchSite};
+
+/// One torch operation: its name and what it costs per element of its input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TorchOp {
+    /// The assigned name and the operation (`mean = x.mean(...)` → `x.mean`).
+    pub name: String,
+    /// Passes over the input's bytes (reads plus writes, in input sizes).
+    pub passes: f64,
+    /// Arithmetic per input element.
+    pub flops_per_element: f64,
+    /// A matrix product: flops grow as elements^1.5 (square operands).
+    pub matmul: bool,
+    /// The tensor the op reads first (for its size), if named.
+    pub input: Option<String>,
+}
+
+/// Functions and methods that allocate without computing or only view (free here).
+const FREE: [&str; 16] = [
+    "empty",
+    "empty_like",
+    "empty_strided",
+    "view",
+    "reshape",
+    "view_as",
+    "unsqueeze",
+    "squeeze",
+    "t",
+    "transpose",
+    "permute",
+    "expand",
+    "size",
+    "stride",
+    "numel",
+    "dim",
+];
+
+/// Element-wise functions and methods (one read, one write).
+const ELEMENTWISE: [&str; 24] = [
+    "relu",
+    "gelu",
+    "silu",
+    "sigmoid",
+    "tanh",
+    "exp",
+    "exp2",
+    "log",
+    "sqrt",
+    "rsqrt",
+    "abs",
+    "neg",
+    "clamp",
+    "float",
+    "half",
+    "bfloat16",
+    "to",
+    "contiguous",
+    "clone",
+    "zeros_like",
+    "ones_like",
+    "copy_",
+    "mul",
+    "add",
+];
+
+/// Reductions over a dimension (one read, a small write).
+const REDUCTIONS: [&str; 10] = ["sum", "mean", "var", "std", "max", "min", "amax", "amin", "norm", "argmax"];
+
+/// Row-wise normalisations (about two passes in torch's fused kernels).
+const ROWWISE: [&str; 7] = ["softmax", "log_softmax", "layer_norm", "rms_norm", "cross_entropy", "cumsum", "logsumexp"];
+
+const MATMUL: [&str; 6] = ["matmul", "mm", "bmm", "linear", "einsum", "addmm"];
+
+/// The torch operations among a launching function's assignments, in name order.
+pub fn torch_ops(site: &LaunchSite) -> Vec<TorchOp> {
+    site.locals.iter().filter_map(|(name, value)| classify(name, value)).collect()
+}
+
+/// `h = x @ w`, `m = x.mean(dim=-1)`, `y = torch.nn.functional.silu(a) * b`.
+fn classify(name: &str, value: &str) -> Option<TorchOp> {
+    let v = value.trim();
+    if v.contains('@') {
+        let input = v.split('@').next().map(|s| s.trim().to_string());
+        return Some(TorchOp {
+            name: format!("{name} = matmul"),
+            passes: 3.0,
+            flops_per_element: 0.0,
+            matmul: true,
+            input,
+        });
+    }
+    let open = v.find('(')?;
+    let callee = &v[..open];
+    let function = callee.rsplit('.').next()?.trim();
+    let receiver = callee.rsplit_once('.').map(|(r, _)| r.trim()).unwrap_or("");
+    let is_torch = callee.starts_with("torch.") || callee.starts_with("F.") || callee.starts_with("nn.");
+    let method = !is_torch && !receiver.is_empty() && receiver.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if !(is_torch || method) || FREE.contains(&function) {
+        return None;
+    }
+    let first_arg = v[open + 1..].split([',', ')']).next().map(str::trim).filter(|a| !a.is_empty());
+    let input = if method { Some(receiver.to_string()) } else { first_arg.map(str::to_string) };
+    let label = format!("{name} = {}", if method { format!("{receiver}.{function}") } else { callee.to_string() });
+    let (passes, flops, matmul) = if MATMUL.contains(&function) {
+        (3.0, 0.0, true)
+    } else if ROWWISE.contains(&function) {
+        (2.0, 8.0, false)
+    } else if REDUCTIONS.contains(&function) {
+        (1.0, 1.0, false)
+    } else if ELEMENTWISE.contains(&function) || function.starts_with("zeros") || function.starts_with("ones") {
+        (2.0, 2.0, false)
+    } else {
+        return None;
+    };
+    // A binary element-wise op on the result (`F.silu(a) * b`) reads one more tensor.
+    let extra = if !matmul && v[v.rfind(')').unwrap_or(0)..].contains(['*', '+', '-', '/']) { 1.0 } else { 0.0 };
+    Some(TorchOp { name: label, passes: passes + extra, flops_per_element: flops, matmul, input })
+}
+
+/// A torch op as one launch's profile: its tensor's elements from `env` (`x.numel()`), or
+/// `unknown` where nothing gives them; bytes at `elem` bytes each.
+pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) -> Profile {
+    let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+    let elements = op.input.as_deref().and_then(|x| exact(&format!("{x}.numel()"))).unwrap_or(unknown).max(1.0);
+    let bytes = op.passes * elements * elem;
+    let flops = if op.matmul { 2.0 * elements.powf(1.5) } else { op.flops_per_element * elements };
+    let features = Features {
+        load_bytes: bytes * 0.5,
+        store_bytes: bytes * 0.5,
+        scalar_ops: if op.matmul { 0.0 } else { flops },
+        tensor_flops: if op.matmul { flops } else { 0.0 },
+        global_passes: op.passes,
+        launches: 1.0,
+        ..Features::default()
+    };
+    let compute = if op.matmul { flops * rates.tensor_flop * 4.0 } else { flops * rates.scalar_op };
+    let cost =
+        Cost { memory: bytes / 0.9, compute, efficiency: 0.9, overhead: rates.launch, ..Cost::default() }.combine();
+    Profile { language: Language::Triton, features, cost, guesses: 0, assumed: Vec::new() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn torch_ops_in_a_wrapper_are_found_and_costed_by_size() {
+        let mut site = LaunchSite::default();
+        for (k, v) in [
+            ("mean", "x.mean(dim=1, keepdim=True)"),
+            ("h", "torch.nn.functional.silu(a) * b"),
+            ("y", "torch.empty_like(x)"),
+            ("n", "x.numel()"),
+            ("out", "x @ w"),
+        ] {
+            site.locals.insert(k.into(), v.into());
+        }
+        let ops = torch_ops(&site);
+        let names: Vec<&str> = ops.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, vec!["h = torch.nn.functional.silu", "mean = x.mean", "out = matmul"], "{ops:?}");
+        let mut env = Env::default();
+        env.define("x.numel()", "1024");
+        let small = profile(&ops[1], &env, 4.0, 1.0, &Rates::H100);
+        env.define("x.numel()", "1048576");
+        let big = profile(&ops[1], &env, 4.0, 1.0, &Rates::H100);
+        assert_eq!(big.features.load_bytes, 1024.0 * small.features.load_bytes);
+        assert!(big.cost.total > small.cost.total);
+    }
+}
