@@ -1,0 +1,784 @@
+//! CUDA kernels written as strings inside a Python file: the `cuda_sources` of
+//! `torch.utils.cpp_extension.load_inline` and the code of `cupy.RawKernel` /
+//! `cupy.RawModule`.
+//!
+//! Each string (a literal, an implicit concatenation, or a module-level variable holding
+//! one) is decoded, parsed as CUDA with the CUDA extraction, and every range of its
+//! kernels is mapped back into the Python file ([`super::pystring::OffsetMap`]). What the
+//! Python says about the problem is attached where it can be followed: a `load_inline`
+//! module's functions called from `forward` with the tensors `get_inputs()` makes give the
+//! host wrapper's tensor parameters their shapes (so `int size = x.numel();` has a value),
+//! and a CuPy launch `k((grid,), (block,), (args…))` becomes the kernel's launch site.
+
+use super::pystring::{decode, Decoded};
+use super::{node_text, python_parameters, squash, walk, words, Extraction};
+use crate::declaration::Declared;
+use crate::hash::ContentHash;
+use crate::kernel::{Kernel, Language, LaunchSite};
+use crate::source::SourceText;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// Words that mark a Python file as possibly holding CUDA strings.
+pub const MARKERS: [&str; 3] = ["load_inline", "RawKernel", "RawModule"];
+
+/// One CUDA string's parse: its kernels (offsets in the string) and the parameter names
+/// of its other functions (the host wrappers Python calls).
+pub(super) struct Parsed {
+    extraction: Extraction,
+    hosts: HashMap<String, Vec<String>>,
+}
+
+/// The parses of a document's CUDA strings, by content hash.
+pub(super) type Cache = HashMap<ContentHash, Arc<Parsed>>;
+
+/// What Python passes for one argument of a host function.
+#[derive(Clone, Debug, PartialEq)]
+enum PyValue {
+    /// A tensor of this shape (dimension texts, in the module's names).
+    Shape(Vec<String>),
+    /// A number or a module constant.
+    Value(String),
+    Unknown,
+}
+
+/// One CUDA string found in the file.
+struct Source {
+    decoded: Decoded,
+    /// `load_inline`: the host functions Python calls, each with what it passes.
+    calls: Vec<(String, Vec<PyValue>)>,
+    /// CuPy: each kernel name this string is launched under, with its Python launch sites.
+    launches: Vec<(String, LaunchSite)>,
+}
+
+/// The module's top level: assignments and function definitions by name.
+struct Module<'t> {
+    assigns: HashMap<String, Node<'t>>,
+    functions: HashMap<String, Node<'t>>,
+    /// Numeric module constants (`batch_size = 16`), as texts.
+    constants: BTreeMap<String, String>,
+}
+
+fn module<'t>(root: Node<'t>, src: &SourceText) -> Module<'t> {
+    let mut m = Module { assigns: HashMap::new(), functions: HashMap::new(), constants: BTreeMap::new() };
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        let item =
+            if item.kind() == "decorated_definition" { item.child_by_field_name("definition") } else { Some(item) };
+        let Some(item) = item else { continue };
+        if item.kind() == "function_definition" {
+            if let Some(name) = item.child_by_field_name("name") {
+                m.functions.insert(node_text(name, src).into_owned(), item);
+            }
+            continue;
+        }
+        let Some((left, right)) = assignment(item) else { continue };
+        if left.kind() != "identifier" {
+            continue;
+        }
+        let name = node_text(left, src).into_owned();
+        if numeric(right) {
+            m.constants.insert(name.clone(), squash(&node_text(right, src)));
+        }
+        m.assigns.insert(name, right);
+    }
+    m
+}
+
+/// `left = right` of an expression statement (or the assignment itself).
+fn assignment(node: Node) -> Option<(Node, Node)> {
+    let a = if node.kind() == "expression_statement" { node.named_child(0)? } else { node };
+    if a.kind() != "assignment" {
+        return None;
+    }
+    Some((a.child_by_field_name("left")?, a.child_by_field_name("right")?))
+}
+
+/// An expression of numbers and names (a size), not a call or a string.
+fn numeric(node: Node) -> bool {
+    let mut ok = true;
+    walk::preorder(node, |n| {
+        ok &= matches!(
+            n.kind(),
+            "integer" | "float" | "identifier" | "binary_operator" | "unary_operator" | "parenthesized_expression"
+        ) || !n.is_named();
+        ok
+    });
+    ok
+}
+
+/// The last dotted segment of a callee (`torch.utils.cpp_extension.load_inline`).
+fn callee_name<'a>(call: Node, src: &'a SourceText) -> Option<std::borrow::Cow<'a, str>> {
+    let f = call.child_by_field_name("function")?;
+    let f = match f.kind() {
+        "attribute" => f.child_by_field_name("attribute")?,
+        "identifier" => f,
+        _ => return None,
+    };
+    Some(node_text(f, src))
+}
+
+/// A call's positional arguments and its keyword arguments by name.
+fn arguments<'t>(call: Node<'t>, src: &SourceText) -> (Vec<Node<'t>>, HashMap<String, Node<'t>>) {
+    let mut positional = Vec::new();
+    let mut keywords = HashMap::new();
+    if let Some(list) = call.child_by_field_name("arguments") {
+        let mut cursor = list.walk();
+        for a in list.named_children(&mut cursor) {
+            match a.kind() {
+                "keyword_argument" => {
+                    if let (Some(n), Some(v)) = (a.child_by_field_name("name"), a.child_by_field_name("value")) {
+                        keywords.insert(node_text(n, src).into_owned(), v);
+                    }
+                }
+                "comment" => {}
+                _ => positional.push(a),
+            }
+        }
+    }
+    (positional, keywords)
+}
+
+/// The text value of a string expression: literals, implicit concatenation, `+`, a
+/// list of strings (joined by newlines, as `load_inline` joins its sources) and module
+/// variables holding any of these.
+fn string_value(node: Node, src: &SourceText, m: &Module, depth: usize) -> Option<Decoded> {
+    if depth > 8 {
+        return None;
+    }
+    match node.kind() {
+        "string" => decode(&node_text(node, src), node.start_byte()),
+        "concatenated_string" | "list" | "tuple" | "binary_operator" => {
+            let separator = if matches!(node.kind(), "list" | "tuple") { "\n" } else { "" };
+            if node.kind() == "binary_operator"
+                && node.child_by_field_name("operator").map(|o| node_text(o, src)).as_deref() != Some("+")
+            {
+                return None;
+            }
+            let mut out: Option<Decoded> = None;
+            let mut cursor = node.walk();
+            for part in node.named_children(&mut cursor).filter(|c| c.kind() != "comment") {
+                let part = string_value(part, src, m, depth + 1)?;
+                match &mut out {
+                    Some(d) => d.append(part, separator),
+                    None => out = Some(part),
+                }
+            }
+            out
+        }
+        "parenthesized_expression" => string_value(node.named_child(0)?, src, m, depth + 1),
+        "identifier" => string_value(*m.assigns.get(node_text(node, src).as_ref())?, src, m, depth + 1),
+        _ => None,
+    }
+}
+
+/// The strings of a list of names (`functions=["relu_cuda"]`).
+fn names(node: Node, src: &SourceText, m: &Module) -> Vec<String> {
+    let node = match node.kind() {
+        "identifier" => m.assigns.get(node_text(node, src).as_ref()).copied().unwrap_or(node),
+        _ => node,
+    };
+    if node.kind() == "string" {
+        return string_value(node, src, m, 0).map(|d| vec![d.text.trim().to_string()]).unwrap_or_default();
+    }
+    let mut out = Vec::new();
+    let mut cursor = node.walk();
+    for n in node.named_children(&mut cursor) {
+        if let Some(d) = string_value(n, src, m, 0) {
+            out.push(d.text.trim().to_string());
+        }
+    }
+    out
+}
+
+/// The CUDA strings of the file.
+fn sources(root: Node, src: &SourceText, m: &Module) -> Vec<Source> {
+    let mut calls = Vec::new();
+    walk::preorder(root, |n| {
+        if n.kind() == "call" {
+            if let Some(name) = callee_name(n, src) {
+                if MARKERS.contains(&name.as_ref()) {
+                    calls.push((name.into_owned(), n));
+                }
+            }
+        }
+        true
+    });
+    let mut out = Vec::new();
+    for (kind, call) in calls {
+        let (positional, keywords) = arguments(call, src);
+        let arg = |key: &str, index: usize| keywords.get(key).copied().or_else(|| positional.get(index).copied());
+        match kind.as_str() {
+            "load_inline" => {
+                let Some(decoded) = arg("cuda_sources", 2).and_then(|n| string_value(n, src, m, 0)) else { continue };
+                let functions = arg("functions", 3).map(|n| names(n, src, m)).unwrap_or_default();
+                let calls = functions.iter().filter_map(|f| host_call(root, src, m, f)).collect();
+                out.push(Source { decoded, calls, launches: Vec::new() });
+            }
+            _ => {
+                let Some(decoded) = arg("code", 0).and_then(|n| string_value(n, src, m, 0)) else { continue };
+                let target = call.parent().and_then(|p| assignment(p)).map(|(l, _)| squash(&node_text(l, src)));
+                let mut launchers: Vec<(String, String)> = Vec::new();
+                if kind == "RawKernel" {
+                    let name = arg("name", 1).map(|n| names(n, src, m)).unwrap_or_default();
+                    if let (Some(t), Some(name)) = (&target, name.into_iter().next()) {
+                        launchers.push((t.clone(), name));
+                    }
+                } else if let Some(t) = &target {
+                    launchers.extend(module_functions(root, src, m, t));
+                }
+                let launches = cupy_launches(root, src, m, &launchers);
+                out.push(Source { decoded, calls: Vec::new(), launches });
+            }
+        }
+    }
+    out
+}
+
+/// `k = mod.get_function('name')` (and `mod.get_function('name')` itself) for a
+/// RawModule held in `module_var`: (the launching expression, the kernel's name).
+fn module_functions(root: Node, src: &SourceText, m: &Module, module_var: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    walk::preorder(root, |n| {
+        if n.kind() != "call" || callee_name(n, src).as_deref() != Some("get_function") {
+            return true;
+        }
+        let Some(object) = n.child_by_field_name("function").and_then(|f| f.child_by_field_name("object")) else {
+            return true;
+        };
+        if squash(&node_text(object, src)) != module_var {
+            return true;
+        }
+        let (positional, keywords) = arguments(n, src);
+        let Some(name) = keywords.get("name").or(positional.first()).map(|a| names(*a, src, m)) else { return true };
+        let Some(name) = name.into_iter().next() else { return true };
+        if let Some((left, _)) = n.parent().and_then(assignment) {
+            out.push((squash(&node_text(left, src)), name.clone()));
+        }
+        out.push((squash(&node_text(n, src)), name));
+        true
+    });
+    out
+}
+
+/// NumPy/CuPy scalar casts a CuPy launch wraps its scalars in (`cp.int32(n)`).
+fn unwrap_scalar(node: Node, src: &SourceText) -> String {
+    if node.kind() == "call" {
+        if let Some(name) = callee_name(node, src) {
+            let scalar = ["int", "uint", "float", "intc", "uintc", "longlong", "ulonglong", "half", "single", "double"]
+                .iter()
+                .any(|p| name.strip_prefix(p).is_some_and(|rest| rest.chars().all(|c| c.is_ascii_digit())));
+            let (positional, _) = arguments(node, src);
+            if scalar && positional.len() == 1 {
+                return squash(&node_text(positional[0], src));
+            }
+        }
+    }
+    squash(&node_text(node, src))
+}
+
+/// Launches `k(grid, block, args, shared_mem=…)` of the launching expressions.
+fn cupy_launches(
+    root: Node,
+    src: &SourceText,
+    m: &Module,
+    launchers: &[(String, String)],
+) -> Vec<(String, LaunchSite)> {
+    let mut out = Vec::new();
+    if launchers.is_empty() {
+        return out;
+    }
+    walk::preorder(root, |n| {
+        if n.kind() != "call" {
+            return true;
+        }
+        let Some(f) = n.child_by_field_name("function") else { return true };
+        let f = squash(&node_text(f, src));
+        let Some((_, kernel)) = launchers.iter().find(|(l, _)| *l == f) else { return true };
+        let (positional, keywords) = arguments(n, src);
+        let (Some(grid), Some(block)) = (positional.first(), positional.get(1)) else { return true };
+        let args = match positional.get(2).or(keywords.get("args")) {
+            Some(a) if matches!(a.kind(), "tuple" | "list") => {
+                let mut c = a.walk();
+                a.named_children(&mut c).filter(|x| x.kind() != "comment").map(|x| unwrap_scalar(x, src)).collect()
+            }
+            Some(a) => vec![unwrap_scalar(*a, src)],
+            None => Vec::new(),
+        };
+        let function = enclosing_function(n);
+        let mut locals = m.constants.clone();
+        if let Some(def) = function {
+            locals.extend(function_locals(def, src, n.start_byte()));
+        }
+        let site = LaunchSite {
+            range: super::node_range(n),
+            grid: Some(squash(&node_text(*grid, src))),
+            block: Some(squash(&node_text(*block, src))),
+            shared_mem: keywords.get("shared_mem").map(|s| squash(&node_text(*s, src))),
+            args,
+            locals,
+            host_name: function
+                .and_then(|d| d.child_by_field_name("name"))
+                .map(|n| node_text(n, src).into_owned())
+                .unwrap_or_default(),
+            ..LaunchSite::default()
+        };
+        out.push((kernel.clone(), site));
+        true
+    });
+    out
+}
+
+fn enclosing_function(mut n: Node) -> Option<Node> {
+    while let Some(p) = n.parent() {
+        if p.kind() == "function_definition" {
+            return Some(p);
+        }
+        n = p;
+    }
+    None
+}
+
+/// `name = expr` assignments of a function before `before` (later ones win).
+fn function_locals(def: Node, src: &SourceText, before: usize) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(body) = def.child_by_field_name("body") else { return out };
+    walk::preorder(body, |n| {
+        if n.start_byte() >= before || matches!(n.kind(), "function_definition" | "class_definition" | "lambda") {
+            return false;
+        }
+        if let Some((left, right)) = assignment(n).filter(|_| n.kind() == "assignment") {
+            if left.kind() == "identifier" {
+                out.insert(node_text(left, src).into_owned(), squash(&node_text(right, src)));
+            }
+        }
+        true
+    });
+    out
+}
+
+/// The call of host function `function` that says most about its arguments: one in a
+/// `forward` method, whose tensor parameters are what `get_inputs()` returns.
+fn host_call(root: Node, src: &SourceText, m: &Module, function: &str) -> Option<(String, Vec<PyValue>)> {
+    let mut best: Option<(usize, Vec<PyValue>)> = None;
+    walk::preorder(root, |n| {
+        if n.kind() != "call" || callee_name(n, src).as_deref() != Some(function) {
+            return true;
+        }
+        let def = enclosing_function(n);
+        let params: Vec<String> = def
+            .map(|d| python_parameters(d).into_iter().map(|(_, name)| node_text(name, src).into_owned()).collect())
+            .unwrap_or_default();
+        let params: Vec<&str> = params.iter().map(String::as_str).filter(|p| *p != "self").collect();
+        let forward = def.and_then(|d| d.child_by_field_name("name")).is_some_and(|n| node_text(n, src) == "forward");
+        let inputs = if forward { get_inputs(src, m) } else { Vec::new() };
+        let (positional, _) = arguments(n, src);
+        let values: Vec<PyValue> = positional
+            .iter()
+            .map(|a| {
+                let name = tensor_name(*a, src);
+                match params.iter().position(|p| *p == name) {
+                    Some(i) => inputs.get(i).cloned().unwrap_or(PyValue::Unknown),
+                    None => value(*a, src, m),
+                }
+            })
+            .collect();
+        let known = values.iter().filter(|v| **v != PyValue::Unknown).count();
+        if best.as_ref().is_none_or(|(k, _)| known > *k) {
+            best = Some((known, values));
+        }
+        true
+    });
+    best.map(|(_, values)| (function.to_string(), values))
+}
+
+/// `x`, `x.contiguous()`, `x.cuda()`: the name of the tensor passed.
+fn tensor_name(node: Node, src: &SourceText) -> String {
+    let mut n = node;
+    for _ in 0..8 {
+        if n.kind() != "call" {
+            break;
+        }
+        let Some(object) = n
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "attribute")
+            .and_then(|f| f.child_by_field_name("object"))
+        else {
+            break;
+        };
+        n = object;
+    }
+    node_text(n, src).into_owned()
+}
+
+/// A number, or a name of the module's constants.
+fn value(node: Node, src: &SourceText, m: &Module) -> PyValue {
+    let text = squash(&node_text(node, src));
+    if numeric(node)
+        && words(&text)
+            .filter(|w| !w.is_empty())
+            .all(|w| w.as_bytes()[0].is_ascii_digit() || m.constants.contains_key(w))
+    {
+        PyValue::Value(text)
+    } else {
+        PyValue::Unknown
+    }
+}
+
+/// What `get_inputs()` returns, item by item.
+fn get_inputs(src: &SourceText, m: &Module) -> Vec<PyValue> {
+    let Some(def) = m.functions.get("get_inputs") else { return Vec::new() };
+    let mut ret = None;
+    let mut locals: HashMap<String, Node> = HashMap::new();
+    if let Some(body) = def.child_by_field_name("body") {
+        walk::preorder(body, |n| {
+            if ret.is_some() || matches!(n.kind(), "function_definition" | "class_definition" | "lambda") {
+                return false;
+            }
+            if n.kind() == "return_statement" {
+                ret = n.named_child(0);
+                return false;
+            }
+            if let Some((left, right)) = assignment(n).filter(|_| n.kind() == "assignment") {
+                if left.kind() == "identifier" {
+                    locals.insert(node_text(left, src).into_owned(), right);
+                }
+            }
+            true
+        });
+    }
+    let Some(ret) = ret else { return Vec::new() };
+    if !matches!(ret.kind(), "list" | "tuple" | "expression_list") {
+        return vec![input(ret, src, m, &locals, 0)];
+    }
+    let mut cursor = ret.walk();
+    let items: Vec<Node> = ret.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+    items.into_iter().map(|n| input(n, src, m, &locals, 0)).collect()
+}
+
+/// One input: `torch.randn(batch_size, dim)`, `torch.rand((n,)).cuda()`, a local holding
+/// one, or a number.
+fn input(node: Node, src: &SourceText, m: &Module, locals: &HashMap<String, Node>, depth: usize) -> PyValue {
+    if depth > 8 {
+        return PyValue::Unknown;
+    }
+    match node.kind() {
+        "identifier" => match locals.get(node_text(node, src).as_ref()) {
+            Some(n) => input(*n, src, m, locals, depth + 1),
+            None => value(node, src, m),
+        },
+        "call" => {
+            let Some(name) = callee_name(node, src) else { return PyValue::Unknown };
+            let (positional, keywords) = arguments(node, src);
+            let object = node
+                .child_by_field_name("function")
+                .filter(|f| f.kind() == "attribute")
+                .and_then(|f| f.child_by_field_name("object"));
+            let dims: Vec<Node> = match name.as_ref() {
+                "randn" | "rand" | "zeros" | "ones" | "empty" => match positional.as_slice() {
+                    [one] if matches!(one.kind(), "tuple" | "list") => children(*one),
+                    all => all.to_vec(),
+                },
+                "full" => positional.first().map(|s| children(*s)).unwrap_or_default(),
+                "randint" => keywords.get("size").or(positional.get(2)).map(|s| children(*s)).unwrap_or_default(),
+                // `.cuda()`, `.to(device)`, `.half()`, `.contiguous()` keep the shape.
+                _ => {
+                    return match object {
+                        Some(o) if o.kind() == "call" => input(o, src, m, locals, depth + 1),
+                        _ => PyValue::Unknown,
+                    }
+                }
+            };
+            let dims: Vec<PyValue> = dims.into_iter().map(|d| value(d, src, m)).collect();
+            if dims.is_empty() {
+                return PyValue::Unknown;
+            }
+            PyValue::Shape(
+                dims.into_iter().map(|d| if let PyValue::Value(v) = d { v } else { "?".to_string() }).collect(),
+            )
+        }
+        _ => value(node, src, m),
+    }
+}
+
+fn children(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    if matches!(node.kind(), "tuple" | "list") {
+        node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect()
+    } else {
+        vec![node]
+    }
+}
+
+/// The CUDA kernels in the file's strings, with their ranges in the file. `taken` are
+/// the names already used (a repeated name gets `#2`, as in a CUDA file).
+pub(super) fn kernels(root: Node, src: &SourceText, cache: &mut Cache, taken: &[Kernel]) -> Vec<Kernel> {
+    if !mentions_markers(src) {
+        cache.clear();
+        return Vec::new();
+    }
+    let m = module(root, src);
+    let sources = sources(root, src, &m);
+    let mut live = Cache::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for k in taken {
+        *seen.entry(k.name.clone()).or_insert(0) += 1;
+    }
+    let mut out = Vec::new();
+    for s in sources {
+        let key = ContentHash::of(s.decoded.text.as_bytes());
+        let parsed = cache.get(&key).cloned().unwrap_or_else(|| Arc::new(parse(&s.decoded.text)));
+        live.insert(key, parsed.clone());
+        let declared = inferred(&s, &parsed, &m.constants);
+        for k in &parsed.extraction.kernels {
+            let mut k = k.clone();
+            let map = &s.decoded.map;
+            k.range = map.range(k.range);
+            k.name_range = map.range(k.name_range);
+            k.signature_end = map.to_file(k.signature_end);
+            for l in &mut k.launches {
+                l.range = map.range(l.range);
+            }
+            let base = k.name.split('#').next().unwrap_or_default().to_string();
+            k.launches.extend(s.launches.iter().filter(|(n, _)| *n == base).map(|(_, l)| l.clone()));
+            for (key, v) in &declared.values {
+                k.declared.values.entry(key.clone()).or_insert_with(|| v.clone());
+            }
+            for (key, v) in &declared.shapes {
+                k.declared.shapes.entry(key.clone()).or_insert_with(|| v.clone());
+            }
+            let count = seen.entry(base.clone()).or_insert(0);
+            *count += 1;
+            if *count > 1 {
+                k.name = format!("{base}#{count}");
+            }
+            k.identity = k.compute_identity();
+            out.push(k);
+        }
+    }
+    *cache = live;
+    out
+}
+
+/// Whether the text names `load_inline`, `RawKernel` or `RawModule` anywhere (read from
+/// the rope's chunks, so most Python files cost one pass over their bytes and no walk).
+fn mentions_markers(src: &SourceText) -> bool {
+    let boundary = |chunk: &str, mut at: usize| {
+        while !chunk.is_char_boundary(at) {
+            at -= 1;
+        }
+        at
+    };
+    let mut tail = String::new();
+    for chunk in src.rope().chunks() {
+        let joined = format!("{tail}{}", &chunk[..boundary(chunk, chunk.len().min(16))]);
+        if MARKERS.iter().any(|m| chunk.contains(m) || joined.contains(m)) {
+            return true;
+        }
+        tail = chunk[boundary(chunk, chunk.len().saturating_sub(16))..].to_string();
+    }
+    false
+}
+
+fn parse(text: &str) -> Parsed {
+    let src = SourceText::new(Language::Cuda, text);
+    let extraction = super::extract(&src);
+    let mut hosts = HashMap::new();
+    if let Some(tree) = src.tree() {
+        walk::preorder(tree.root_node(), |n| {
+            if n.kind() != "function_definition" {
+                return true;
+            }
+            if let Some(d) = super::cuda::function_declarator(n) {
+                let name = d.child_by_field_name("declarator").map(|x| node_text(x, &src).into_owned());
+                let params = d.child_by_field_name("parameters").map(|list| {
+                    let mut c = list.walk();
+                    list.named_children(&mut c)
+                        .filter_map(|p| p.child_by_field_name("declarator"))
+                        .filter_map(super::declarator_name)
+                        .map(|x| node_text(x, &src).into_owned())
+                        .collect::<Vec<_>>()
+                });
+                if let (Some(name), Some(params)) = (name, params) {
+                    hosts.entry(name).or_insert(params);
+                }
+            }
+            false
+        });
+    }
+    Parsed { extraction, hosts }
+}
+
+/// The sizes the Python gives the string's host wrappers: each tensor parameter's shape
+/// and each scalar's value, plus the module constants these are written with.
+fn inferred(s: &Source, parsed: &Parsed, constants: &BTreeMap<String, String>) -> Declared {
+    let mut d = Declared::default();
+    for (function, values) in &s.calls {
+        let Some(params) = parsed.hosts.get(function) else { continue };
+        for (p, v) in params.iter().zip(values) {
+            match v {
+                PyValue::Shape(dims) if dims.iter().all(|x| x != "?") => {
+                    d.shapes.entry(p.clone()).or_insert_with(|| dims.clone());
+                }
+                PyValue::Value(v) => {
+                    d.values.entry(p.clone()).or_insert_with(|| v.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+    if d.is_empty() {
+        return d;
+    }
+    // The constants the shapes and values are written with, and the ones those use.
+    let mut pending: Vec<String> = d.shapes.values().flatten().chain(d.values.values()).cloned().collect();
+    let mut done = HashSet::new();
+    while let Some(text) = pending.pop() {
+        for w in words(&text) {
+            if let Some(v) = constants.get(w) {
+                if done.insert(w.to_string()) {
+                    d.values.entry(w.to_string()).or_insert_with(|| v.clone());
+                    pending.push(v.clone());
+                }
+            }
+        }
+    }
+    d
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::kernel::{Kernel, Language};
+    use crate::measure::protocol::{Arg, Job};
+    use crate::measure::spec;
+
+    const RELU_PREVIOUS: &str = include_str!("../../../../test-workspaces/foreign/kernelbench_relu/previous.py");
+    const RELU_CURRENT: &str = include_str!("../../../../test-workspaces/foreign/kernelbench_relu/current.py");
+    const SAXPY: &str = include_str!("../../../../test-workspaces/foreign/cupy_saxpy/previous.py");
+
+    fn line_of(text: &str, at: usize) -> usize {
+        text[..at].matches('\n').count()
+    }
+
+    fn only(text: &str) -> Kernel {
+        let mut ks = extract_text(Language::Triton, text).kernels;
+        assert_eq!(ks.len(), 1, "{:?}", ks.iter().map(|k| &k.name).collect::<Vec<_>>());
+        ks.remove(0)
+    }
+
+    fn job(base: &str, cand: &str) -> Result<crate::measure::protocol::CudaJob, Vec<spec::SpecError>> {
+        let (b, c) = (only(base), only(cand));
+        match spec::job(("a.py", &b, base), ("b.py", &c, cand)) {
+            Ok((Job::Cuda(j), _)) => Ok(j),
+            Ok(_) => panic!("not a CUDA job"),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn scalar(j: &crate::measure::protocol::CudaJob, name: &str) -> Option<f64> {
+        j.args.iter().find_map(|a| match a {
+            Arg::Scalar { name: n, value, .. } if n == name => Some(*value),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn load_inline_kernels_are_cuda_at_their_lines_in_the_python_file() {
+        for text in [RELU_PREVIOUS, RELU_CURRENT] {
+            let k = only(text);
+            assert_eq!(k.name, "relu_kernel");
+            assert_eq!(k.language, Language::Cuda);
+            assert_eq!(&text[k.name_range.start..k.name_range.end], "relu_kernel");
+            let line = text.find("__global__ void relu_kernel").map(|at| line_of(text, at));
+            assert_eq!(Some(line_of(text, k.name_range.start)), line);
+            assert!(text[k.range.start..].starts_with("__global__ void relu_kernel"));
+            assert_eq!(&text[k.signature_end - 1..k.signature_end], ")");
+            let l = &k.launches[0];
+            assert!(text[l.range.start..l.range.end].starts_with("relu_kernel<<<num_blocks, block_size>>>"));
+            // Sizes followed from `get_inputs()` through `forward` into the host wrapper.
+            assert_eq!(k.declared.shapes.get("x"), Some(&vec!["batch_size".to_string(), "dim".to_string()]));
+            assert_eq!(k.declared.values.get("batch_size").map(String::as_str), Some("16"));
+            assert_eq!(crate::features::profile(&k).guesses, 0, "every size is known");
+        }
+    }
+
+    #[test]
+    fn a_verify_job_is_built_from_the_strings_and_get_inputs() {
+        let j = job(RELU_PREVIOUS, RELU_CURRENT).expect("job");
+        assert_eq!(scalar(&j, "size"), Some(16.0 * 16384.0));
+        assert_eq!(j.base.grid, [1024, 1, 1]);
+        assert_eq!(j.candidate.grid, [256, 1, 1]);
+        assert_eq!(j.candidate.block, [256, 1, 1]);
+        // Device code only: the torch wrapper and its headers stay out.
+        assert!(j.candidate.source.contains("__global__ void relu_kernel"));
+        assert!(!j.candidate.source.contains("torch"));
+        // Without `get_inputs()` the size is not known: the usual request for a value.
+        let blind = RELU_CURRENT.replace("def get_inputs():", "def inputs():");
+        let errors = job(RELU_PREVIOUS, &blind).expect_err("no size");
+        assert!(errors.iter().any(|e| e.message.contains("`size` needs a value")), "{errors:?}");
+    }
+
+    #[test]
+    fn cupy_raw_kernels_launch_from_python() {
+        let k = only(SAXPY);
+        assert_eq!((k.name.as_str(), k.language), ("saxpy", Language::Cuda));
+        assert_eq!(&SAXPY[k.name_range.start..k.name_range.end], "saxpy");
+        let l = &k.launches[0];
+        assert_eq!((l.grid.as_deref(), l.block.as_deref()), (Some("(BLOCKS,)"), Some("(THREADS,)")));
+        assert_eq!(l.args.last().map(String::as_str), Some("N"));
+        assert!(SAXPY[l.range.start..l.range.end].starts_with("saxpy_kernel((BLOCKS,)"));
+        let j = job(SAXPY, SAXPY).expect("job");
+        assert_eq!(scalar(&j, "n"), Some((1u64 << 24) as f64));
+        assert_eq!(scalar(&j, "a"), Some(2.0));
+        assert_eq!((j.base.grid, j.base.block), ([131072, 1, 1], [128, 1, 1]));
+    }
+
+    #[test]
+    fn raw_modules_fstrings_escapes_and_variables_are_followed() {
+        let text = "import cupy\n\
+            HEAD = '#define SCALE 2.0f\\n'\n\
+            BODY = f'''\n\
+            __global__ void twice(float* y, int n) {{\n\
+            \x20   int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+            \x20   if (i < n) y[i] *= SCALE;\n\
+            }}\n'''\n\
+            mod = cupy.RawModule(code=HEAD + BODY)\n\
+            k = mod.get_function('twice')\n\
+            n = 4096\n\
+            k((n // 256,), (256,), (y, numpy.int32(n)))\n";
+        let k = only(text);
+        assert_eq!(&text[k.name_range.start..k.name_range.end], "twice");
+        // After the `{{` escapes of the f-string the text maps to their start.
+        assert!(text[k.range.start..].starts_with("__global__ void twice"));
+        assert!(k.helpers.iter().any(|h| h.name == "SCALE"));
+        assert_eq!(k.launches[0].locals.get("n").map(String::as_str), Some("4096"));
+        let j = job(text, text).expect("job");
+        assert_eq!(j.base.grid, [16, 1, 1]);
+    }
+
+    #[test]
+    fn python_without_cuda_strings_and_unreadable_strings_give_no_cuda_kernels() {
+        assert!(extract_text(Language::Triton, "import torch\nx = torch.randn(4)\n").kernels.is_empty());
+        let substituted = "from torch.utils.cpp_extension import load_inline\nB = 4\n\
+            m = load_inline(name='m', cpp_sources='', cuda_sources=f'__global__ void k(float* x) {{ x[{B}] = 0; }}')\n";
+        assert!(extract_text(Language::Triton, substituted).kernels.is_empty());
+        // Half-typed text does not panic.
+        for cut in [
+            "m = load_inline(name='m', cuda_sources='__global__ void k(float* x) { x[0] = ",
+            "k = cupy.RawKernel(",
+            "k((1,), ",
+        ] {
+            let _ = extract_text(Language::Triton, cut);
+        }
+    }
+
+    #[test]
+    fn an_edit_inside_the_string_moves_only_what_follows() {
+        let edited = RELU_PREVIOUS.replace("#include <cuda_runtime.h>\n", "#include <cuda_runtime.h>\n// more\n");
+        let (a, b) = (only(RELU_PREVIOUS), only(&edited));
+        assert_eq!(b.name_range.start, a.name_range.start + "// more\n".len());
+        assert_eq!(a.identity(), b.identity());
+    }
+}
