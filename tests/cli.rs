@@ -255,7 +255,11 @@ fn cuda_inside_python_is_found_forecast_and_given_a_job() {
     let relu =
         ["test-workspaces/foreign/kernelbench_relu/previous.py", "test-workspaces/foreign/kernelbench_relu/current.py"];
     let saxpy = ["test-workspaces/foreign/cupy_saxpy/previous.py", "test-workspaces/foreign/cupy_saxpy/current.py"];
-    for [base, cand] in [relu, saxpy] {
+    let matmul = [
+        "test-workspaces/foreign/kernelbench_matmul/previous.py",
+        "test-workspaces/foreign/kernelbench_matmul/current.py",
+    ];
+    for [base, cand] in [relu, saxpy, matmul] {
         let o = kforecast(&["forecast", "--json", base, cand]);
         assert!(o.status.success(), "{base}: {}", stderr(&o));
         let v: Value = serde_json::from_str(&stdout(&o)).expect("json");

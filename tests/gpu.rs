@@ -131,6 +131,12 @@ fn gpu_cuda_inside_python_is_measured_and_checked() {
     assert_eq!(m["status"], "ok");
     assert_eq!(m["check"]["ok"], true);
     assert!(m["speedup"].as_f64().is_some_and(|s| s > 0.0), "{m}");
+    // Two inputs, an output the wrapper makes (`torch::zeros({M, N}, …)`): tiled is faster.
+    let (out, m) =
+        verify(&[&ws("foreign/kernelbench_matmul/previous.py"), &ws("foreign/kernelbench_matmul/current.py")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["check"]["ok"], true);
+    assert!(m["speedup"].as_f64().is_some_and(|s| s > 1.0), "shared-memory tiling is faster: {m}");
     // CuPy RawKernel: grid, block and scalars from the Python launch.
     let (out, m) = verify(&[&ws("foreign/cupy_saxpy/previous.py"), &ws("foreign/cupy_saxpy/current.py")]);
     assert!(out.status.success(), "{m}");

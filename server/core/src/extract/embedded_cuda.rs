@@ -611,7 +611,8 @@ fn parse(text: &str) -> Parsed {
 }
 
 /// The sizes the Python gives the string's host wrappers: each tensor parameter's shape
-/// and each scalar's value, plus the module constants these are written with.
+/// and each scalar's value, with the module constants they are written with put in (the
+/// CUDA has names of its own: `int M = A.size(0);` beside Python's `M = 1024`).
 fn inferred(s: &Source, parsed: &Parsed, constants: &BTreeMap<String, String>) -> Declared {
     let mut d = Declared::default();
     for (function, values) in &s.calls {
@@ -619,32 +620,34 @@ fn inferred(s: &Source, parsed: &Parsed, constants: &BTreeMap<String, String>) -
         for (p, v) in params.iter().zip(values) {
             match v {
                 PyValue::Shape(dims) if dims.iter().all(|x| x != "?") => {
-                    d.shapes.entry(p.clone()).or_insert_with(|| dims.clone());
+                    let dims = dims.iter().map(|x| inline_constants(x, constants)).collect();
+                    d.shapes.entry(p.clone()).or_insert(dims);
                 }
                 PyValue::Value(v) => {
-                    d.values.entry(p.clone()).or_insert_with(|| v.clone());
+                    d.values.entry(p.clone()).or_insert_with(|| inline_constants(v, constants));
                 }
                 _ => {}
             }
         }
     }
-    if d.is_empty() {
-        return d;
-    }
-    // The constants the shapes and values are written with, and the ones those use.
-    let mut pending: Vec<String> = d.shapes.values().flatten().chain(d.values.values()).cloned().collect();
-    let mut done = HashSet::new();
-    while let Some(text) = pending.pop() {
-        for w in words(&text) {
-            if let Some(v) = constants.get(w) {
-                if done.insert(w.to_string()) {
-                    d.values.entry(w.to_string()).or_insert_with(|| v.clone());
-                    pending.push(v.clone());
-                }
-            }
+    d
+}
+
+/// `text` with the module constants it names replaced by their values (in parentheses),
+/// those values' names too.
+fn inline_constants(text: &str, constants: &BTreeMap<String, String>) -> String {
+    let mut out = text.to_string();
+    for _ in 0..8 {
+        let found: Vec<&str> = words(&out).filter(|w| constants.contains_key(*w)).collect();
+        if found.is_empty() {
+            break;
+        }
+        let found: HashSet<String> = found.into_iter().map(str::to_string).collect();
+        for w in found {
+            out = super::substitute(&out, &w, &format!("({})", constants[&w]));
         }
     }
-    d
+    out
 }
 
 #[cfg(test)]
@@ -698,8 +701,7 @@ mod tests {
             let l = &k.launches[0];
             assert!(text[l.range.start..l.range.end].starts_with("relu_kernel<<<num_blocks, block_size>>>"));
             // Sizes followed from `get_inputs()` through `forward` into the host wrapper.
-            assert_eq!(k.declared.shapes.get("x"), Some(&vec!["batch_size".to_string(), "dim".to_string()]));
-            assert_eq!(k.declared.values.get("batch_size").map(String::as_str), Some("16"));
+            assert_eq!(k.declared.shapes.get("x"), Some(&vec!["(16)".to_string(), "(16384)".to_string()]));
             assert_eq!(crate::features::profile(&k).guesses, 0, "every size is known");
         }
     }
@@ -718,6 +720,30 @@ mod tests {
         let blind = RELU_CURRENT.replace("def get_inputs():", "def inputs():");
         let errors = job(RELU_PREVIOUS, &blind).expect_err("no size");
         assert!(errors.iter().any(|e| e.message.contains("`size` needs a value")), "{errors:?}");
+    }
+
+    #[test]
+    fn several_inputs_size_every_buffer_and_python_names_do_not_clash_with_the_wrappers() {
+        let previous = include_str!("../../../../test-workspaces/foreign/kernelbench_matmul/previous.py");
+        let current = include_str!("../../../../test-workspaces/foreign/kernelbench_matmul/current.py");
+        for text in [previous, current] {
+            // Python's `M = 1024` and the wrapper's `int M = A.size(0);` are different names.
+            assert_eq!(crate::features::profile(&only(text)).guesses, 0);
+        }
+        let j = job(previous, current).expect("job");
+        assert_eq!((scalar(&j, "M"), scalar(&j, "N"), scalar(&j, "K")), (Some(1024.0), Some(1024.0), Some(2048.0)));
+        let len = |name: &str| {
+            j.args.iter().find_map(|a| match a {
+                Arg::Buffer { name: n, len, output, .. } if n == name => Some((*len, *output)),
+                _ => None,
+            })
+        };
+        assert_eq!(len("A"), Some((1024 * 2048, false)));
+        assert_eq!(len("B"), Some((2048 * 1024, false)));
+        assert_eq!(len("C"), Some((1024 * 1024, true)), "torch::zeros({{M, N}}, …) in the wrapper");
+        assert_eq!((j.base.grid, j.base.block), ([64, 64, 1], [16, 16, 1]));
+        assert_eq!((j.candidate.grid, j.candidate.block), ([64, 64, 1], [16, 16, 1]));
+        assert!(j.candidate.source.contains("#define TILE 16"));
     }
 
     #[test]

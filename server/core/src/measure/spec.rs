@@ -267,6 +267,7 @@ pub fn cuda_job(
     for (name, v) in &launched {
         env.define(name, &v.to_string());
     }
+    let tensors = launched_tensors(cand, &params, items, &env);
     let int_scalars: Vec<&Param> =
         params.iter().filter(|p| !p.pointer && DType::parse(&p.base_type).is_some_and(|d| !d.is_float())).collect();
     let default_len = if int_scalars.len() == 1 { Some(int_scalars[0].name.clone()) } else { None };
@@ -301,8 +302,10 @@ pub fn cuda_job(
                         continue;
                     };
                     let lanes = vector_lanes(&type_name);
-                    match default_len.as_ref().and_then(|n| eval_exact(&env, n)) {
-                        Some(len) => (dtype, (len / lanes).ceil() * lanes, None, None),
+                    match tensors.get(&p.name).copied().or_else(|| {
+                        default_len.as_ref().and_then(|n| eval_exact(&env, n)).map(|n| (n / lanes).ceil() * lanes)
+                    }) {
+                        Some(len) => (dtype, len, None, None),
                         None => {
                             errors.push(SpecError::missing(
                                 decl_anchor,
@@ -376,6 +379,63 @@ fn launched_scalars(k: &Kernel, params: &[Param], items: &[Item], declared: &Env
         }
     }
     out
+}
+
+/// The elements of each undeclared buffer the launch passes from a tensor whose size the
+/// file pins down: `x.data_ptr<float>()` with `x`'s shape known (a Python caller's), or a
+/// tensor the launcher makes (`torch::empty_like(x)`, `torch::zeros({M, N}, …)`).
+fn launched_tensors(k: &Kernel, params: &[Param], items: &[Item], declared: &Env) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    let Some(launch) = k.launches.first() else { return out };
+    let mut env = site_env(k, params, items, declared);
+    for (name, value) in &launch.locals {
+        let key = format!("{name}.numel()");
+        if let Some(numel) = made_tensor(value).filter(|_| !env.texts.contains_key(&key)) {
+            env.define(&key, &numel);
+        }
+    }
+    for (p, arg) in params.iter().zip(&launch.args) {
+        if !p.pointer || items.iter().any(|i| i.key == p.name) {
+            continue;
+        }
+        let Some(tensor) = tensor_of(arg) else { continue };
+        if let Some(v) = eval_exact(&env, &format!("{tensor}.numel()")).filter(|v| *v >= 1.0) {
+            out.insert(p.name.clone(), v);
+        }
+    }
+    out
+}
+
+/// The tensor whose data a launch argument passes: `x.data_ptr<float>()`,
+/// `(float*)x.data_ptr()`, `reinterpret_cast<float4*>(x.data_ptr<float>())`.
+fn tensor_of(arg: &str) -> Option<&str> {
+    let at =
+        [".data_ptr", ".const_data_ptr", ".mutable_data_ptr", ".data<"].iter().filter_map(|m| arg.find(m)).min()?;
+    let head = &arg[..at];
+    let start = head.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map(|i| i + 1).unwrap_or(0);
+    let name = &head[start..];
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+}
+
+/// The element count of a tensor a launcher makes, as an expression: `torch::empty_like(x)`
+/// → `x.numel()`, `torch::zeros({M, N}, x.options())` → `(M) * (N)`.
+fn made_tensor(value: &str) -> Option<String> {
+    let open = value.find('(')?;
+    let function = value[..open].rsplit("::").next()?.trim();
+    let inner = value[open + 1..].strip_suffix(')')?;
+    let first = declaration::split_top(inner, ',').into_iter().next()?.trim();
+    let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if function.ends_with("_like") && ident(first) {
+        return Some(format!("{first}.numel()"));
+    }
+    if !matches!(function, "empty" | "zeros" | "ones" | "full" | "rand" | "randn") {
+        return None;
+    }
+    if let Some(sizes) = first.strip_suffix(".sizes()").filter(|t| ident(t)) {
+        return Some(format!("{sizes}.numel()"));
+    }
+    let dims = declaration::list(first.strip_prefix('{')?.strip_suffix('}')?);
+    (!dims.is_empty()).then(|| dims.iter().map(|d| format!("({d})")).collect::<Vec<_>>().join(" * "))
 }
 
 /// The declared names, then the launch site's locals and meta-parameters, each host
