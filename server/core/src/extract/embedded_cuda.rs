@@ -747,6 +747,18 @@ mod tests {
     }
 
     #[test]
+    fn a_declaration_in_the_string_wins_over_get_inputs() {
+        let declared = RELU_CURRENT.replace(
+            "__global__ void relu_kernel",
+            "// kforecast: size = 1000; x: f32[size]; out: f32[size]\n__global__ void relu_kernel",
+        );
+        let k = only(&declared);
+        assert_eq!(k.declared.values.get("size").map(String::as_str), Some("1000"));
+        let j = job(RELU_PREVIOUS, &declared).expect("job");
+        assert_eq!(scalar(&j, "size"), Some(1000.0));
+    }
+
+    #[test]
     fn cupy_raw_kernels_launch_from_python() {
         let k = only(SAXPY);
         assert_eq!((k.name.as_str(), k.language), ("saxpy", Language::Cuda));
