@@ -797,6 +797,12 @@ mod tests {
     }
 
     #[test]
+    fn search_refuses_cuda_strings_clearly() {
+        let e = crate::search::validate::Original::new(RELU_CURRENT, Language::Triton, "relu_kernel").err();
+        assert!(e.is_some_and(|e| e.contains("CUDA written in a Python string")));
+    }
+
+    #[test]
     fn python_without_cuda_strings_and_unreadable_strings_give_no_cuda_kernels() {
         assert!(extract_text(Language::Triton, "import torch\nx = torch.randn(4)\n").kernels.is_empty());
         let substituted = "from torch.utils.cpp_extension import load_inline\nB = 4\n\

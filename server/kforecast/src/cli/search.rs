@@ -93,14 +93,6 @@ fn open(path: &Path, named: Option<&str>) -> anyhow::Result<(LoadedFile, Origina
         }
     };
     let language = kforecast_core::Language::from_path(path).unwrap_or(kernels[0].language);
-    if language == kforecast_core::Language::Triton
-        && kernels.iter().any(|k| k.name == kernel && k.language == kforecast_core::Language::Cuda)
-    {
-        bail!(
-            "{}: `{kernel}` is CUDA written in a Python string; search does not rewrite those yet (copy the kernel into a .cu file to search it)",
-            path.display()
-        );
-    }
     let original =
         Original::new(&file.text, language, kernel).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok((file, original))
