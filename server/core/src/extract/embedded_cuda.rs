@@ -797,6 +797,18 @@ mod tests {
     }
 
     #[test]
+    fn implicitly_concatenated_strings_in_a_list_variable_map_part_by_part() {
+        let text = "from torch.utils.cpp_extension import load_inline\n\
+            src = (\"__global__ void first(float* y) { y[0] = 0; }\\n\"\n\
+            \x20      '__global__ void second(float* y) { y[1] = 1; }')\n\
+            m = load_inline(name='m', cpp_sources='', cuda_sources=[src], functions=[])\n";
+        let ks = extract_text(Language::Triton, text).kernels;
+        let names: Vec<&str> = ks.iter().map(|k| &text[k.name_range.start..k.name_range.end]).collect();
+        assert_eq!(names, ["first", "second"]);
+        assert!(text[ks[1].range.start..ks[1].range.end].starts_with("__global__ void second"));
+    }
+
+    #[test]
     fn search_refuses_cuda_strings_clearly() {
         let e = crate::search::validate::Original::new(RELU_CURRENT, Language::Triton, "relu_kernel").err();
         assert!(e.is_some_and(|e| e.contains("CUDA written in a Python string")));
