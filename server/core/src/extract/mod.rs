@@ -9,6 +9,7 @@
 mod cuda;
 mod embedded_cuda;
 mod normalize;
+mod pycall;
 mod pystring;
 mod triton;
 mod walk;
