@@ -249,3 +249,53 @@ fn calibration_learns_from_stored_measurements_and_rolls_back() {
     let o = run(&["calibrate", "--rollback"]);
     assert!(stdout(&o).contains("the shipped calibration"), "{}", stdout(&o));
 }
+
+#[test]
+fn cuda_inside_python_is_found_forecast_and_given_a_job() {
+    let relu =
+        ["test-workspaces/foreign/kernelbench_relu/previous.py", "test-workspaces/foreign/kernelbench_relu/current.py"];
+    let saxpy = ["test-workspaces/foreign/cupy_saxpy/previous.py", "test-workspaces/foreign/cupy_saxpy/current.py"];
+    let matmul = [
+        "test-workspaces/foreign/kernelbench_matmul/previous.py",
+        "test-workspaces/foreign/kernelbench_matmul/current.py",
+    ];
+    for [base, cand] in [relu, saxpy, matmul] {
+        let o = kforecast(&["forecast", "--json", base, cand]);
+        assert!(o.status.success(), "{base}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+        assert!(v["speedup"].as_f64().is_some_and(|s| s > 0.0), "{v}");
+    }
+    // The load_inline kernel is read as CUDA, with its sizes from `get_inputs()`.
+    let o = kforecast(&["profile", relu[0]]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v["kernel"], "relu_kernel");
+    assert_eq!(v["guesses"], 0, "{v}");
+    // `check` over a folder finds the Python files with CUDA strings, and only those.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = repo_root();
+    for (side, file) in [("prev", saxpy[0]), ("cur", saxpy[1])] {
+        std::fs::create_dir_all(dir.path().join(side)).expect("mkdir");
+        std::fs::copy(root.join(file), dir.path().join(side).join("saxpy.py")).expect("copy");
+        std::fs::write(dir.path().join(side).join("util.py"), "def f(x):\n    return x\n").expect("write");
+    }
+    let (prev, cur) = (dir.path().join("prev"), dir.path().join("cur"));
+    let o = kforecast(&["check", "--base", &prev.display().to_string(), &cur.display().to_string()]);
+    assert!(stdout(&o).contains("saxpy.py"), "{}{}", stdout(&o), stderr(&o));
+    assert!(!stdout(&o).contains("util.py") && !stderr(&o).contains("util.py"), "{}{}", stdout(&o), stderr(&o));
+    // Verify builds its job from the strings (whether or not a GPU is here to run it).
+    let job = dir.path().join("job.json");
+    let o = kforecast(&["verify", "--timeout", "30", "--emit-job", &job.display().to_string(), relu[0], relu[1]]);
+    let text = std::fs::read_to_string(&job).unwrap_or_else(|_| panic!("no job: {}{}", stdout(&o), stderr(&o)));
+    let v: Value = serde_json::from_str(&text).expect("job json");
+    let cuda = &v["job"];
+    assert_eq!(cuda["language"], "cuda");
+    assert_eq!(cuda["candidate"]["grid"][0], 256, "{v}");
+    assert!(cuda["candidate"]["source"].as_str().is_some_and(|s| s.contains("relu_kernel") && !s.contains("torch")));
+    // A Python file with neither Triton nor CUDA strings says what it looked for.
+    let plain = dir.path().join("plain.py");
+    std::fs::write(&plain, "import torch\nx = torch.randn(4)\n").expect("write");
+    let o = kforecast(&["forecast", &plain.display().to_string(), relu[1]]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("load_inline"), "{}", stderr(&o));
+}

@@ -119,3 +119,27 @@ fn gpu_a_kernel_that_never_ends_times_out() {
     assert_eq!(out.status.code(), Some(3));
     assert!(start.elapsed().as_secs() < 60);
 }
+
+#[test]
+fn gpu_cuda_inside_python_is_measured_and_checked() {
+    if !have_gpu() {
+        return;
+    }
+    // KernelBench style: `load_inline` CUDA, sizes from `get_inputs()` (16 × 16384).
+    let (out, m) = verify(&[&ws("foreign/kernelbench_relu/previous.py"), &ws("foreign/kernelbench_relu/current.py")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["status"], "ok");
+    assert_eq!(m["check"]["ok"], true);
+    assert!(m["speedup"].as_f64().is_some_and(|s| s > 0.0), "{m}");
+    // Two inputs, an output the wrapper makes (`torch::zeros({M, N}, …)`): tiled is faster.
+    let (out, m) =
+        verify(&[&ws("foreign/kernelbench_matmul/previous.py"), &ws("foreign/kernelbench_matmul/current.py")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["check"]["ok"], true);
+    assert!(m["speedup"].as_f64().is_some_and(|s| s > 1.0), "shared-memory tiling is faster: {m}");
+    // CuPy RawKernel: grid, block and scalars from the Python launch.
+    let (out, m) = verify(&[&ws("foreign/cupy_saxpy/previous.py"), &ws("foreign/cupy_saxpy/current.py")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["status"], "ok");
+    assert_eq!(m["check"]["ok"], true);
+}

@@ -377,3 +377,44 @@ fn auto_verify_sends_unsure_forecasts_to_the_gpu_by_itself() {
     assert_eq!(status["result"]["jobs"], 0, "{status}");
     assert!(c.shutdown().success());
 }
+
+#[test]
+fn cuda_inside_python_is_forecast_at_the_kernels_line() {
+    let before = workspace_file("foreign/kernelbench_relu/previous.py");
+    let after = workspace_file("foreign/kernelbench_relu/current.py");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("model_new.py");
+    std::fs::write(&path, &before).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    c.open(&uri, "python", &before);
+    assert!(c.inlay_hints(&uri).is_empty());
+    // The kernel in the `load_inline` string rewritten with float4 loads.
+    c.change(&uri, 2, (0, 0), end_position(&before), &after);
+    let resp = c.request(
+        "textDocument/inlayHint",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 100000, "character": 0}}}),
+    );
+    let hints = resp["result"].as_array().cloned().unwrap_or_default();
+    assert_eq!(hints.len(), 1, "{resp}");
+    // At the end of the kernel's parameter list, on its line of the Python file.
+    let (line, col) = position_of(&after, "__global__ void relu_kernel");
+    let signature = "__global__ void relu_kernel(const float* x, float* out, int size)";
+    assert_eq!(hints[0]["position"], json!({"line": line, "character": col + signature.len() as u32}), "{resp}");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": col + 18}}),
+    );
+    assert!(hover["result"]["contents"]["value"].as_str().is_some_and(|h| h.contains("relu_kernel")), "{hover}");
+
+    // A Python file with no kernels gets nothing.
+    let plain = dir.path().join("plain.py");
+    let text = "import torch\n\ndef f(x):\n    return torch.relu(x)\n";
+    std::fs::write(&plain, text).expect("write");
+    let plain_uri = uri_of(&plain);
+    c.open(&plain_uri, "python", text);
+    c.change(&plain_uri, 2, (3, 11), (3, 21), "torch.sigmoid");
+    assert!(c.inlay_hints(&plain_uri).is_empty());
+    assert!(c.shutdown().success());
+}

@@ -12,7 +12,8 @@ use std::path::Path;
 pub enum Language {
     /// CUDA C++ (`.cu`, `.cuh`).
     Cuda,
-    /// Triton (`@triton.jit` functions in `.py`).
+    /// Triton (`@triton.jit` functions in `.py`). Also the language of a Python file as a
+    /// whole: the CUDA in its strings (`load_inline`, CuPy) gives kernels of language `Cuda`.
     Triton,
 }
 

@@ -149,7 +149,7 @@ fn renamable(node: Node) -> bool {
     node.kind() == "identifier"
 }
 
-fn function_declarator(def: Node) -> Option<Node> {
+pub(super) fn function_declarator(def: Node) -> Option<Node> {
     let mut node = def.child_by_field_name("declarator")?;
     for _ in 0..8 {
         if node.kind() == "function_declarator" {

@@ -7,10 +7,15 @@
 //! resolves helpers and attaches launch sites to kernels by name.
 
 mod cuda;
+mod embedded_cuda;
 mod normalize;
+mod pycall;
+mod pystring;
 mod triton;
 mod walk;
 pub mod workspace;
+
+pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 
 pub(crate) use cuda::declarator_name;
 pub(crate) use triton::parameters as python_parameters;
@@ -112,11 +117,13 @@ fn declaration_above(src: &SourceText, start: usize) -> Declared {
 pub struct Extractor {
     language: Language,
     cache: HashMap<ContentHash, Arc<ItemFacts>>,
+    /// Parses of the CUDA strings of a Python file.
+    embedded: embedded_cuda::Cache,
 }
 
 impl Extractor {
     pub fn new(language: Language) -> Self {
-        Self { language, cache: HashMap::new() }
+        Self { language, cache: HashMap::new(), embedded: HashMap::new() }
     }
 
     /// Extracts the kernels of `src` (whose tree must be up to date).
@@ -153,7 +160,13 @@ impl Extractor {
             walk::errors(root, &mut syntax_errors, 32);
         }
         let external_launches = orphan_launches(&placed);
-        Extraction { kernels: assemble(self.language, placed, src), syntax_errors, external_launches }
+        let mut kernels = assemble(self.language, placed, src);
+        if self.language == Language::Triton {
+            // CUDA written as strings (`load_inline`, CuPy): its kernels are CUDA kernels.
+            let embedded = embedded_cuda::kernels(root, src, &mut self.embedded, &kernels);
+            kernels.extend(embedded);
+        }
+        Extraction { kernels, syntax_errors, external_launches }
     }
 }
 

@@ -22,15 +22,31 @@ use crate::features::expr::{components, Env};
 use crate::kernel::{HelperKind, Kernel, TextRange, SET_ON_SOME_PATHS};
 use crate::source::parser_for;
 use crate::Language;
+use std::collections::BTreeMap;
 
 pub use crate::declaration::Item;
 use crate::declaration::{self, items_before, SETTINGS};
 
 /// A mistake in a declaration, or something that could not be inferred.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct SpecError {
     pub range: TextRange,
     pub message: String,
+    /// A value nothing in the file pins down (the code may well be right: a warning, not
+    /// an error), as opposed to a declaration that is wrong.
+    pub missing: bool,
+}
+
+impl SpecError {
+    /// A mistake: `message` at `range`.
+    pub fn new(range: TextRange, message: String) -> Self {
+        Self { range, message, missing: false }
+    }
+
+    /// A value the job needs that the file does not give.
+    pub fn missing(range: TextRange, message: String) -> Self {
+        Self { range, message, missing: true }
+    }
 }
 
 /// The declaration items of `kernel` in `text` (the comment block above it).
@@ -228,7 +244,7 @@ pub fn cuda_job(
 ) -> Result<CudaJob, Vec<SpecError>> {
     let (cand, cand_text) = candidate;
     let mut errors = Vec::new();
-    let err = |range: TextRange, message: String| SpecError { range, message };
+    let err = SpecError::new;
     for it in items {
         if it.typed {
             if let Err(e) = parse_buffer(&it.value) {
@@ -236,11 +252,22 @@ pub fn cuda_job(
             }
         }
     }
-    let env = declared_env(items);
+    let mut env = declared_env(items);
+    // What the file says elsewhere (a CUDA string's sizes from the Python that calls it).
+    for (k, v) in cand.declared.definitions() {
+        if !env.texts.contains_key(&k) {
+            env.define(&k, &v);
+        }
+    }
     let params = cuda_params(cand);
     if params.is_empty() && !cand.source.contains("()") {
         errors.push(err(decl_anchor, format!("cannot read the parameters of `{}`", cand.name)));
     }
+    let launched = launched_scalars(cand, &params, items, &env);
+    for (name, v) in &launched {
+        env.define(name, &v.to_string());
+    }
+    let tensors = launched_tensors(cand, &params, items, &env);
     let int_scalars: Vec<&Param> =
         params.iter().filter(|p| !p.pointer && DType::parse(&p.base_type).is_some_and(|d| !d.is_float())).collect();
     let default_len = if int_scalars.len() == 1 { Some(int_scalars[0].name.clone()) } else { None };
@@ -265,7 +292,7 @@ pub fn cuda_job(
                 Some((_, Err(_))) => continue,
                 None => {
                     let Some(dtype) = DType::parse(&type_name).or_else(|| vector_dtype(&type_name)) else {
-                        errors.push(err(
+                        errors.push(SpecError::missing(
                             decl_anchor,
                             format!(
                                 "`{}` has type `{}*`: declare it, e.g. `// kforecast: {}: f32[n]`",
@@ -275,10 +302,12 @@ pub fn cuda_job(
                         continue;
                     };
                     let lanes = vector_lanes(&type_name);
-                    match default_len.as_ref().and_then(|n| eval_exact(&env, n)) {
-                        Some(len) => (dtype, (len / lanes).ceil() * lanes, None, None),
+                    match tensors.get(&p.name).copied().or_else(|| {
+                        default_len.as_ref().and_then(|n| eval_exact(&env, n)).map(|n| (n / lanes).ceil() * lanes)
+                    }) {
+                        Some(len) => (dtype, len, None, None),
                         None => {
-                            errors.push(err(
+                            errors.push(SpecError::missing(
                                 decl_anchor,
                                 format!(
                                     "how many elements does `{}` have? declare it, e.g. `// kforecast: {}: {}[n]`",
@@ -309,7 +338,10 @@ pub fn cuda_job(
                     d.range,
                     format!("cannot evaluate `{}` (a number or an expression of declared names)", d.value),
                 )),
-                None => errors.push(err(
+                None if launched.contains_key(&p.name) => {
+                    args.push(Arg::Scalar { name: p.name.clone(), dtype, value: launched[&p.name] })
+                }
+                None => errors.push(SpecError::missing(
                     decl_anchor,
                     format!("parameter `{}` needs a value: add `// kforecast: {} = …`", p.name, p.name),
                 )),
@@ -332,26 +364,91 @@ pub fn cuda_job(
     Ok(CudaJob { kernel: cand.name.clone(), base: base_version, candidate: candidate_version, args })
 }
 
-/// A version's grid, block, dynamic shared memory and NVRTC name expression: declared,
-/// else from its own launch site with the kernel's arguments bound to the declared values.
-fn launch_shape(
-    k: &Kernel,
-    items: &[Item],
-    declared: &Env,
-    decl_anchor: TextRange,
-    errors: &mut Vec<SpecError>,
-) -> ([u32; 3], [u32; 3], u32, String) {
-    let err = |range: TextRange, message: String| SpecError { range, message };
+/// The scalar parameters nothing declares whose value the kernel's launch passes and the
+/// file pins down (`int size = x.numel();` in the launcher, with `x`'s shape known).
+fn launched_scalars(k: &Kernel, params: &[Param], items: &[Item], declared: &Env) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    let Some(launch) = k.launches.first() else { return out };
+    let env = site_env(k, params, items, declared);
+    for (p, arg) in params.iter().zip(&launch.args) {
+        if p.pointer || items.iter().any(|i| i.key == p.name) || declared.texts.contains_key(&p.name) {
+            continue;
+        }
+        if let Some(v) = eval_exact(&env, arg) {
+            out.insert(p.name.clone(), v);
+        }
+    }
+    out
+}
+
+/// The elements of each undeclared buffer the launch passes from a tensor whose size the
+/// file pins down: `x.data_ptr<float>()` with `x`'s shape known (a Python caller's), or a
+/// tensor the launcher makes (`torch::empty_like(x)`, `torch::zeros({M, N}, …)`).
+fn launched_tensors(k: &Kernel, params: &[Param], items: &[Item], declared: &Env) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    let Some(launch) = k.launches.first() else { return out };
+    let mut env = site_env(k, params, items, declared);
+    for (name, value) in &launch.locals {
+        let key = format!("{name}.numel()");
+        if let Some(numel) = made_tensor(value).filter(|_| !env.texts.contains_key(&key)) {
+            env.define(&key, &numel);
+        }
+    }
+    for (p, arg) in params.iter().zip(&launch.args) {
+        if !p.pointer || items.iter().any(|i| i.key == p.name) {
+            continue;
+        }
+        let Some(tensor) = tensor_of(arg) else { continue };
+        if let Some(v) = eval_exact(&env, &format!("{tensor}.numel()")).filter(|v| *v >= 1.0) {
+            out.insert(p.name.clone(), v);
+        }
+    }
+    out
+}
+
+/// The tensor whose data a launch argument passes: `x.data_ptr<float>()`,
+/// `(float*)x.data_ptr()`, `reinterpret_cast<float4*>(x.data_ptr<float>())`.
+fn tensor_of(arg: &str) -> Option<&str> {
+    let at =
+        [".data_ptr", ".const_data_ptr", ".mutable_data_ptr", ".data<"].iter().filter_map(|m| arg.find(m)).min()?;
+    let head = &arg[..at];
+    let start = head.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map(|i| i + 1).unwrap_or(0);
+    let name = &head[start..];
+    (!name.is_empty() && !name.starts_with(|c: char| c.is_ascii_digit())).then_some(name)
+}
+
+/// The element count of a tensor a launcher makes, as an expression: `torch::empty_like(x)`
+/// → `x.numel()`, `torch::zeros({M, N}, x.options())` → `(M) * (N)`.
+fn made_tensor(value: &str) -> Option<String> {
+    let open = value.find('(')?;
+    let function = value[..open].rsplit("::").next()?.trim();
+    let inner = value[open + 1..].strip_suffix(')')?;
+    let first = declaration::split_top(inner, ',').into_iter().next()?.trim();
+    let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if function.ends_with("_like") && ident(first) {
+        return Some(format!("{first}.numel()"));
+    }
+    if !matches!(function, "empty" | "zeros" | "ones" | "full" | "rand" | "randn") {
+        return None;
+    }
+    if let Some(sizes) = first.strip_suffix(".sizes()").filter(|t| ident(t)) {
+        return Some(format!("{sizes}.numel()"));
+    }
+    let dims = declaration::list(first.strip_prefix('{')?.strip_suffix('}')?);
+    (!dims.is_empty()).then(|| dims.iter().map(|d| format!("({d})")).collect::<Vec<_>>().join(" * "))
+}
+
+/// The declared names, then the launch site's locals and meta-parameters, each host
+/// argument named after a declared parameter, and the file's definitions.
+fn site_env(k: &Kernel, params: &[Param], items: &[Item], declared: &Env) -> Env {
     let mut env = declared.clone();
-    let params = cuda_params(k);
-    let launch = k.launches.first();
-    if let Some(l) = launch {
+    if let Some(l) = k.launches.first() {
         for (key, v) in &l.locals {
             if !env.texts.contains_key(key) {
                 env.define(key, v);
             }
         }
-        for (arg_text, p) in l.args.iter().zip(&params) {
+        for (arg_text, p) in l.args.iter().zip(params) {
             let host = arg_text.trim();
             if host != p.name && host.chars().all(|c| c.is_alphanumeric() || c == '_') {
                 if let Some(decl) = items.iter().find(|i| i.key == p.name && !i.typed) {
@@ -371,12 +468,27 @@ fn launch_shape(
             env.define_helper(h);
         }
     }
+    env
+}
+
+/// A version's grid, block, dynamic shared memory and NVRTC name expression: declared,
+/// else from its own launch site with the kernel's arguments bound to the declared values.
+fn launch_shape(
+    k: &Kernel,
+    items: &[Item],
+    declared: &Env,
+    decl_anchor: TextRange,
+    errors: &mut Vec<SpecError>,
+) -> ([u32; 3], [u32; 3], u32, String) {
+    let err = SpecError::new;
+    let launch = k.launches.first();
+    let env = site_env(k, &cuda_params(k), items, declared);
     let mut dims = |key: &str, site: Option<&String>| -> [u32; 3] {
         let decl = items.iter().find(|i| i.key == key);
         let text = decl.map(|d| d.value.clone()).or_else(|| site.cloned());
         let range = decl.map(|d| d.range).unwrap_or(decl_anchor);
         let Some(text) = text else {
-            errors.push(err(range, format!("no `{key}` for `{}`: declare it (`// kforecast: {key} = …`) or launch the kernel with <<<…>>> in this file", k.name)));
+            errors.push(SpecError::missing(range, format!("no `{key}` for `{}`: declare it (`// kforecast: {key} = …`) or launch the kernel with <<<…>>> in this file", k.name)));
             return [1, 1, 1];
         };
         let text = env.resolve(&text);
@@ -397,7 +509,8 @@ fn launch_shape(
                         ),
                         None => format!("cannot evaluate the {key} dimension `{part}`: declare the names it uses"),
                     };
-                    errors.push(err(range, message))
+                    // The launch site's text, not a declaration, left it open.
+                    errors.push(if decl.is_some() { err(range, message) } else { SpecError::missing(range, message) })
                 }
             }
         }
@@ -435,7 +548,7 @@ fn launch_shape(
             match env.texts.get(t).and_then(|v| eval_exact(&env, v)) {
                 Some(v) => targs.push(format!("{}", v as i64)),
                 None => {
-                    errors.push(err(decl_anchor, format!("template parameter `{t}` needs a value: launch `{}<…>` in this file or declare `// kforecast: {t} = …`", k.name)));
+                    errors.push(SpecError::missing(decl_anchor, format!("template parameter `{t}` needs a value: launch `{}<…>` in this file or declare `// kforecast: {t} = …`", k.name)));
                     targs.push(t.clone());
                 }
             }
@@ -484,7 +597,7 @@ pub fn triton_job(
     decl_anchor: TextRange,
 ) -> Result<TritonJob, Vec<SpecError>> {
     let mut errors = Vec::new();
-    let err = |range: TextRange, message: String| SpecError { range, message };
+    let err = SpecError::new;
     let env = declared_env(items);
     let Some(wrapper) = items.iter().find(|i| i.key == "wrapper") else {
         return Err(vec![err(

@@ -39,6 +39,11 @@ impl Original {
         if kernel.has_errors {
             return Err(format!("`{name}` has a syntax error: fix it before searching"));
         }
+        if language != kernel.language {
+            return Err(format!(
+                "`{name}` is CUDA written in a Python string; search does not rewrite those yet (copy the kernel into a .cu file to search it)"
+            ));
+        }
         let regions = merge(text, regions(&src, text, &kernel));
         let original = Self { text: text.to_string(), language, kernel, regions };
         original.job_check(text, &original.kernel).map_err(|e| format!("cannot run `{name}`: {e}"))?;

@@ -10,6 +10,7 @@ use kforecast_core::cache::ForecastCache;
 use kforecast_core::extract;
 use kforecast_core::forecast::adapt::{self, History, Observation};
 use kforecast_core::forecast::{Adjustment, EmbeddedForecaster, Forecaster, Model, TrainedForecaster};
+use kforecast_core::kernel::Language;
 use kforecast_core::measure::protocol::{short_device, Status};
 use kforecast_core::store::{Store, Table};
 use std::path::{Path, PathBuf};
@@ -67,8 +68,12 @@ pub fn observations(store: &Store, model: &Arc<Model>, device: &str) -> Vec<Obse
         if out.len() == adapt::WINDOW {
             break;
         }
-        let find =
-            |text: &str| extract::extract_text(ex.language, text).kernels.into_iter().find(|k| k.name == ex.kernel);
+        // A CUDA kernel may have been measured from a Python file's CUDA string.
+        let find = |text: &str| {
+            let found =
+                |language| extract::extract_text(language, text).kernels.into_iter().find(|k| k.name == ex.kernel);
+            found(ex.language).or_else(|| (ex.language == Language::Cuda).then(|| found(Language::Triton)).flatten())
+        };
         let (Some(b), Some(c)) = (find(&ex.base_source), find(&ex.candidate_source)) else { continue };
         if b.identity() == c.identity() {
             continue;

@@ -6,6 +6,7 @@ use anyhow::bail;
 use clap::Args;
 use kforecast_core::analysis::Status;
 use kforecast_core::baseline;
+use kforecast_core::extract;
 use kforecast_core::kernel::Language;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -99,14 +100,15 @@ pub fn run(args: CheckArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
             }
             continue;
         }
-        let (label, base) = match baseline_for(job, current.kernels[0].language) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("error: {}: no baseline: {e:#}", job.path.display());
-                errors += 1;
-                continue;
-            }
-        };
+        let (label, base) =
+            match baseline_for(job, Language::from_path(&job.path).unwrap_or(current.kernels[0].language)) {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("error: {}: no baseline: {e:#}", job.path.display());
+                    errors += 1;
+                    continue;
+                }
+            };
         let current_kernels: Vec<_> = current.kernels.iter().map(|k| (k.clone(), k.has_errors)).collect();
         let mut reports = analyzer.compare(&current_kernels, &base.kernels);
         if let Some(llm) = &llm {
@@ -218,7 +220,12 @@ fn collect(dir: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) {
             }
         } else if match Language::from_path(&path) {
             Some(Language::Cuda) => true,
-            Some(Language::Triton) => std::fs::read(&path).is_ok_and(|b| b.windows(6).any(|w| w == b"triton")),
+            // Python files with Triton kernels or CUDA strings (`load_inline`, CuPy).
+            Some(Language::Triton) => std::fs::read(&path).is_ok_and(|b| {
+                std::iter::once("triton")
+                    .chain(extract::EMBEDDED_CUDA_MARKERS)
+                    .any(|m| b.windows(m.len()).any(|w| w == m.as_bytes()))
+            }),
             None => false,
         } {
             out.push(path);

@@ -125,7 +125,9 @@ pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
     let file = load(path)?;
     if file.kernels.is_empty() {
         let what = match Language::from_path(path) {
-            Some(Language::Triton) => "no @triton.jit kernel",
+            Some(Language::Triton) => {
+                "no @triton.jit kernel and no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule)"
+            }
             _ => "no __global__ kernel",
         };
         bail!("{}: {what} found", path.display());

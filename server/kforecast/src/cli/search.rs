@@ -60,7 +60,9 @@ pub struct PoolMeasurer<'a> {
 impl Measurer for PoolMeasurer<'_> {
     fn measure(&mut self, candidate: &str) -> Measured {
         let file = &self.file;
-        let language = file.kernels.first().map(|k| k.language).unwrap_or(kforecast_core::Language::Cuda);
+        let language = kforecast_core::Language::from_path(&file.path)
+            .or(file.kernels.first().map(|k| k.language))
+            .unwrap_or(kforecast_core::Language::Cuda);
         let kernels = extract_text(language, candidate).kernels;
         let base = (file.path.as_path(), file.text.as_str(), file.kernels.as_slice());
         match build_job(&self.kernel, base, (file.path.as_path(), candidate, &kernels)) {
@@ -90,8 +92,9 @@ fn open(path: &Path, named: Option<&str>) -> anyhow::Result<(LoadedFile, Origina
             bail!("{} has several kernels ({}): name one with --kernel", path.display(), names.join(", "))
         }
     };
-    let original = Original::new(&file.text, kernels[0].language, kernel)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let language = kforecast_core::Language::from_path(path).unwrap_or(kernels[0].language);
+    let original =
+        Original::new(&file.text, language, kernel).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok((file, original))
 }
 

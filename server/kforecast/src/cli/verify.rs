@@ -90,7 +90,7 @@ pub fn build_job(
     base: (&Path, &str, &[Kernel]),
     cand: (&Path, &str, &[Kernel]),
 ) -> Result<MeasureRequest, Vec<SpecError>> {
-    let whole = |m: String| vec![SpecError { range: TextRange::default(), message: m }];
+    let whole = |m: String| vec![SpecError::new(TextRange::default(), m)];
     let ck = cand
         .2
         .iter()
@@ -215,7 +215,8 @@ pub fn run(args: VerifyArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
         Err(errors) => {
             for e in &errors {
                 let (l, c) = line_col(&cand.text, e.range.start);
-                eprintln!("{}:{l}:{c}: error: {}", cand_path.display(), e.message);
+                let what = if e.missing { "warning" } else { "error" };
+                eprintln!("{}:{l}:{c}: {what}: {}", cand_path.display(), e.message);
             }
             return Ok(ExitCode::from(2));
         }

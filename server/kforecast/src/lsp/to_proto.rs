@@ -175,7 +175,8 @@ pub fn diagnostics(doc: &Document, enc: Encoding, threshold: f64) -> Vec<Diagnos
             let r = if e.range.is_empty() { fallback.unwrap_or(e.range) } else { e.range };
             out.push(Diagnostic {
                 range: range(doc, r.start, r.end, enc),
-                severity: Some(DiagnosticSeverity::ERROR),
+                // A value the file leaves open is a warning: the code itself may be right.
+                severity: Some(if e.missing { DiagnosticSeverity::WARNING } else { DiagnosticSeverity::ERROR }),
                 code: Some(NumberOrString::String("declaration".to_string())),
                 source: Some("kforecast".to_string()),
                 message: format!("cannot verify `{name}` on the GPU: {}", e.message),
