@@ -90,7 +90,7 @@ class RealWorkers(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.store = tempfile.mkdtemp()
-        deploy(gpus=2, binary=KFORECAST, store_dir=cls.store)
+        deploy(gpus=2, binary=KFORECAST, store_dir=cls.store, max_request_bytes=100_000)
 
     def test_auth(self):
         self.assertEqual(http("GET", "/v1/health", token=None)[0], 401)
@@ -111,7 +111,7 @@ class RealWorkers(unittest.TestCase):
         self.assertTrue(replica)
         self.assertEqual(http("GET", "/v1/measure")[0], 405)
         self.assertEqual(http("GET", "/v1/nothing")[0], 404)
-        self.assertEqual(http("POST", "/v1/measure", body=b" " * (9 << 20))[0], 413)
+        self.assertEqual(http("POST", "/v1/measure", body=b" " * 200_000)[0], 413)
 
     def test_the_cli_measures_through_the_farm_url(self):
         out = cli("verify", "--json", "--worker", URL, BASE, CAND)
