@@ -249,6 +249,65 @@ fn the_apply_edit_produces_exactly_the_best_variant() {
     }
 }
 
+/// Measures a batch as a farm does: all at once, finishing in another order (here the
+/// reverse), answered in the batch's order.
+struct SideBySide<'a> {
+    replay: Replay<'a>,
+    batches: Vec<usize>,
+}
+
+impl Measurer for SideBySide<'_> {
+    fn measure(&mut self, candidate: &str) -> Measured {
+        self.batches.push(1);
+        self.replay.measure(candidate)
+    }
+
+    fn measure_many(&mut self, candidates: &[&str]) -> Vec<Measured> {
+        self.batches.push(candidates.len());
+        let mut answers: Vec<Measured> = candidates.iter().rev().map(|c| self.replay.measure(c)).collect();
+        answers.reverse();
+        answers
+    }
+}
+
+#[test]
+fn measuring_a_generation_side_by_side_gives_the_same_search() {
+    for t in tables() {
+        for (budget, seed) in [(1, 0), (5, 1), (8, 2), (16, 3)] {
+            let config = SearchConfig { budget, seed, surrogate: false };
+            // A third of the sweep is in the store: stored answers leave budget for more.
+            let stored: HashSet<String> = t.rows.keys().filter(|h| h.as_bytes()[1] % 3 == 0).cloned().collect();
+            let mut one_by_one = Replay::new(&t);
+            one_by_one.stored = stored.clone();
+            let a = search_with(&t, &mut one_by_one, &config, &AtomicBool::new(false), &mut |_| {});
+            let mut replay = Replay::new(&t);
+            replay.stored = stored;
+            let mut farm = SideBySide { replay, batches: Vec::new() };
+            let original = Original::new(&t.text, t.language, t.kernel).expect("original");
+            let forecaster = EmbeddedForecaster::new();
+            let cancel = AtomicBool::new(false);
+            let b = Searcher {
+                forecaster: &forecaster,
+                measurer: &mut farm,
+                operators: Vec::new(),
+                cancel: &cancel,
+                progress: &mut |_| {},
+            }
+            .run(&original, &config)
+            .expect("search");
+            let what = format!("{} budget {budget} seed {seed}", t.kernel);
+            assert_eq!(a, b, "{what}");
+            let (mut x, mut y) = (one_by_one.calls.clone(), farm.replay.calls.clone());
+            x.sort();
+            y.sort();
+            assert_eq!(x, y, "{what}: the same variants measured, none more");
+            if budget > 1 {
+                assert!(farm.batches.iter().any(|&n| n > 1), "{what}: measured side by side: {:?}", farm.batches);
+            }
+        }
+    }
+}
+
 #[test]
 fn the_same_seed_gives_the_same_search() {
     for t in tables() {
@@ -287,7 +346,7 @@ fn the_forecaster_screens_several_candidates_per_gpu_run() {
     }
 }
 
-/// A GPU worker on loopback (`/v1/health`, `/v1/measure`) that answers from the recorded
+/// A GPU worker on loopback (`/v1/health`, `/v1/measure`; no shared store) that answers from the recorded
 /// sweeps: each recorded variant is rendered, its job built as the server builds it, and
 /// the job's candidate looked up.
 struct FakeWorker {
@@ -372,6 +431,11 @@ fn fake_worker_answering(
     let (server, addr) = Loopback::start(move |mut rq| {
         let mut body = String::new();
         let _ = rq.as_reader().read_to_string(&mut body);
+        if rq.url().starts_with("/v1/store/") {
+            // A worker without a shared store.
+            let _ = rq.respond(tiny_http::Response::from_string(r#"{"error": "no store"}"#).with_status_code(501));
+            return;
+        }
         let answer = if rq.url().ends_with("/v1/health") {
             json!({"ok": true, "device": {"name": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "memory_bytes": 0, "driver": "recorded"}, "version": "replay"})
         } else {

@@ -223,3 +223,161 @@ fn declaration_mistakes_are_errors_on_the_offending_line() {
     let line = bad.lines().position(|l| l.contains("f33")).expect("line") + 1;
     assert!(err.contains(&format!("transpose.cu:{line}:")) && err.contains("unknown dtype `f33`"), "{err}");
 }
+
+/// A stand-in Triton runner that measures every job as 1.25× faster after `secs`
+/// seconds, and logs `start`/`end` with the time and its pid to `log`.
+fn fake_runner(dir: &Path, name: &str, secs: &str, log: &Path) -> std::path::PathBuf {
+    let log = log.display();
+    script(
+        dir,
+        name,
+        &format!(
+            "while read line; do echo \"start $(date +%s.%N) $$\" >> {log}; sleep {secs}; \
+             echo \"end $(date +%s.%N) $$\" >> {log}; \
+             echo '{{\"status\": \"ok\", \"speedup\": 1.25, \"ci_low\": 1.2, \"ci_high\": 1.3, \"reps\": 10}}'; done"
+        ),
+    )
+}
+
+fn sweep(out: &Path, workers: &[&str]) -> Output {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let mut cmd = Command::new(binary());
+    cmd.args(["sweep", "test-workspaces/triton/kernels/vector_add.py", "--max", "4", "--json"]).arg(out);
+    for w in workers {
+        cmd.args(["--worker", &format!("http://{w}")]);
+    }
+    cmd.env("KFORECAST_CACHE_DIR", cache.path()).env("KFORECAST_WORKER_TOKEN", TOKEN).current_dir(repo_root());
+    cmd.output().expect("run")
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).expect("read");
+    text.lines().map(|l| serde_json::from_str(l).expect("json")).collect()
+}
+
+#[test]
+fn a_sweep_measures_on_every_worker_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("jobs.log");
+    let runner = fake_runner(dir.path(), "python3", "1", &log);
+    let (a, b) = (worker(&[], Some(&runner)), worker(&[], Some(&runner)));
+    let out = dir.path().join("sweep.jsonl");
+    let run = sweep(&out, &[&a.addr, &b.addr]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 4);
+    assert!(lines.iter().all(|l| l["status"] == "ok" && l["speedup"] == 1.25), "{lines:?}");
+    for w in [&a.addr, &b.addr] {
+        assert!(lines.iter().any(|l| l["worker"] == format!("http://{w}")), "{w} measured: {lines:?}");
+    }
+    // Jobs overlapped in time: one started on a worker before another's ended.
+    let events: Vec<(String, f64)> = std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            Some((f.next()?.to_string(), f.next()?.parse().ok()?))
+        })
+        .collect();
+    let (mut running, mut most) = (0, 0);
+    let mut sorted = events.clone();
+    sorted.sort_by(|x, y| x.1.total_cmp(&y.1));
+    for (what, _) in &sorted {
+        running += if what == "start" { 1 } else { -1 };
+        most = most.max(running);
+    }
+    assert_eq!(most, 2, "two jobs at once: {events:?}");
+}
+
+#[test]
+fn a_worker_killed_mid_sweep_loses_no_job() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let hang = script(dir.path(), "hang", "exec sleep 600");
+    let runner = fake_runner(dir.path(), "python3", "0.2", &dir.path().join("jobs.log"));
+    let mut dying = worker(&[], Some(&hang));
+    let alive = worker(&[], Some(&runner));
+    let dying_addr = dying.addr.clone();
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(1500));
+        let _ = dying.child.kill();
+        let _ = dying.child.wait();
+    });
+    let out = dir.path().join("sweep.jsonl");
+    let run = sweep(&out, &[&dying_addr, &alive.addr]);
+    killer.join().expect("join");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 4, "every variant answered");
+    assert!(lines.iter().all(|l| l["status"] == "ok" && l["worker"] == format!("http://{}", alive.addr)), "{lines:?}");
+}
+
+/// The job `verify` sends for the Triton workspace's pair, as the worker reads it.
+fn emitted_job(dir: &Path) -> Value {
+    let job = dir.join("job.json");
+    verify(&[
+        "--emit-job",
+        &job.display().to_string(),
+        "--worker",
+        "http://127.0.0.1:1",
+        "test-workspaces/triton/previous/kernels/vector_add.py",
+        "test-workspaces/triton/kernels/vector_add.py",
+    ]);
+    serde_json::from_str(&std::fs::read_to_string(job).expect("job written")).expect("json")
+}
+
+#[test]
+fn the_shared_store_routes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = dir.path().join("store");
+    let w = worker(&["--store", &store.display().to_string()], None);
+    let key = "ab".repeat(32);
+    assert_eq!(http(&w.addr, "GET", &format!("/v1/store/{key}"), None, b"").0, 401);
+    assert_eq!(http(&w.addr, "GET", &format!("/v1/store/{key}"), Some(TOKEN), b"").0, 404);
+    assert_eq!(http(&w.addr, "GET", "/v1/store/xyz", Some(TOKEN), b"").0, 400);
+    assert_eq!(http(&w.addr, "PUT", &format!("/v1/store/{key}"), Some(TOKEN), b"{}").0, 400);
+    // A record under a key that is not its job's is refused; under its own key it is kept.
+    let request = emitted_job(dir.path());
+    let req: kforecast_core::measure::protocol::MeasureRequest =
+        serde_json::from_value(request.clone()).expect("a measure request");
+    let own = kforecast_core::hash::Hasher::new()
+        .str("measure/1")
+        .str(&serde_json::to_string(&req).expect("json"))
+        .finish()
+        .to_string();
+    let record = serde_json::json!({
+        "kernel": "add_kernel", "language": "triton", "base_source": "", "candidate_source": "",
+        "request": request, "measurement": {"status": "ok", "speedup": 1.5}, "measured_at": 0,
+    })
+    .to_string();
+    let (status, body) = http(&w.addr, "PUT", &format!("/v1/store/{key}"), Some(TOKEN), record.as_bytes());
+    assert_eq!(status, 400, "{body}");
+    let (status, body) = http(&w.addr, "PUT", &format!("/v1/store/{own}"), Some(TOKEN), record.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let (status, body) = http(&w.addr, "GET", &format!("/v1/store/{own}"), Some(TOKEN), b"");
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(serde_json::from_str::<Value>(&body).expect("json")["measurement"]["speedup"], 1.5);
+    // A worker without --store says so.
+    let plain = worker(&[], None);
+    assert_eq!(http(&plain.addr, "GET", &format!("/v1/store/{own}"), Some(TOKEN), b"").0, 501);
+}
+
+#[test]
+fn a_job_one_client_measured_is_free_for_the_next() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let log = dir.path().join("jobs.log");
+    let runner = fake_runner(dir.path(), "python3", "0", &log);
+    let store = dir.path().join("store");
+    let w = worker(&["--store", &store.display().to_string()], Some(&runner));
+    let url = format!("http://{}", w.addr);
+    let pair =
+        ["test-workspaces/triton/previous/kernels/vector_add.py", "test-workspaces/triton/kernels/vector_add.py"];
+    // Each `verify` has a cache of its own: two developers.
+    let first: Value =
+        serde_json::from_slice(&verify(&["--json", "--worker", &url, pair[0], pair[1]]).stdout).expect("json");
+    assert_eq!((first["status"].as_str(), first["cached"].as_bool()), (Some("ok"), Some(false)), "{first}");
+    let second: Value =
+        serde_json::from_slice(&verify(&["--json", "--worker", &url, pair[0], pair[1]]).stdout).expect("json");
+    assert_eq!((second["speedup"].as_f64(), second["cached"].as_bool()), (Some(1.25), Some(true)), "{second}");
+    let runs = std::fs::read_to_string(&log).expect("log").lines().filter(|l| l.starts_with("start")).count();
+    assert_eq!(runs, 1, "measured once");
+}

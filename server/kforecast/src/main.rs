@@ -79,6 +79,10 @@ struct WorkerArgs {
     /// Time limit of one job, in seconds.
     #[arg(long, default_value_t = 120)]
     job_timeout: u64,
+    /// With --listen: keep the team's shared store of measurements in this directory
+    /// (`GET`/`PUT /v1/store/<key>`), so a job one client measured is free for the next.
+    #[arg(long, value_name = "DIR", requires = "listen")]
+    store: Option<std::path::PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -119,7 +123,19 @@ fn run_worker(args: WorkerArgs) -> anyhow::Result<ExitCode> {
     let token = std::env::var(&args.token_env).ok().filter(|t| !t.trim().is_empty()).ok_or_else(|| {
         anyhow::anyhow!("set the bearer token in ${} (or name another variable with --token-env)", args.token_env)
     })?;
+    let store = match &args.store {
+        Some(dir) => {
+            let (store, warning) = kforecast_core::store::Store::open_in(dir)
+                .map_err(|e| anyhow::anyhow!("--store {}: {e}", dir.display()))?;
+            if let Some(w) = warning {
+                eprintln!("{w}");
+            }
+            Some(store)
+        }
+        None => None,
+    };
     worker::http::serve(worker::http::ServeOptions {
+        store,
         addr,
         token,
         max_request_bytes: args.max_request_bytes,

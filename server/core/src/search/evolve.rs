@@ -70,6 +70,12 @@ pub struct Measured {
 /// computes the same outputs (`wrong_result` otherwise).
 pub trait Measurer {
     fn measure(&mut self, candidate: &str) -> Measured;
+
+    /// Several variants, answered in their order (measured side by side where the
+    /// measurer has several GPUs; one after the other by default).
+    fn measure_many(&mut self, candidates: &[&str]) -> Vec<Measured> {
+        candidates.iter().map(|c| self.measure(c)).collect()
+    }
 }
 
 /// A variant to make children from.
@@ -413,14 +419,7 @@ impl Searcher<'_> {
                     break stop;
                 }
             } else {
-                let stop = children.into_iter().find_map(|child| {
-                    if st.outcome.runs >= config.budget {
-                        return Some(Stop::Budget);
-                    }
-                    st.outcome.considered += 1;
-                    self.measure(&mut st, child, None)
-                });
-                if let Some(s) = stop {
+                if let Some(s) = self.measure_in_order(&mut st, children) {
                     break s;
                 }
             }
@@ -596,8 +595,37 @@ impl Searcher<'_> {
         None
     }
 
+    /// Measures children in their order until the budget is spent: as many at once as
+    /// the budget left allows (each costs at most one run, so none is measured that the
+    /// one-by-one loop would not have measured), their results taken in order.
+    fn measure_in_order(&mut self, st: &mut State, children: Vec<Child>) -> Option<Stop> {
+        let mut children = children.into_iter().peekable();
+        while children.peek().is_some() {
+            if st.outcome.runs >= st.config.budget {
+                return Some(Stop::Budget);
+            }
+            if self.cancel.load(Ordering::SeqCst) {
+                return Some(Stop::Cancelled);
+            }
+            let batch: Vec<Child> = children.by_ref().take((st.config.budget - st.outcome.runs) as usize).collect();
+            self.report(st, format!("measuring {} variant(s)", batch.len()));
+            let texts: Vec<&str> = batch.iter().map(|c| c.text.as_str()).collect();
+            let results = self.measurer.measure_many(&texts);
+            for (child, measured) in batch.into_iter().zip(results) {
+                if self.cancel.load(Ordering::SeqCst) {
+                    return Some(Stop::Cancelled);
+                }
+                st.outcome.considered += 1;
+                if let Some(stop) = self.apply(st, child, None, measured) {
+                    return Some(stop);
+                }
+            }
+        }
+        None
+    }
+
     /// Measures one child (unless the budget is spent or the search cancelled).
-    fn measure(&mut self, st: &mut State, mut child: Child, predicted: Option<Prediction>) -> Option<Stop> {
+    fn measure(&mut self, st: &mut State, child: Child, predicted: Option<Prediction>) -> Option<Stop> {
         if self.cancel.load(Ordering::SeqCst) {
             return Some(Stop::Cancelled);
         }
@@ -605,7 +633,19 @@ impl Searcher<'_> {
             return Some(Stop::Budget);
         }
         self.report(st, format!("measuring {}", child.description));
-        let Measured { measurement: m, gpu_run, unavailable } = self.measurer.measure(&child.text);
+        let measured = self.measurer.measure(&child.text);
+        self.apply(st, child, predicted, measured)
+    }
+
+    /// Takes a child's measurement into the search.
+    fn apply(
+        &mut self,
+        st: &mut State,
+        mut child: Child,
+        predicted: Option<Prediction>,
+        measured: Measured,
+    ) -> Option<Stop> {
+        let Measured { measurement: m, gpu_run, unavailable } = measured;
         if unavailable {
             st.outcome.note = m.headline();
             return Some(Stop::Unavailable);

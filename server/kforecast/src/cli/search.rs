@@ -3,7 +3,7 @@
 //! `kforecast sweep FILE --kernel NAME --json OUT.jsonl`: every variant of the knob
 //! space measured, like an autotuner's sweep.
 
-use super::verify::{build_job, measure_cached, WorkerArgs};
+use super::verify::{build_job, keep, measure_cached, measurement_key, stored, WorkerArgs};
 use super::{load_with_kernels, CacheOptions, LoadedFile};
 use crate::llm::LlmConfig;
 use crate::worker::pool::{WorkerPool, NO_WORKER};
@@ -11,7 +11,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 use kforecast_core::extract::extract_text;
 use kforecast_core::hash::ContentHash;
-use kforecast_core::measure::protocol::{short_device, Measurement, Status};
+use kforecast_core::measure::protocol::{short_device, MeasureRequest, Measurement, Status};
 use kforecast_core::search::{diff, KnobSpace, Measured, Measurer, Original, Outcome, SearchConfig, Searcher, Stop};
 use kforecast_core::store::Store;
 use std::io::Write;
@@ -57,26 +57,77 @@ pub struct PoolMeasurer<'a> {
     pub kernel: String,
 }
 
-impl Measurer for PoolMeasurer<'_> {
-    fn measure(&mut self, candidate: &str) -> Measured {
+impl PoolMeasurer<'_> {
+    /// The job that times `candidate` against the file, or why there is none.
+    fn job(&self, candidate: &str) -> Result<MeasureRequest, String> {
         let file = &self.file;
         let language = kforecast_core::Language::from_path(&file.path)
             .or(file.kernels.first().map(|k| k.language))
             .unwrap_or(kforecast_core::Language::Cuda);
         let kernels = extract_text(language, candidate).kernels;
         let base = (file.path.as_path(), file.text.as_str(), file.kernels.as_slice());
-        match build_job(&self.kernel, base, (file.path.as_path(), candidate, &kernels)) {
+        build_job(&self.kernel, base, (file.path.as_path(), candidate, &kernels))
+            .map_err(|errors| errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; "))
+    }
+
+    /// Measures variants side by side on every worker, answered in their order; `done`
+    /// hears of each job sent as it finishes (its index, in any order). Stored
+    /// measurements answer first, and each new one is kept as soon as it is made.
+    pub fn measure_all(&self, candidates: &[&str], done: &(dyn Fn(usize, &Measurement) + Sync)) -> Vec<Measured> {
+        let unavailable = |m: &Measurement| {
+            m.status == Status::NoGpu || (m.status == Status::Error && m.message.starts_with(NO_WORKER))
+        };
+        let mut out: Vec<Option<Measured>> = vec![None; candidates.len()];
+        let mut to_send: Vec<(usize, MeasureRequest)> = Vec::new();
+        for (i, candidate) in candidates.iter().enumerate() {
+            match self.job(candidate) {
+                Ok(req) => match stored(self.pool, self.store, &measurement_key(&req)) {
+                    Some(m) => out[i] = Some(Measured { unavailable: unavailable(&m), measurement: m, gpu_run: false }),
+                    None => to_send.push((i, req)),
+                },
+                Err(why) => {
+                    let measurement = Measurement::failure(Status::Error, why);
+                    out[i] = Some(Measured { measurement, gpu_run: false, unavailable: false })
+                }
+            }
+        }
+        let reqs: Vec<MeasureRequest> = to_send.iter().map(|(_, r)| r.clone()).collect();
+        let finished = |k: usize, m: &Measurement| {
+            let (i, req) = &to_send[k];
+            keep(self.pool, self.store, req, (&self.file.text, candidates[*i]), m);
+            done(*i, m);
+        };
+        for ((i, _), m) in to_send.iter().zip(self.pool.measure_many(&reqs, &finished)) {
+            let unavailable = unavailable(&m);
+            out[*i] = Some(Measured { gpu_run: !unavailable, unavailable, measurement: m });
+        }
+        let lost = || Measured {
+            measurement: Measurement::failure(Status::Error, NO_WORKER),
+            gpu_run: false,
+            unavailable: true,
+        };
+        out.into_iter().map(|m| m.unwrap_or_else(lost)).collect()
+    }
+}
+
+impl Measurer for PoolMeasurer<'_> {
+    fn measure(&mut self, candidate: &str) -> Measured {
+        match self.job(candidate) {
             Ok(req) => {
-                let (measurement, cached) = measure_cached(self.pool, self.store, &req, &file.text, candidate, false);
+                let (measurement, cached) =
+                    measure_cached(self.pool, self.store, &req, &self.file.text, candidate, false);
                 let unavailable = measurement.status == Status::NoGpu
                     || (measurement.status == Status::Error && measurement.message.starts_with(NO_WORKER));
                 Measured { gpu_run: !cached && !unavailable, unavailable, measurement }
             }
-            Err(errors) => {
-                let why = errors.into_iter().map(|e| e.message).collect::<Vec<_>>().join("; ");
+            Err(why) => {
                 Measured { measurement: Measurement::failure(Status::Error, why), gpu_run: false, unavailable: false }
             }
         }
+    }
+
+    fn measure_many(&mut self, candidates: &[&str]) -> Vec<Measured> {
+        self.measure_all(candidates, &|_, _| {})
     }
 }
 
@@ -246,16 +297,21 @@ pub fn sweep(args: SweepArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> 
     let Some(out_path) = &args.json else { bail!("give --json OUT.jsonl") };
     let pool = args.workers.pool()?;
     let store = super::verify::open_store(cache);
-    let mut measurer = PoolMeasurer { pool: &pool, store: store.as_ref(), file, kernel: kernel.clone() };
+    let measurer = PoolMeasurer { pool: &pool, store: store.as_ref(), file, kernel: kernel.clone() };
     let mut out = std::fs::File::create(out_path).with_context(|| format!("cannot write {}", out_path.display()))?;
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let total = variants.len();
-    for (i, (values, text)) in variants.into_iter().enumerate() {
-        let Measured { measurement: m, .. } = measurer.measure(&text);
-        let description = space.describe(&values);
-        eprintln!("[{}/{total}] {description}: {}", i + 1, m.headline());
+    // Every worker busy at once; the lines are written in the variants' order.
+    let texts: Vec<&str> = variants.iter().map(|(_, t)| t.as_str()).collect();
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let measured = measurer.measure_all(&texts, &|i, m| {
+        let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        eprintln!("[{n}/{total}] {} ({}): {}", space.describe(&variants[i].0), m.worker, m.headline());
+    });
+    for ((values, text), Measured { measurement: m, .. }) in variants.iter().zip(measured) {
+        let description = space.describe(values);
         let knobs: serde_json::Map<String, serde_json::Value> =
-            space.knobs.iter().zip(&values).map(|(k, v)| (k.name.clone(), (*v).into())).collect();
+            space.knobs.iter().zip(values).map(|(k, v)| (k.name.clone(), (*v).into())).collect();
         let line = serde_json::json!({
             "kernel": kernel,
             "file": args.file.display().to_string(),
@@ -272,6 +328,7 @@ pub fn sweep(args: SweepArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> 
             "device": m.device.as_ref().map(|d| d.name.clone()),
             "device_short": m.device.as_ref().map(|d| short_device(&d.name)),
             "message": m.message.lines().next().unwrap_or(""),
+            "worker": m.worker,
             "measured_at": now,
         });
         writeln!(out, "{line}").with_context(|| format!("cannot write {}", out_path.display()))?;

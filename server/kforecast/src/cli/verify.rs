@@ -126,40 +126,66 @@ pub fn measure_cached(
 ) -> (Measurement, bool) {
     let key = measurement_key(req);
     if !fresh {
-        if let Some(ex) = store
-            .and_then(|s| s.get(Table::Measurements, &key).ok().flatten())
-            .and_then(|b| serde_json::from_slice::<Example>(&b).ok())
-        {
-            return (ex.measurement, true);
+        if let Some(m) = stored(pool, store, &key) {
+            return (m, true);
         }
     }
     let m = pool.measure(req);
-    // Only real measurements and wrong results are examples worth keeping.
-    if matches!(m.status, Status::Ok | Status::WrongResult) {
-        if let Some(s) = store {
-            let ex = Example {
-                kernel: req.job.kernel().to_string(),
-                language: match req.job {
-                    Job::Cuda(_) => Language::Cuda,
-                    Job::Triton(_) => Language::Triton,
-                },
-                base_source: base_src.to_string(),
-                candidate_source: cand_src.to_string(),
-                request: req.clone(),
-                measurement: m.clone(),
-                measured_at: std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map(|d| d.as_secs())
-                    .unwrap_or(0),
-            };
-            if let Ok(bytes) = serde_json::to_vec(&ex) {
+    keep(pool, store, req, (base_src, cand_src), &m);
+    (m, false)
+}
+
+/// A measurement of this job kept before: in the local store, else in the team's shared
+/// store of a remote worker (then kept locally too).
+pub fn stored(pool: &WorkerPool, store: Option<&Store>, key: &ContentHash) -> Option<Measurement> {
+    let local = store
+        .and_then(|s| s.get(Table::Measurements, key).ok().flatten())
+        .and_then(|b| serde_json::from_slice::<Example>(&b).ok());
+    if let Some(ex) = local {
+        return Some(ex.measurement);
+    }
+    let ex = pool.shared_get(key)?;
+    if let (Some(s), Ok(bytes)) = (store, serde_json::to_vec(&ex)) {
+        if let Err(e) = s.put_many(Table::Measurements, &[(*key, bytes)]) {
+            tracing::warn!("could not store the measurement: {e}");
+        }
+    }
+    Some(ex.measurement)
+}
+
+/// Keeps a measurement of `req` (base and candidate sources) in the local store and the
+/// team's shared one; only real measurements and wrong results are examples worth keeping.
+pub fn keep(pool: &WorkerPool, store: Option<&Store>, req: &MeasureRequest, sources: (&str, &str), m: &Measurement) {
+    if !matches!(m.status, Status::Ok | Status::WrongResult) {
+        return;
+    }
+    let key = measurement_key(req);
+    let ex = Example {
+        kernel: req.job.kernel().to_string(),
+        language: match req.job {
+            Job::Cuda(_) => Language::Cuda,
+            Job::Triton(_) => Language::Triton,
+        },
+        base_source: sources.0.to_string(),
+        candidate_source: sources.1.to_string(),
+        request: req.clone(),
+        measurement: m.clone(),
+        measured_at: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+    };
+    if let Some(s) = store {
+        match serde_json::to_vec(&ex) {
+            Ok(bytes) => {
                 if let Err(e) = s.put_many(Table::Measurements, &[(key, bytes)]) {
                     tracing::warn!("could not store the measurement: {e}");
                 }
             }
+            Err(e) => tracing::warn!("could not store the measurement: {e}"),
         }
     }
-    (m, false)
+    pool.shared_put(&key, &ex);
 }
 
 pub fn open_store(cache: &CacheOptions) -> Option<Store> {

@@ -2,6 +2,8 @@
 //!
 //! - `GET /v1/health`: device name, compute capability, memory, driver, version.
 //! - `POST /v1/measure`: a JSON [`MeasureRequest`] → a JSON [`Measurement`].
+//! - `GET`/`PUT /v1/store/<key>`: the team's shared store, with `--store DIR`
+//!   ([`super::store`]).
 //!
 //! Every request needs `Authorization: Bearer <token>` (401 otherwise). Bodies over
 //! the size limit get 413. Jobs run one at a time in a supervised child process with a
@@ -12,6 +14,7 @@
 use super::supervisor::LocalWorker;
 use super::Health;
 use kforecast_core::measure::protocol::MeasureRequest;
+use kforecast_core::store::Store;
 use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -22,6 +25,8 @@ pub struct ServeOptions {
     pub token: String,
     pub max_request_bytes: usize,
     pub job_timeout: Duration,
+    /// The shared store it keeps (`--store DIR`), if any.
+    pub store: Option<Store>,
 }
 
 fn json_response(status: u16, body: String) -> Response<std::io::Cursor<Vec<u8>>> {
@@ -104,6 +109,8 @@ fn handle(
                     h
                 }
             };
+            // Jobs run one at a time here.
+            let h = Health { slots: Some(1), ..h };
             (200, serde_json::to_string(&h).unwrap_or_default())
         }
         (Method::Post, "/v1/measure") => {
@@ -122,10 +129,25 @@ fn handle(
             };
             (200, serde_json::to_string(&m).unwrap_or_default())
         }
+        (Method::Get, path) if path.starts_with(STORE) => {
+            super::store::serve_get(opts.store.as_ref(), &path[STORE.len()..])
+        }
+        (Method::Put, path) if path.starts_with(STORE) => {
+            let body = match read_body(req, opts.max_request_bytes) {
+                Ok(b) => b,
+                Err(413) => return fail(413, &format!("request body over the {} byte limit", opts.max_request_bytes)),
+                Err(code) => return fail(code, "could not read the request body"),
+            };
+            super::store::serve_put(opts.store.as_ref(), &path[STORE.len()..], &body)
+        }
         (_, "/v1/health" | "/v1/measure") => fail(405, "method not allowed"),
-        _ => fail(404, "no such endpoint (try /v1/health or /v1/measure)"),
+        (_, path) if path.starts_with(STORE) => fail(405, "method not allowed"),
+        _ => fail(404, "no such endpoint (try /v1/health, /v1/measure or /v1/store/<key>)"),
     }
 }
+
+/// Where the shared store's records are, by key.
+const STORE: &str = "/v1/store/";
 
 fn read_body(req: &mut Request, limit: usize) -> Result<Vec<u8>, u16> {
     if req.body_length().is_some_and(|n| n > limit) {

@@ -7,10 +7,13 @@
 //!   on a hang or a crash.
 //! - [`http`]: `kforecast worker --listen ADDR`, the same over HTTP with a bearer token.
 //! - [`pool`]: the client side: jobs spread over local and remote workers.
+//! - [`store`]: the team's shared store of measurements, kept by a worker (`--store`) or
+//!   a farm, asked before a job is sent.
 
 pub mod http;
 pub mod pool;
 pub mod stdio;
+pub mod store;
 pub mod supervisor;
 mod triton;
 
@@ -36,4 +39,8 @@ pub struct Health {
     pub message: String,
     #[serde(default)]
     pub python: Option<String>,
+    /// Jobs it measures at once: 1 for `worker --listen`, the GPU replicas for a farm
+    /// (absent: 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slots: Option<usize>,
 }

@@ -33,6 +33,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
                         device: Some(e.info().clone()),
                         message: String::new(),
                         python: triton.python_version(),
+                        slots: None,
                     },
                     Err(m) => Health {
                         ok: false,
@@ -40,6 +41,7 @@ pub fn run() -> anyhow::Result<ExitCode> {
                         device: None,
                         message: m.message.clone(),
                         python: triton.python_version(),
+                        slots: None,
                     },
                 };
                 (serde_json::to_string(&health)?, false)
