@@ -16,8 +16,11 @@
 
 use super::gbt::{Booster, Tree};
 
-/// The deepest tree compiled (2^12 leaves each); deeper models keep the plain walk.
-pub const MAX_DEPTH: usize = 12;
+/// The deepest tree compiled (2^10 leaves each); deeper models keep the plain walk.
+pub const MAX_DEPTH: usize = 10;
+
+/// Trees walked side by side (each for `x` and its swapped twin).
+const SIDE_BY_SIDE: usize = 4;
 
 /// Features are indexed by a byte.
 const WIDTH: usize = 256;
@@ -29,18 +32,39 @@ pub enum CompiledMembers {
     Plain(Vec<Booster>),
 }
 
-/// Every tree of every member as a complete binary tree of one depth.
+/// Every tree of every member as a complete binary tree of one depth D.
 #[derive(Clone, Debug)]
 pub struct Complete {
-    depth: usize,
-    /// Per tree, `2^depth − 1` splits' features …
+    /// Per tree, `2^D` slots: the `2^D − 1` splits' features (breadth-first) and one unused …
     features: Vec<u8>,
-    /// … and thresholds, breadth-first.
+    /// … and their thresholds.
     thresholds: Vec<f64>,
-    /// Per tree, `2^depth` leaf values.
+    /// Per tree, `2^D` leaf values.
     leaves: Vec<f64>,
     /// Per member, its base and how many trees it has (in order).
     members: Vec<(f64, usize)>,
+    /// The walk for trees of this depth.
+    walk: Walk,
+}
+
+type Walk = fn(&Complete, &[f64; WIDTH], &[f64; WIDTH], &mut [(f64, f64)]);
+
+/// The walk for trees of `depth`, if compiled.
+fn walk_for(depth: usize) -> Option<Walk> {
+    let walks: [Walk; MAX_DEPTH + 1] = [
+        Complete::predict_n::<1>,
+        Complete::predict_n::<2>,
+        Complete::predict_n::<4>,
+        Complete::predict_n::<8>,
+        Complete::predict_n::<16>,
+        Complete::predict_n::<32>,
+        Complete::predict_n::<64>,
+        Complete::predict_n::<128>,
+        Complete::predict_n::<256>,
+        Complete::predict_n::<512>,
+        Complete::predict_n::<1024>,
+    ];
+    walks.get(depth).copied()
 }
 
 /// What the plain walk reaches from node `at` on its `step`-th visit: a split or a
@@ -76,7 +100,7 @@ fn depth(tree: &Tree, at: usize, step: usize, limit: usize) -> Option<usize> {
 
 /// Writes the subtree of node `at` at position `pos` (breadth-first) of level `level`.
 fn fill(tree: &Tree, at: usize, step: usize, pos: usize, level: usize, out: &mut CompiledTree) {
-    let splits = out.thresholds.len();
+    let splits = out.leaves.len() - 1;
     if level == out.depth {
         // `depth` was measured first, so the walk has reached a value by here.
         if let Reached::Value(v) = reached(tree, at, step) {
@@ -116,22 +140,22 @@ impl CompiledMembers {
         let trees = || members.iter().flat_map(|b| b.trees.iter());
         let fits = trees().all(|t| t.nodes.iter().all(|n| n.feature < WIDTH as i32));
         let depth = trees().try_fold(0, |d: usize, t| depth(t, 0, 0, MAX_DEPTH).map(|e| d.max(e)));
-        let Some(depth) = depth.filter(|_| fits) else { return Self::Plain(members.to_vec()) };
-        let (splits, leaves) = ((1 << depth) - 1, 1 << depth);
-        let count = trees().count();
+        let depth_walk = depth.filter(|_| fits).and_then(|d| Some((d, walk_for(d)?)));
+        let Some((depth, walk)) = depth_walk else { return Self::Plain(members.to_vec()) };
+        let (slots, count) = (1 << depth, trees().count());
         let mut all = Complete {
-            depth,
-            features: Vec::with_capacity(count * splits),
-            thresholds: Vec::with_capacity(count * splits),
-            leaves: Vec::with_capacity(count * leaves),
+            features: Vec::with_capacity(count * slots),
+            thresholds: Vec::with_capacity(count * slots),
+            leaves: Vec::with_capacity(count * slots),
             members: members.iter().map(|b| (b.base, b.trees.len())).collect(),
+            walk,
         };
         for tree in trees() {
             let mut one = CompiledTree {
                 depth,
-                features: vec![0; splits],
-                thresholds: vec![0.0; splits],
-                leaves: vec![0.0; leaves],
+                features: vec![0; slots],
+                thresholds: vec![0.0; slots],
+                leaves: vec![0.0; slots],
             };
             fill(tree, 0, 0, 0, 0, &mut one);
             all.features.extend(one.features);
@@ -190,28 +214,85 @@ impl Complete {
             xs[i] = *v;
             ys[i] = if i < antisymmetric { -v } else { *v };
         }
-        let (splits, leaves) = ((1 << self.depth) - 1, 1usize << self.depth);
+        (self.walk)(self, &xs, &ys, out);
+    }
+
+    /// [`Complete::predict`] for trees of `N = 2^D` slots.
+    fn predict_n<const N: usize>(&self, xs: &[f64; WIDTH], ys: &[f64; WIDTH], out: &mut [(f64, f64)]) {
         let mut first = 0;
         for (o, &(base, trees)) in out.iter_mut().zip(&self.members) {
-            // `Sum for f64` starts from −0.0; so does this sum.
-            let (mut sx, mut sy) = (-0.0, -0.0);
-            for tree in first..first + trees {
-                let f = &self.features[tree * splits..(tree + 1) * splits];
-                let t = &self.thresholds[tree * splits..(tree + 1) * splits];
-                let v = &self.leaves[tree * leaves..(tree + 1) * leaves];
-                let (mut ix, mut iy) = (0usize, 0usize);
-                for _ in 0..self.depth {
-                    let (fx, fy) = (f[ix] as usize, f[iy] as usize);
-                    ix = 2 * ix + 2 - usize::from(xs[fx] <= t[ix]);
-                    iy = 2 * iy + 2 - usize::from(ys[fy] <= t[iy]);
-                }
-                sx += v[ix - splits];
-                sy += v[iy - splits];
-            }
+            let span = first * N..(first + trees) * N;
             first += trees;
+            let (Some(f), Some(t), Some(v)) =
+                (self.features.get(span.clone()), self.thresholds.get(span.clone()), self.leaves.get(span))
+            else {
+                break;
+            };
+            // `Sum for f64` starts from −0.0; so does this sum, over the trees in order.
+            let (mut sx, mut sy) = (-0.0, -0.0);
+            let mut k = 0;
+            while let (Some(f), Some(t), Some(v)) =
+                (side_by_side::<_, N>(f, k), side_by_side::<_, N>(t, k), side_by_side::<_, N>(v, k))
+            {
+                let (mut ix, mut iy) = ([0; SIDE_BY_SIDE], [0; SIDE_BY_SIDE]);
+                for _ in 0..N.trailing_zeros() {
+                    for g in 0..SIDE_BY_SIDE {
+                        ix[g] = step_in::<N>(f, t, g, xs, ix[g]);
+                        iy[g] = step_in::<N>(f, t, g, ys, iy[g]);
+                    }
+                }
+                for g in 0..SIDE_BY_SIDE {
+                    sx += v[g * N + ((ix[g] + 1) & (N - 1))];
+                    sy += v[g * N + ((iy[g] + 1) & (N - 1))];
+                }
+                k += SIDE_BY_SIDE;
+            }
+            while let (Some(f), Some(t), Some(v)) = (tree::<_, N>(f, k), tree::<_, N>(t, k), tree::<_, N>(v, k)) {
+                let (mut ix, mut iy) = (0, 0);
+                for _ in 0..N.trailing_zeros() {
+                    ix = step(f, t, xs, ix);
+                    iy = step(f, t, ys, iy);
+                }
+                sx += leaf(v, ix);
+                sy += leaf(v, iy);
+                k += 1;
+            }
             *o = (base + sx, base + sy);
         }
     }
+}
+
+/// Tree `k`'s `N` slots.
+#[inline(always)]
+fn tree<T, const N: usize>(slots: &[T], k: usize) -> Option<&[T; N]> {
+    slots.get(k * N..)?.first_chunk::<N>()
+}
+
+/// The slots of trees `k..k + SIDE_BY_SIDE`, one after the other.
+#[inline(always)]
+fn side_by_side<T, const N: usize>(slots: &[T], k: usize) -> Option<&[T]> {
+    slots.get(k * N..)?.get(..SIDE_BY_SIDE * N)
+}
+
+/// [`step`] in tree `g` of [`side_by_side`]'s trees.
+#[inline(always)]
+fn step_in<const N: usize>(features: &[u8], thresholds: &[f64], g: usize, x: &[f64; WIDTH], i: usize) -> usize {
+    let at = g * N + (i & (N - 1));
+    2 * i + 2 - usize::from(x[usize::from(features[at])] <= thresholds[at])
+}
+
+/// One level down from split `i`: right unless "≤" (so a NaN goes right).
+#[inline(always)]
+fn step<const N: usize>(features: &[u8; N], thresholds: &[f64; N], x: &[f64; WIDTH], i: usize) -> usize {
+    // Above the last level `i < N − 1`, so the mask changes nothing but the bounds check.
+    let at = i & (N - 1);
+    2 * i + 2 - usize::from(x[usize::from(features[at])] <= thresholds[at])
+}
+
+/// The value of the leaf the walk ended on (`N − 1 ≤ i < 2N − 1`).
+#[inline(always)]
+fn leaf<const N: usize>(leaves: &[f64; N], i: usize) -> f64 {
+    leaves[(i + 1) & (N - 1)]
 }
 
 #[cfg(test)]
