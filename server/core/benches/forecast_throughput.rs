@@ -13,7 +13,9 @@
 //! - cold: profiling both versions from source, then forecasting (what an edit to a
 //!   kernel never seen costs).
 //!
-//! Then the analytic (embedded roofline) forecaster; with `KFORECAST_BENCH_MODEL=FILE`,
+//! Rates are per second of the bench thread's CPU time where Linux gives it (so a machine
+//! shared with other work still shows one core's rate), with the share of a core the
+//! run had. Then the analytic (embedded roofline) forecaster; with `KFORECAST_BENCH_MODEL=FILE`,
 //! also the weights in FILE (another model, say the previous one), and the ratio.
 
 use kforecast_core::extract::extract_text;
@@ -47,9 +49,17 @@ fn pairs() -> Vec<(Kernel, Kernel)> {
     out
 }
 
-/// Runs `f` over the items for about `budget`, returns calls per second.
+/// CPU time this thread has run (Linux's `/proc/thread-self/schedstat`, in ns), so that
+/// figures count one core's time even while other processes share it.
+fn cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(Duration::from_nanos(text.split_whitespace().next()?.parse().ok()?))
+}
+
+/// Runs `f` over the items for about `budget` (wall clock), returns calls per second of
+/// this thread's CPU time (of wall-clock time where that cannot be read).
 fn rate<T>(items: &[T], budget: Duration, mut f: impl FnMut(&T)) -> f64 {
-    let start = Instant::now();
+    let (start, cpu) = (Instant::now(), cpu_time());
     let mut n = 0u64;
     while start.elapsed() < budget {
         for item in items {
@@ -57,7 +67,9 @@ fn rate<T>(items: &[T], budget: Duration, mut f: impl FnMut(&T)) -> f64 {
             n += 1;
         }
     }
-    n as f64 / start.elapsed().as_secs_f64()
+    let wall = start.elapsed();
+    let spent = cpu.zip(cpu_time()).map_or(wall, |(a, b)| b.saturating_sub(a));
+    n as f64 / spent.max(Duration::from_nanos(1)).as_secs_f64()
 }
 
 /// Calls per second of `a` and of `b`, each given `budget` in alternating slices.
@@ -81,6 +93,7 @@ fn main() {
     let profiles: Vec<(Profile, Profile)> =
         pairs.iter().map(|(a, b)| (features::profile(a), features::profile(b))).collect();
     let budget = Duration::from_secs(2);
+    let (wall, cpu) = (Instant::now(), cpu_time());
 
     let trained = TrainedForecaster::shipped().expect("the shipped weights load");
     let plain = TrainedForecaster::shipped().expect("the shipped weights load").with_plain_trees();
@@ -127,6 +140,13 @@ fn main() {
     println!("  forecast, profiles cached        {cached:>12.0} forecasts/s");
     println!("  cold (profile both + forecast)   {cold:>12.0} forecasts/s");
 
+    match cpu.zip(cpu_time()) {
+        Some((a, b)) => println!(
+            "(per second of this thread's CPU time; it had {:.0}% of a core over the run)",
+            100.0 * (b - a).as_secs_f64() / wall.elapsed().as_secs_f64()
+        ),
+        None => println!("(per second of wall-clock time: this thread's CPU time cannot be read here)"),
+    }
     if let Ok(path) = std::env::var("KFORECAST_BENCH_MODEL") {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("KFORECAST_BENCH_MODEL={path}: {e}"));
         let model = Model::from_json(&text).unwrap_or_else(|e| panic!("KFORECAST_BENCH_MODEL={path}: {e}"));
