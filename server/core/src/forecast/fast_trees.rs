@@ -7,9 +7,11 @@
 //! reaches above depth D fills every leaf below its position, so whatever the padding
 //! splits answer, the walk ends on the same value. The walk has no data-dependent
 //! branch: D steps of `i = 2i + 2 − (x[f] ≤ t)`, right unless "≤", as in the
-//! plain walk (a NaN goes right). The walk for `x` and the one for its swapped twin run
-//! in the same pass over the trees, and each member's trees are summed in the plain
-//! order from the same starting value, so the sums are the same `f64`s.
+//! plain walk (a NaN goes right), and no bounds checks (indices are masked to the
+//! tree's slots). The walks for `x` and for its swapped twin run in the same pass, four
+//! trees side by side (eight independent chains for the CPU to overlap), and each
+//! member's trees are summed in the plain order from the same starting value, so the
+//! sums are the same `f64`s.
 //!
 //! A model the layout cannot hold (a tree deeper than [`MAX_DEPTH`] as the plain walk
 //! reads it, or more than 256 features) keeps the plain walk.
