@@ -5,6 +5,7 @@ mod combine;
 mod embedded;
 mod ensemble;
 mod explain;
+pub mod fast_trees;
 pub mod gbt;
 pub mod llm_prompt;
 pub mod novelty;

@@ -8,6 +8,7 @@
 //! the confidence is calibrated on families the trees did not see. A user's own
 //! measurements can further adjust it per device ([`Adjustment`], see `adapt.rs`).
 
+use super::fast_trees::CompiledMembers;
 use super::gbt::{BoostParams, Booster};
 use super::{explain, EmbeddedForecaster, Forecast, Forecaster};
 use crate::features::{Features, Profile};
@@ -85,7 +86,17 @@ impl Estimate {
 pub fn estimate(members: &[Booster], x: &[f64]) -> Estimate {
     let y = swapped(x);
     let both: Vec<(f64, f64)> = members.iter().map(|b| (b.predict(x), b.predict(&y))).collect();
-    let n = members.len().max(1) as f64;
+    from_predictions(&both)
+}
+
+/// [`estimate`] with the members compiled for speed: the same bits.
+pub fn estimate_compiled(members: &CompiledMembers, x: &[f64]) -> Estimate {
+    members.with_predictions(x, antisymmetric_len(), from_predictions)
+}
+
+/// The estimate from each member's forecast for (base, candidate) and (candidate, base).
+fn from_predictions(both: &[(f64, f64)]) -> Estimate {
+    let n = both.len().max(1) as f64;
     let mu = 0.5 * (both.iter().map(|p| p.0).sum::<f64>() / n - both.iter().map(|p| p.1).sum::<f64>() / n);
     let disagreement = (both.iter().map(|(a, b)| (0.5 * (a - b) - mu).powi(2)).sum::<f64>() / n).sqrt();
     Estimate { mu, disagreement }
@@ -272,6 +283,8 @@ pub struct TrainedForecaster {
     model: Arc<Model>,
     /// The training range of the pair features (none: every pair counts as covered).
     coverage: Option<super::novelty::Coverage>,
+    /// The model's members, compiled once for speed.
+    trees: CompiledMembers,
     adjustment: Adjustment,
     profiles: EmbeddedForecaster,
     id: String,
@@ -293,12 +306,20 @@ impl TrainedForecaster {
                 id.push_str(&format!("+cov{}", ContentHash::of(super::novelty::SHIPPED_COVERAGE.as_bytes()).short()));
             }
         }
-        Self { model, coverage, adjustment, profiles: EmbeddedForecaster::new(), id }
+        let trees = CompiledMembers::new(&model.members);
+        Self { model, coverage, trees, adjustment, profiles: EmbeddedForecaster::new(), id }
     }
 
     /// The same forecaster with another training range (or none), for evaluation.
     pub fn with_coverage(mut self, coverage: Option<super::novelty::Coverage>) -> Self {
         self.coverage = coverage;
+        self
+    }
+
+    /// The same forecaster walking the trees as stored, node by node: the reference the
+    /// compiled trees are benchmarked against (the same forecasts, slower).
+    pub fn with_plain_trees(mut self) -> Self {
+        self.trees = CompiledMembers::Plain(self.model.members.clone());
         self
     }
 
@@ -323,7 +344,7 @@ impl TrainedForecaster {
 
     /// The model's estimate for two profiles, before the adjustment.
     pub fn raw_estimate(&self, base: &Profile, cand: &Profile) -> Estimate {
-        self.model.estimate(&pair_vector(base, cand))
+        estimate_compiled(&self.trees, &pair_vector(base, cand))
     }
 
     /// The forecast for two profiles.
