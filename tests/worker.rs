@@ -223,3 +223,22 @@ fn declaration_mistakes_are_errors_on_the_offending_line() {
     let line = bad.lines().position(|l| l.contains("f33")).expect("line") + 1;
     assert!(err.contains(&format!("transpose.cu:{line}:")) && err.contains("unknown dtype `f33`"), "{err}");
 }
+
+#[test]
+fn job_file_names_that_leave_the_job_folder_are_refused_and_nothing_is_written() {
+    let w = worker(&[], None);
+    let target = tempfile::tempdir().expect("tempdir");
+    let escape = target.path().join("escaped.py");
+    let names = [escape.display().to_string(), "../../escaped.py".to_string(), "a/b.py".to_string(), "..".to_string()];
+    for name in names {
+        let mut job: Value = serde_json::from_str(&triton_job()).expect("json");
+        job["job"]["candidate"]["file_name"] = name.clone().into();
+        let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), job.to_string().as_bytes());
+        assert_eq!(status, 400, "{name}: {body}");
+        assert!(body.contains("file name"), "{name}: {body}");
+    }
+    assert!(!escape.exists(), "a job wrote outside its folder");
+    // The worker keeps serving.
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+    assert_eq!(status, 200, "{body}");
+}
