@@ -118,6 +118,26 @@ fn main() {
     burst();
 }
 
+/// Records an answer to one of the burst's requests.
+fn answered(
+    r: Value,
+    sent: &mut HashMap<i64, Instant>,
+    times: &mut Vec<f64>,
+    modified: &mut usize,
+    last_id: i64,
+    last: &mut Value,
+) {
+    let Some(rid) = r.get("id").and_then(Value::as_i64) else { return };
+    let Some(at) = sent.remove(&rid) else { return };
+    times.push(at.elapsed().as_secs_f64() * 1e3);
+    if r["error"]["code"] == -32801 {
+        *modified += 1;
+    }
+    if rid == last_id {
+        *last = r;
+    }
+}
+
 /// 5 bursts of 200 didChange + inlayHint pairs on a 90-kernel file.
 fn burst() {
     let (mut c, text, uri, _dir) = opened(90);
@@ -135,6 +155,7 @@ fn burst() {
     for b in 0..5usize {
         let mut sent: HashMap<i64, Instant> = HashMap::new();
         let mut last_id = 0;
+        let mut last = Value::Null;
         for round in 0..200usize {
             version += 1;
             let line = kernel_lines[(b * 200 + round) * 7 % kernel_lines.len()];
@@ -150,19 +171,14 @@ fn burst() {
             sent.insert(id, Instant::now());
             c.send_raw(&hint_request(id));
             last_id = id;
+            // Answers are timed as they arrive, also while the burst is being sent.
+            while let Some(r) = c.next_response(Duration::ZERO) {
+                answered(r, &mut sent, &mut times, &mut modified, last_id, &mut last);
+            }
         }
-        let mut last = Value::Null;
         while !sent.is_empty() {
             let r = c.next_response(Duration::from_secs(60)).expect("an answer within 60 s");
-            let Some(rid) = r.get("id").and_then(Value::as_i64) else { continue };
-            let Some(at) = sent.remove(&rid) else { continue };
-            times.push(at.elapsed().as_secs_f64() * 1e3);
-            if r["error"]["code"] == -32801 {
-                modified += 1;
-            }
-            if rid == last_id {
-                last = r;
-            }
+            answered(r, &mut sent, &mut times, &mut modified, last_id, &mut last);
         }
         // The answer to the last request is the hints of the latest text.
         let now = c.request(
