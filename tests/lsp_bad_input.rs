@@ -305,5 +305,17 @@ fn a_file_too_complex_to_parse_still_lets_the_server_answer() {
     let status = c.request("kforecast/status", Value::Null);
     assert!(status.get("result").is_some(), "{status}");
     eprintln!("`*/` file: opened and answered in {:?}", start.elapsed());
+    // A CUDA file whose parse runs out of time: the user is told, and the server answers.
+    let slow = format!("__global__ void k(float* a) {{\n{}\n a[0] = a[1];\n}}\n", "*/ ".repeat(1600));
+    let path = dir.path().join("slow.cu");
+    std::fs::write(&path, &slow).expect("write");
+    let uri = uri_of(&path);
+    c.open(&uri, "cuda", &slow);
+    let diags =
+        c.wait_notification(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri.as_str());
+    let messages: Vec<&str> =
+        diags["params"]["diagnostics"].as_array().into_iter().flatten().filter_map(|d| d["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("to parse")), "{diags}");
+    assert!(c.inlay_hints(&uri).is_empty());
     assert!(c.shutdown().success());
 }
