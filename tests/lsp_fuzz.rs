@@ -11,7 +11,7 @@
 //! sent are saved (the path is printed) and can be replayed:
 //! `KFORECAST_FUZZ_REPLAY=path cargo test --test lsp_fuzz -- --nocapture`.
 //!
-//! Bounded for CI by `KFORECAST_FUZZ_SESSIONS` (default 120) and `KFORECAST_FUZZ_SECONDS`
+//! Bounded for CI by `KFORECAST_FUZZ_SESSIONS` (default 2,000) and `KFORECAST_FUZZ_SECONDS`
 //! (default 90), on `KFORECAST_FUZZ_JOBS` threads (default 2), from `KFORECAST_FUZZ_SEED`;
 //! `scripts/fuzz` runs many more.
 
@@ -531,7 +531,7 @@ fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
 
 #[test]
 fn fuzzed_sessions_never_crash_hang_or_outlive_stdin() {
-    let sessions: usize = env_or("KFORECAST_FUZZ_SESSIONS", 120);
+    let sessions: usize = env_or("KFORECAST_FUZZ_SESSIONS", 2000);
     let seconds: u64 = env_or("KFORECAST_FUZZ_SECONDS", 90);
     let jobs: usize = env_or("KFORECAST_FUZZ_JOBS", 2);
     let seed: u64 = env_or("KFORECAST_FUZZ_SEED", 0x6b66_6f72_6563);
