@@ -4,7 +4,9 @@ mod common;
 
 use common::*;
 use serde_json::{json, Value};
-use std::time::Instant;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 const KERNEL: &str = "__global__ void k(const float* a, float* b, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) b[i] = 2.0f * a[i];\n}\n";
 
@@ -194,5 +196,126 @@ fn requests_for_unknown_documents_get_empty_answers() {
     let cmd = c.request("workspace/executeCommand", json!({"command": "kforecast.setBaseline", "arguments": [42]}));
     assert!(cmd.get("error").is_some(), "{cmd}");
     assert!(c.alive());
+    assert!(c.shutdown().success());
+}
+
+/// The next response, whatever its id.
+fn response(c: &mut Client) -> Value {
+    c.next_response(Duration::from_secs(30)).expect("a response")
+}
+
+#[test]
+fn unusable_ids_dollar_requests_and_surrogates_are_answered() {
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    // Ids that are not a string or an i64: an error with a null id, and the server goes on.
+    for id in ["{}", "[1]", "1.5", "true", "18446744073709551615"] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"kforecast/status"}}"#);
+        c.send_raw(body.as_bytes());
+        let r = response(&mut c);
+        assert_eq!(r["id"], Value::Null, "{id}: {r}");
+        assert_eq!(r["error"]["code"], -32600, "{id}: {r}");
+    }
+    // A `$/` request is answered MethodNotFound (a `$/` notification is ignored).
+    c.send_raw(br#"{"jsonrpc":"2.0","method":"$/setTrace","params":{"value":"off"}}"#);
+    c.send_raw(br#"{"jsonrpc":"2.0","id":77,"method":"$/ping"}"#);
+    let r = response(&mut c);
+    assert_eq!((r["id"].clone(), r["error"]["code"].clone()), (json!(77), json!(-32601)), "{r}");
+    // A lone surrogate escape is repaired, and the request answered.
+    c.send_raw(br#"{"jsonrpc":"2.0","id":78,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///x\ud800.cu"},"position":{"line":0,"character":0}}}"#);
+    let r = response(&mut c);
+    assert_eq!(r["id"], 78, "{r}");
+    assert!(r.get("error").is_none(), "{r}");
+    assert!(c.alive());
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn absurd_lengths_and_long_headers_are_skipped_not_fatal() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let uri = cuda_file(&dir, "k.cu", KERNEL);
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    c.open(&uri, "cuda", KERNEL);
+    // Lengths no body has (they used to abort the server while allocating), then frames.
+    c.send_bytes(b"Content-Length: 99999999999999\r\n\r\n{}");
+    c.send_bytes(b"Content-Length: 18446744073709551615\r\n\r\n");
+    // A 4 MiB header line.
+    let mut long = b"X-Pad: ".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 4 << 20));
+    long.extend(b"\r\nContent-Length: 2\r\n\r\n{}");
+    c.send_bytes(&long);
+    assert_alive(&mut c, &uri);
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn the_server_exits_when_stdin_closes_without_exit() {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let uri = cuda_file(&dir, "k.cu", KERNEL);
+    let mut child = Command::new(binary())
+        .arg("lsp")
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let frame = |v: Value| {
+        let body = v.to_string();
+        format!("Content-Length: {}\r\n\r\n{body}", body.len())
+    };
+    let mut session = frame(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}));
+    session += &frame(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}));
+    session += &frame(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "cuda", "version": 1, "text": KERNEL}}}));
+    // A request nobody waits for: the editor crashed (stdin closes) right after sending it.
+    session += &frame(json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/inlayHint",
+        "params": {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}}}));
+    stdin.write_all(session.as_bytes()).expect("write");
+    drop(stdin);
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "the server outlived its stdin by 10 s");
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    eprintln!("exited {:?} after stdin closed ({status})", start.elapsed());
+    assert_eq!(status.code(), Some(1), "no shutdown came: exit code 1");
+}
+
+#[test]
+fn a_file_too_complex_to_parse_still_lets_the_server_answer() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // Runs of `*/` make tree-sitter's error recovery slow (34 s for 3.4 KB, before a
+    // parse had a time budget).
+    let text = format!("import triton\n\n@triton.jit\ndef k(x):\n    pass\n\nx = {}\n", "*/".repeat(1700));
+    let path = dir.path().join("slow.py");
+    std::fs::write(&path, &text).expect("write");
+    let uri = uri_of(&path);
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    let start = Instant::now();
+    c.open(&uri, "python", &text);
+    let _ = c.inlay_hints(&uri);
+    let status = c.request("kforecast/status", Value::Null);
+    assert!(status.get("result").is_some(), "{status}");
+    eprintln!("`*/` file: opened and answered in {:?}", start.elapsed());
+    // A CUDA file whose parse runs out of time: the user is told, and the server answers.
+    let slow = format!("__global__ void k(float* a) {{\n{}\n a[0] = a[1];\n}}\n", "*/ ".repeat(1600));
+    let path = dir.path().join("slow.cu");
+    std::fs::write(&path, &slow).expect("write");
+    let uri = uri_of(&path);
+    c.open(&uri, "cuda", &slow);
+    let diags =
+        c.wait_notification(|n| n["method"] == "textDocument/publishDiagnostics" && n["params"]["uri"] == uri.as_str());
+    let messages: Vec<&str> =
+        diags["params"]["diagnostics"].as_array().into_iter().flatten().filter_map(|d| d["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("to parse")), "{diags}");
+    assert!(c.inlay_hints(&uri).is_empty());
     assert!(c.shutdown().success());
 }

@@ -380,4 +380,22 @@ fn a_job_one_client_measured_is_free_for_the_next() {
     assert_eq!((second["speedup"].as_f64(), second["cached"].as_bool()), (Some(1.25), Some(true)), "{second}");
     let runs = std::fs::read_to_string(&log).expect("log").lines().filter(|l| l.starts_with("start")).count();
     assert_eq!(runs, 1, "measured once");
+
+#[test]
+fn job_file_names_that_leave_the_job_folder_are_refused_and_nothing_is_written() {
+    let w = worker(&[], None);
+    let target = tempfile::tempdir().expect("tempdir");
+    let escape = target.path().join("escaped.py");
+    let names = [escape.display().to_string(), "../../escaped.py".to_string(), "a/b.py".to_string(), "..".to_string()];
+    for name in names {
+        let mut job: Value = serde_json::from_str(&triton_job()).expect("json");
+        job["job"]["candidate"]["file_name"] = name.clone().into();
+        let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), job.to_string().as_bytes());
+        assert_eq!(status, 400, "{name}: {body}");
+        assert!(body.contains("file name"), "{name}: {body}");
+    }
+    assert!(!escape.exists(), "a job wrote outside its folder");
+    // The worker keeps serving.
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+    assert_eq!(status, 200, "{body}");
 }

@@ -41,7 +41,8 @@ pub struct Client {
     _cache: Option<tempfile::TempDir>,
 }
 
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+/// One message read off the server's stdout (`None` at its end).
+pub fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     let mut length = None;
     loop {
         let mut line = String::new();
@@ -102,6 +103,12 @@ impl Client {
         }
     }
 
+    /// Writes bytes as they are (no header added).
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).expect("write");
+        self.stdin.flush().expect("flush");
+    }
+
     pub fn send_raw(&mut self, body: &[u8]) {
         let header = format!("Content-Length: {}\r\n\r\n", body.len());
         self.stdin.write_all(header.as_bytes()).expect("write header");
@@ -142,6 +149,17 @@ impl Client {
             let msg = self.next_message(deadline).unwrap_or_else(|| panic!("no response to request {id}"));
             if msg.get("id").and_then(Value::as_i64) == Some(id) && msg.get("method").is_none() {
                 return msg;
+            }
+        }
+    }
+
+    /// The next response to one of our requests (answering server requests meanwhile).
+    pub fn next_response(&mut self, timeout: Duration) -> Option<Value> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let msg = self.next_message(deadline)?;
+            if msg.get("method").is_none() {
+                return Some(msg);
             }
         }
     }

@@ -4,16 +4,30 @@ use crate::hash::{ContentHash, Hasher};
 use crate::kernel::Language;
 use ropey::Rope;
 use std::borrow::Cow;
-use tree_sitter::{InputEdit, Parser, Point, Tree};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+use tree_sitter::{InputEdit, ParseOptions, ParseState, Parser, Point, Tree};
+
+/// The longest one parse of a small text may run: past it the parse is abandoned and
+/// the text is reported too complex (tree-sitter's error recovery can take seconds on a
+/// few kilobytes of pathological input, such as runs of `*/`).
+pub const PARSE_BUDGET: Duration = Duration::from_millis(500);
+/// What a large text adds to the budget per byte (1 µs: 1 MB/s, where tree-sitter
+/// parses real code at 3 MB/s or more even in a loaded debug build), so that no real
+/// file runs out of time.
+const BUDGET_PER_BYTE_NS: u64 = 1000;
 
 /// Text plus its syntax tree. Edits are applied in bytes; the tree is re-parsed
-/// incrementally on [`SourceText::reparse`].
+/// incrementally on [`SourceText::reparse`], within a time budget.
 pub struct SourceText {
     language: Language,
     rope: Rope,
+    /// The last tree parsed, edited along with the text (stale while `timed_out`).
     tree: Option<Tree>,
     parser: Parser,
     dirty: bool,
+    budget: Duration,
+    timed_out: bool,
 }
 
 /// Creates a parser for a language.
@@ -33,10 +47,32 @@ pub fn parser_for(language: Language) -> Parser {
 
 impl SourceText {
     pub fn new(language: Language, text: &str) -> Self {
-        let mut this =
-            Self { language, rope: Rope::from_str(text), tree: None, parser: parser_for(language), dirty: true };
+        Self::with_budget(language, text, PARSE_BUDGET)
+    }
+
+    /// A text whose parses may each run at most `budget` (plus a share per byte).
+    pub fn with_budget(language: Language, text: &str, budget: Duration) -> Self {
+        let mut this = Self {
+            language,
+            rope: Rope::from_str(text),
+            tree: None,
+            parser: parser_for(language),
+            dirty: true,
+            budget,
+            timed_out: false,
+        };
         this.reparse();
         this
+    }
+
+    /// The last parse ran out of time: there is no tree for the current text.
+    pub fn timed_out(&self) -> bool {
+        self.timed_out
+    }
+
+    /// How long a parse of the current text may run.
+    pub fn budget(&self) -> Duration {
+        self.budget + Duration::from_nanos(self.rope.len_bytes() as u64 * BUDGET_PER_BYTE_NS)
     }
 
     pub fn language(&self) -> Language {
@@ -47,8 +83,9 @@ impl SourceText {
         &self.rope
     }
 
+    /// The syntax tree of the current text (none while the last parse ran out of time).
     pub fn tree(&self) -> Option<&Tree> {
-        self.tree.as_ref()
+        self.tree.as_ref().filter(|_| !self.timed_out)
     }
 
     pub fn len_bytes(&self) -> usize {
@@ -129,8 +166,28 @@ impl SourceText {
             let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
             &chunk.as_bytes()[byte - chunk_start..]
         };
-        let tree = self.parser.parse_with_options(&mut read, self.tree.as_ref(), None);
-        self.tree = tree;
+        let (start, budget) = (Instant::now(), self.budget());
+        let mut progress = |_: &ParseState| {
+            if start.elapsed() > budget {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        };
+        let options = ParseOptions::new().progress_callback(&mut progress);
+        match self.parser.parse_with_options(&mut read, self.tree.as_ref(), Some(options)) {
+            Some(tree) => {
+                self.tree = Some(tree);
+                self.timed_out = false;
+            }
+            None => {
+                // Abandoned: the next parse starts afresh, from the old tree (kept,
+                // edited with the text) where there is one.
+                self.parser.reset();
+                self.timed_out = true;
+                tracing::warn!("parse abandoned after {:?} ({} bytes)", start.elapsed(), self.rope.len_bytes());
+            }
+        }
         self.dirty = false;
     }
 
@@ -172,5 +229,25 @@ mod tests {
         // Byte 1 is inside 'é': snapped back to its start.
         src.edit(1, 1, "a");
         assert_eq!(src.text(), "aé\n");
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    #[test]
+    fn a_parse_that_runs_out_of_time_leaves_no_tree_and_the_next_edit_parses_again() {
+        // Runs of `*/` send tree-sitter's error recovery into seconds (11 s for these 5 KB).
+        let slow = format!("__global__ void k(float* a) {{\n{}\n a[0] = a[1];\n}}\n", "*/ ".repeat(1600));
+        let start = Instant::now();
+        let mut src = SourceText::new(Language::Cuda, &slow);
+        assert!(src.timed_out() && src.tree().is_none());
+        assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+        src.replace_all("x = 1\n");
+        src.reparse();
+        assert!(!src.timed_out() && src.tree().is_some());
+        let fine = SourceText::new(Language::Cuda, &"__global__ void k(float* a) { a[0] = 1; }\n".repeat(2000));
+        assert!(!fine.timed_out());
     }
 }

@@ -43,7 +43,7 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
         }
         "declaration" => {
             let text = node_text(item, src);
-            let norm = normalize(item, src, &HashSet::new(), |_| true);
+            let norm = normalize(item, src, &HashSet::new(), |_, _| true);
             for name in declared_names(item, src) {
                 facts.helpers.push(HelperDraft {
                     name,
@@ -145,7 +145,7 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
 }
 
 /// Identifiers that name variables (not fields, types or labels) are renamable.
-fn renamable(node: Node) -> bool {
+fn renamable(node: Node, _parent: Option<Node>) -> bool {
     node.kind() == "identifier"
 }
 
@@ -319,9 +319,9 @@ fn enclosing_name(node: Node, src: &SourceText) -> String {
 /// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch may refer to.
 fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
-    walk::preorder(node, |n| {
+    walk::preorder_with_ancestors(node, |n, ancestors| {
         if n.kind() == "assignment_expression" {
-            reassign(n, src, &mut out);
+            reassign(n, ancestors, src, &mut out);
             return true;
         }
         if n.kind() != "declaration" {
@@ -356,7 +356,7 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
 /// its value, `if (blocks > cap) blocks = cap;` caps it; any other conditional
 /// assignment marks it [`SET_ON_SOME_PATHS`] (so a launch that uses it cannot be taken as
 /// written, and a job asks for `grid =` instead of launching the wrong shape).
-fn reassign(n: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
+fn reassign(n: Node, ancestors: &[Node], src: &SourceText, out: &mut BTreeMap<String, String>) {
     let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
         return;
     };
@@ -373,8 +373,7 @@ fn reassign(n: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
     };
     // Conditional: inside an `if`, a loop or a `switch` of the launching function.
     let mut guard = None;
-    let mut up = n.parent();
-    while let Some(p) = up {
+    for p in ancestors.iter().rev() {
         if matches!(p.kind(), "function_definition" | "lambda_expression") {
             break;
         }
@@ -387,10 +386,9 @@ fn reassign(n: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
                 | "switch_statement"
                 | "conditional_expression"
         ) {
-            guard = Some(p);
+            guard = Some(*p);
             break;
         }
-        up = p.parent();
     }
     let value = match guard {
         None => Some(value),

@@ -17,18 +17,18 @@ pub struct Normalized {
 
 /// Tokens of `node` without comments or docstrings; identifiers in `locals` are
 /// replaced by their order of first appearance, so renaming a local is not a change.
-/// `renamable` says whether an `identifier` leaf is a variable reference (not a
-/// keyword-argument name or attribute).
-pub fn normalize(
-    node: Node,
+/// `renamable` says whether an `identifier` leaf (given with its parent) is a variable
+/// reference (not a keyword-argument name or attribute).
+pub fn normalize<'t>(
+    node: Node<'t>,
     src: &SourceText,
     locals: &HashSet<String>,
-    renamable: impl Fn(Node) -> bool,
+    renamable: impl Fn(Node<'t>, Option<Node<'t>>) -> bool,
 ) -> Normalized {
     let mut hasher = Hasher::new();
     let mut renames: HashMap<String, usize> = HashMap::new();
     let mut uses = BTreeSet::new();
-    walk::preorder(node, |n| {
+    walk::preorder_with_ancestors(node, |n, ancestors| {
         let kind = n.kind();
         if kind == "comment" || is_docstring(n) {
             return false;
@@ -37,7 +37,7 @@ pub fn normalize(
             return true;
         }
         let text = super::node_text(n, src);
-        if kind == "identifier" && renamable(n) {
+        if kind == "identifier" && renamable(n, ancestors.last().copied()) {
             if locals.contains(text.as_ref()) {
                 let next = renames.len();
                 let index = *renames.entry(text.into_owned()).or_insert(next);

@@ -19,7 +19,7 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                     (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
                 {
                     if left.kind() == "identifier" {
-                        let norm = normalize(item, src, &HashSet::new(), |_| true);
+                        let norm = normalize(item, src, &HashSet::new(), |_, _| true);
                         facts.helpers.push(HelperDraft {
                             name: node_text(left, src).into_owned(),
                             kind: HelperKind::Constant,
@@ -93,8 +93,8 @@ fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
 }
 
 /// An identifier is a variable reference unless it names an attribute or a keyword.
-fn renamable(node: Node) -> bool {
-    let Some(parent) = node.parent() else {
+fn renamable<'t>(node: Node<'t>, parent: Option<Node<'t>>) -> bool {
+    let Some(parent) = parent else {
         return true;
     };
     match parent.kind() {
@@ -144,8 +144,8 @@ fn locals_and_constexprs(def: Node, src: &SourceText) -> (HashSet<String>, Vec<S
                 _ => None,
             };
             if let Some(target) = target {
-                walk::preorder(target, |t| {
-                    if t.kind() == "identifier" && renamable(t) {
+                walk::preorder_with_ancestors(target, |t, ancestors| {
+                    if t.kind() == "identifier" && renamable(t, Some(*ancestors.last().unwrap_or(&n))) {
                         locals.insert(node_text(t, src).into_owned());
                     }
                     t.kind() != "attribute" && t.kind() != "subscript"

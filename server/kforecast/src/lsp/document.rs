@@ -60,6 +60,11 @@ pub struct Document {
     pub reports: Vec<KernelReport>,
     /// Why the document is not analysed (too large), if it is not.
     pub disabled: Option<String>,
+    /// Edits not analysed yet (a burst of edits is analysed once, when next needed).
+    pub stale: bool,
+    /// Why the current text is not analysed (its parse ran out of time): the kernels
+    /// and reports are those of the last text that parsed.
+    pub too_complex: Option<String>,
     /// The LLM surrogate's forecasts of this document's pairs.
     pub llm: super::llm::LlmForecasts,
     path: Option<PathBuf>,
@@ -110,6 +115,8 @@ impl Document {
             current: Vec::new(),
             reports: Vec::new(),
             disabled,
+            stale: true,
+            too_complex: None,
             llm: Default::default(),
             path,
             siblings: Vec::new(),
@@ -181,6 +188,7 @@ impl Document {
         if self.disabled.is_some() {
             return;
         }
+        self.stale = true;
         for change in changes {
             match change.range {
                 Some(range) => {
@@ -197,13 +205,30 @@ impl Document {
         }
     }
 
+    /// Analyses the text if edits came since the last analysis.
+    pub fn analyze_if_stale(&mut self, analyzer: &Analyzer) {
+        if self.stale {
+            self.analyze(analyzer);
+        }
+    }
+
     /// Re-extracts kernels and forecasts them against the baseline.
     pub fn analyze(&mut self, analyzer: &Analyzer) {
+        self.stale = false;
         if self.disabled.is_some() {
             self.reports.clear();
             return;
         }
         self.src.reparse();
+        if self.src.timed_out() {
+            self.too_complex = Some(format!(
+                "kforecast: this file took over {} ms to parse and is not analysed; the forecasts shown are \
+                 those of its last version that parsed",
+                self.src.budget().as_millis()
+            ));
+            return;
+        }
+        self.too_complex = None;
         let mut extraction = self.extractor.extract(&self.src);
         if !self.siblings.is_empty() {
             let text = self.src.text();

@@ -1,7 +1,9 @@
-//! The `LanguageServer` implementation. One mutex owns all state; handlers do their
+//! The server's state and the `LanguageServer` implementation. One mutex owns all
+//! state; the handlers (`handlers/`, one module per kind of message) do their
 //! (millisecond) work under it and talk to the client after releasing it.
 
 use super::document::{language_of, Document, Verification, Verified};
+use super::input::Versions;
 use super::llm;
 use super::position::{to_offset, Encoding};
 use super::settings::Settings;
@@ -23,6 +25,8 @@ use tower_lsp::lsp_types::*;
 use tower_lsp::lsp_types::{notification, request};
 use tower_lsp::{Client, LanguageServer};
 
+#[path = "handlers/mod.rs"]
+mod handlers;
 #[path = "search.rs"]
 mod search;
 
@@ -57,10 +61,23 @@ struct State {
 pub struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
+    /// Each document's newest version read off the wire, ahead of the handlers.
+    versions: Arc<Versions>,
+}
+
+impl State {
+    /// Analyses a document's pending edits, if any (edits are analysed when something
+    /// needs them: a burst of edits costs one analysis).
+    fn analyzed(&mut self, uri: &Url) {
+        let State { docs, analyzer, .. } = self;
+        if let Some(doc) = docs.get_mut(uri) {
+            doc.analyze_if_stale(analyzer);
+        }
+    }
 }
 
 impl Backend {
-    pub fn new(client: Client, cache: &CacheOptions) -> Self {
+    pub fn new(client: Client, cache: &CacheOptions, versions: Arc<Versions>) -> Self {
         let mut pending = Vec::new();
         let cache = open_cache(cache, &mut |w| pending.push((MessageType::WARNING, w)));
         let settings = Settings::default();
@@ -85,11 +102,36 @@ impl Backend {
             llm: None,
             searches: search::Searches::default(),
         };
-        Self { client, state: Arc::new(Mutex::new(state)) }
+        Self { client, state: Arc::new(Mutex::new(state)), versions }
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
         lock(&self.state)
+    }
+
+    /// An edit of this open document arrived after the request being answered (it is
+    /// still queued): the answer would be for text the client no longer has.
+    fn superseded(&self, st: &State, uri: &Url) -> bool {
+        let Some(doc) = st.docs.get(uri) else { return false };
+        self.versions.latest(uri).is_some_and(|v| v != doc.version)
+    }
+
+    /// The state for a read-only request about `uri`, its edits analysed; or the
+    /// `ContentModified` answer when a later edit has already arrived.
+    fn for_request(&self, uri: &Url) -> Result<MutexGuard<'_, State>> {
+        let mut st = self.state();
+        if self.superseded(&st, uri) {
+            return Err(Error::content_modified());
+        }
+        st.analyzed(uri);
+        Ok(st)
+    }
+
+    /// Answers a request the input filter refused (an unusable id, a `$/` request, …).
+    pub async fn refuse(&self, params: Value) -> Result<Value> {
+        let code = params.get("code").and_then(Value::as_i64).unwrap_or(-32600);
+        let message = params.get("message").and_then(Value::as_str).unwrap_or("invalid request").to_string();
+        Err(Error { code: code.into(), message: message.into(), data: None })
     }
 
     /// `kforecast/status`: what the server is doing (for editor status bars and tests).
@@ -119,132 +161,6 @@ impl Backend {
         refresh(&self.client, &self.state);
     }
 
-    /// Starts measuring a kernel against its baseline on a GPU worker; the result
-    /// replaces the forecast inline when it comes back.
-    fn start_verify(&self, uri: Url, kernel: String) -> std::result::Result<Value, String> {
-        let prepared = {
-            let mut st = self.state();
-            let State { docs, analyzer, pool, .. } = &mut *st;
-            let Some(doc) = docs.get_mut(&uri) else { return Err(format!("{uri} is not open")) };
-            let Some(report) = doc.reports.iter().find(|r| r.name == kernel) else {
-                return Err(format!("no kernel named `{kernel}` in {uri}"));
-            };
-            let Some(pair) = report.pair else {
-                return Err(format!("`{kernel}` has no version in {} to compare with", doc.baseline.label));
-            };
-            if doc.verifying(report) {
-                return Ok(json!({"started": false, "running": true}));
-            }
-            let ((bp, bt, bk), (cp, ct, ck)) = doc.sides();
-            match build_job(&kernel, (&bp, &bt, &bk), (&cp, &ct, &ck)) {
-                Err(errors) => {
-                    let first = errors.first().map(|e| e.message.clone()).unwrap_or_default();
-                    doc.spec_errors.insert(kernel.clone(), errors);
-                    Err(format!("cannot verify `{kernel}`: {first}"))
-                }
-                Ok(req) => {
-                    doc.spec_errors.remove(&kernel);
-                    doc.verifications.insert(kernel.clone(), Verification::Running { pair });
-                    Ok((req, bt, ct, pair, pool.clone(), analyzer.cache_arc()))
-                }
-            }
-        };
-        let (req, base_text, cand_text, pair, pool, cache) = match prepared {
-            Ok(p) => p,
-            Err(msg) => {
-                let (client, state, uri) = (self.client.clone(), self.state.clone(), uri.clone());
-                tokio::spawn(async move { publish(&client, &state, uri).await });
-                return Err(msg);
-            }
-        };
-        let (progress, learn) = {
-            let mut st = self.state();
-            st.jobs += 1;
-            (st.progress, st.settings.learn)
-        };
-        let (client, state) = (self.client.clone(), self.state.clone());
-        tokio::spawn(async move {
-            let begin = WorkDoneProgressBegin {
-                title: format!("Verifying `{kernel}` on GPU"),
-                cancellable: Some(false),
-                message: Some("compiling, checking outputs, timing".to_string()),
-                percentage: None,
-            };
-            let token = format!("kforecast/verify/{}", pair.1.short());
-            let work = WorkProgress::begin(&client, progress, token, begin).await;
-            let job = tokio::task::spawn_blocking(move || {
-                let store = cache.store_arc();
-                measure_cached(&pool, store.as_deref(), &req, &base_text, &cand_text, false)
-            })
-            .await;
-            let (m, cached) = match job {
-                Ok(r) => r,
-                Err(e) => {
-                    (Measurement::failure(MeasureStatus::Error, format!("the verification task failed: {e}")), false)
-                }
-            };
-            let headline = m.headline();
-            {
-                let mut st = lock(&state);
-                st.jobs = st.jobs.saturating_sub(1);
-                if let Some(doc) = st.docs.get_mut(&uri) {
-                    let still =
-                        matches!(doc.verifications.get(&kernel), Some(Verification::Running { pair: p }) if *p == pair);
-                    if still {
-                        doc.verifications
-                            .insert(kernel.clone(), Verification::Done(Box::new(Verified { pair, measurement: m })));
-                    }
-                }
-            }
-            work.send(WorkDoneProgress::End(WorkDoneProgressEnd { message: Some(headline.clone()) })).await;
-            let from = if cached { " (stored measurement)" } else { "" };
-            client.log_message(MessageType::INFO, format!("kforecast: `{kernel}` {headline}{from}")).await;
-            if learn && !cached {
-                learn_from_store(&client, &state).await;
-            }
-            publish(&client, &state, uri).await;
-            refresh(&client, &state);
-        });
-        Ok(json!({"started": true}))
-    }
-
-    /// With `autoVerify`, deferred forecasts of this document go to the GPU once the
-    /// text has been still for a moment.
-    fn auto_verify(&self, uri: &Url) {
-        let (candidates, version) = {
-            let st = self.state();
-            if !st.settings.auto_verify {
-                return;
-            }
-            let Some(doc) = st.docs.get(uri) else { return };
-            let threshold = st.settings.confidence_threshold;
-            let names: Vec<String> = doc
-                .reports
-                .iter()
-                .filter(|r| r.forecast().is_some_and(|f| f.defer(threshold)))
-                .filter(|r| doc.verified(r).is_none() && !doc.verifying(r) && !doc.spec_errors.contains_key(&r.name))
-                .map(|r| r.name.clone())
-                .collect();
-            (names, doc.version)
-        };
-        if candidates.is_empty() {
-            return;
-        }
-        let uri = uri.clone();
-        let me = Backend { client: self.client.clone(), state: self.state.clone() };
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(1500)).await;
-            let still = me.state().docs.get(&uri).is_some_and(|d| d.version == version);
-            if still {
-                for k in candidates {
-                    if let Err(e) = me.start_verify(uri.clone(), k) {
-                        tracing::info!("auto-verify: {e}");
-                    }
-                }
-            }
-        });
-    }
-
     /// With the LLM surrogate on: once the text has been still for a moment, asks it
     /// about the changed kernels it has not seen, off the lock and off the request path;
     /// each answer is ensembled and shown when it arrives, if its pair is still current.
@@ -264,6 +180,7 @@ impl Backend {
                 let mut st = lock(&state);
                 let Some(forecaster) = st.llm.clone() else { return };
                 let device = st.analyzer.device().to_string();
+                st.analyzed(&uri);
                 let Some(doc) = st.docs.get_mut(&uri).filter(|d| d.version == version) else { return };
                 (forecaster, llm::requests(doc, &device))
             };
@@ -310,7 +227,19 @@ async fn publish(client: &Client, state: &Mutex<State>, uri: Url) {
     let (diags, version) = {
         let st = lock(state);
         match st.docs.get(&uri) {
-            Some(doc) => (to_proto::diagnostics(doc, st.encoding, st.settings.confidence_threshold), Some(doc.version)),
+            Some(doc) => {
+                let mut diags = to_proto::diagnostics(doc, st.encoding, st.settings.confidence_threshold);
+                if let Some(why) = &doc.too_complex {
+                    diags.push(Diagnostic {
+                        range: Range::default(),
+                        severity: Some(DiagnosticSeverity::WARNING),
+                        source: Some("kforecast".to_string()),
+                        message: why.clone(),
+                        ..Diagnostic::default()
+                    });
+                }
+                (diags, Some(doc.version))
+            }
             None => (Vec::new(), None),
         }
     };
@@ -423,280 +352,50 @@ fn command_target(args: &[Value]) -> Option<(Url, Option<String>)> {
 #[tower_lsp::async_trait]
 impl LanguageServer for Backend {
     async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
-        let utf8 = params
-            .capabilities
-            .general
-            .as_ref()
-            .and_then(|g| g.position_encodings.as_ref())
-            .is_some_and(|encs| encs.contains(&PositionEncodingKind::UTF8));
-        let workspace = params.capabilities.workspace.as_ref();
-        {
-            let mut st = self.state();
-            st.encoding = if utf8 { Encoding::Utf8 } else { Encoding::Utf16 };
-            st.refresh_hints =
-                workspace.and_then(|w| w.inlay_hint.as_ref()).and_then(|h| h.refresh_support).unwrap_or(false);
-            st.refresh_lenses =
-                workspace.and_then(|w| w.code_lens.as_ref()).and_then(|c| c.refresh_support).unwrap_or(false);
-            st.progress = params.capabilities.window.as_ref().and_then(|w| w.work_done_progress).unwrap_or(false);
-            if let Some(options) = &params.initialization_options {
-                let errors = st.settings.apply(options);
-                st.pending.extend(errors.into_iter().map(|e| (MessageType::ERROR, e)));
-                let device = st.settings.device.clone();
-                let forecaster = calibrate::forecaster(st.analyzer.cache(), &device);
-                st.analyzer.set_forecaster(forecaster);
-                st.analyzer.set_device(device);
-                match WorkerPool::new(&st.settings.gpu_workers, Duration::from_secs(st.settings.verify_timeout)) {
-                    Ok(p) => st.pool = Arc::new(p),
-                    Err(e) => st.pending.push((MessageType::ERROR, format!("setting `kforecast.gpuWorkers`: {e}"))),
-                }
-                match llm::build(&st.settings.llm, st.analyzer.cache_arc()) {
-                    Ok(l) => st.llm = l,
-                    Err(e) => st.pending.push((MessageType::ERROR, e)),
-                }
-            }
-        }
-        Ok(InitializeResult {
-            capabilities: ServerCapabilities {
-                position_encoding: Some(if utf8 { PositionEncodingKind::UTF8 } else { PositionEncodingKind::UTF16 }),
-                text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::INCREMENTAL)),
-                inlay_hint_provider: Some(OneOf::Left(true)),
-                code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
-                hover_provider: Some(HoverProviderCapability::Simple(true)),
-                code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                    code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR]),
-                    ..CodeActionOptions::default()
-                })),
-                execute_command_provider: Some(ExecuteCommandOptions {
-                    commands: [SET_BASELINE, SHOW_FORECAST, VERIFY]
-                        .iter()
-                        .chain(&search::COMMANDS)
-                        .map(|c| c.to_string())
-                        .collect(),
-                    work_done_progress_options: WorkDoneProgressOptions::default(),
-                }),
-                ..ServerCapabilities::default()
-            },
-            server_info: Some(ServerInfo {
-                name: "kforecast".to_string(),
-                version: Some(env!("CARGO_PKG_VERSION").to_string()),
-            }),
-        })
+        handlers::lifecycle::initialize(self, params).await
     }
 
-    async fn initialized(&self, _: InitializedParams) {
-        let pending = std::mem::take(&mut self.state().pending);
-        for (typ, message) in pending {
-            tracing::warn!("{message}");
-            self.client.show_message(typ, message).await;
-        }
-        tracing::info!("kforecast {} ready", env!("CARGO_PKG_VERSION"));
+    async fn initialized(&self, params: InitializedParams) {
+        handlers::lifecycle::initialized(self, params).await
     }
 
     async fn shutdown(&self) -> Result<()> {
-        SHUTDOWN_REQUESTED.store(true, std::sync::atomic::Ordering::SeqCst);
-        self.state().analyzer.cache().flush();
-        Ok(())
+        handlers::lifecycle::shutdown(self).await
     }
 
     async fn did_open(&self, params: DidOpenTextDocumentParams) {
-        let item = params.text_document;
-        let Some(language) = language_of(&item.uri, &item.language_id) else {
-            tracing::debug!("ignoring {} ({})", item.uri, item.language_id);
-            return;
-        };
-        let warning = {
-            let mut st = self.state();
-            let (mode, max) = (st.settings.baseline_mode, st.settings.max_file_size);
-            let mut doc = Document::open(&item.uri, language, &item.text, item.version, mode, max);
-            doc.analyze(&st.analyzer);
-            let warning = doc.disabled.clone();
-            st.docs.insert(item.uri.clone(), doc);
-            warning
-        };
-        if let Some(w) = warning {
-            self.client.show_message(MessageType::WARNING, w).await;
-        }
-        self.auto_verify(&item.uri);
-        self.start_llm(&item.uri);
-        self.publish(item.uri).await;
+        handlers::documents::did_open(self, params).await
     }
 
     async fn did_change(&self, params: DidChangeTextDocumentParams) {
-        let uri = params.text_document.uri;
-        {
-            let mut st = self.state();
-            let enc = st.encoding;
-            let State { docs, analyzer, .. } = &mut *st;
-            let Some(doc) = docs.get_mut(&uri) else {
-                tracing::warn!("didChange for a document that is not open: {uri}");
-                return;
-            };
-            doc.version = params.text_document.version;
-            doc.apply_changes(params.content_changes, enc);
-            doc.analyze(analyzer);
-        }
-        self.auto_verify(&uri);
-        self.start_llm(&uri);
-        self.publish(uri).await;
+        handlers::documents::did_change(self, params).await
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
-        let uri = params.text_document.uri;
-        self.state().docs.remove(&uri);
-        self.client.publish_diagnostics(uri, Vec::new(), None).await;
+        handlers::documents::did_close(self, params).await
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let (errors, uris) = {
-            let mut st = self.state();
-            let before = st.settings.clone();
-            let mut errors = st.settings.apply(&params.settings);
-            let settings = st.settings.clone();
-            if settings.gpu_workers != before.gpu_workers || settings.verify_timeout != before.verify_timeout {
-                match WorkerPool::new(&settings.gpu_workers, Duration::from_secs(settings.verify_timeout)) {
-                    Ok(p) => st.pool = Arc::new(p),
-                    Err(e) => errors.push(format!("setting `kforecast.gpuWorkers`: {e}")),
-                }
-            }
-            if settings.device != before.device {
-                let forecaster = calibrate::forecaster(st.analyzer.cache(), &settings.device);
-                st.analyzer.set_forecaster(forecaster);
-            }
-            st.analyzer.set_device(settings.device.clone());
-            let llm_changed = settings.llm != before.llm || settings.device != before.device;
-            if llm_changed {
-                match llm::build(&settings.llm, st.analyzer.cache_arc()) {
-                    Ok(l) => st.llm = l,
-                    Err(e) => {
-                        st.llm = None;
-                        errors.push(e);
-                    }
-                }
-            }
-            let State { docs, analyzer, .. } = &mut *st;
-            for doc in docs.values_mut() {
-                if settings.baseline_mode != before.baseline_mode {
-                    doc.load_baseline(settings.baseline_mode);
-                }
-                if llm_changed {
-                    doc.llm.clear();
-                }
-                doc.analyze(analyzer);
-            }
-            (errors, docs.keys().cloned().collect::<Vec<_>>())
-        };
-        self.show_errors(errors).await;
-        for uri in uris {
-            self.start_llm(&uri);
-            self.publish(uri).await;
-        }
-        self.refresh();
+        handlers::documents::did_change_configuration(self, params).await
     }
 
     async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
-        let st = self.state();
-        let Some(doc) = st.docs.get(&params.text_document.uri) else { return Ok(None) };
-        Ok(Some(to_proto::inlay_hints(doc, params.range, st.encoding, st.settings.confidence_threshold)))
+        handlers::requests::inlay_hint(self, params).await
     }
 
     async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
-        let st = self.state();
-        let uri = params.text_document.uri;
-        let Some(doc) = st.docs.get(&uri) else { return Ok(None) };
-        Ok(Some(to_proto::code_lenses(doc, &uri, st.encoding, st.settings.confidence_threshold)))
+        handlers::requests::code_lens(self, params).await
     }
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
-        let st = self.state();
-        let pos = params.text_document_position_params;
-        let Some(doc) = st.docs.get(&pos.text_document.uri) else { return Ok(None) };
-        let offset = to_offset(doc.src.rope(), pos.position, st.encoding);
-        Ok(to_proto::hover(doc, offset, st.encoding, st.settings.confidence_threshold, st.analyzer.device()))
+        handlers::requests::hover(self, params).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
-        let st = self.state();
-        let uri = params.text_document.uri;
-        let Some(doc) = st.docs.get(&uri) else { return Ok(None) };
-        let mut actions =
-            to_proto::code_actions(doc, &uri, params.range, st.encoding, st.settings.confidence_threshold);
-        actions.extend(search::code_actions(&st, doc, &uri, params.range, st.encoding));
-        Ok(Some(actions))
+        handlers::requests::code_action(self, params).await
     }
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<Value>> {
-        let Some((uri, kernel)) = command_target(&params.arguments) else {
-            return Err(Error::invalid_params(format!(
-                "{} expects [{{\"uri\": <document uri>, \"kernel\"?: <name>}}]",
-                params.command
-            )));
-        };
-        match params.command.as_str() {
-            VERIFY => {
-                let Some(kernel) = kernel else {
-                    return Err(Error::invalid_params("kforecast.verify needs a kernel name"));
-                };
-                self.start_verify(uri, kernel).map(Some).map_err(Error::invalid_params)
-            }
-            name if search::COMMANDS.contains(&name) => {
-                let Some(kernel) = kernel else {
-                    return Err(Error::invalid_params(format!("{name} needs a kernel name")));
-                };
-                self.search_command(name, uri, kernel).await
-            }
-            SET_BASELINE => {
-                let count = {
-                    let mut st = self.state();
-                    let State { docs, analyzer, .. } = &mut *st;
-                    let Some(doc) = docs.get_mut(&uri) else {
-                        return Err(Error::invalid_params(format!("{uri} is not open")));
-                    };
-                    let count = doc.set_baseline(kernel.as_deref()).map_err(Error::invalid_params)?;
-                    doc.analyze(analyzer);
-                    count
-                };
-                self.start_llm(&uri);
-                self.publish(uri).await;
-                self.refresh();
-                Ok(Some(json!({"baselined": count})))
-            }
-            SHOW_FORECAST => {
-                let (value, message) = {
-                    let st = self.state();
-                    let Some(doc) = st.docs.get(&uri) else {
-                        return Err(Error::invalid_params(format!("{uri} is not open")));
-                    };
-                    let Some(name) = kernel else {
-                        return Err(Error::invalid_params("kforecast.showForecast needs a kernel name"));
-                    };
-                    let Some(report) = doc.reports.iter().find(|r| r.name == name) else {
-                        return Err(Error::invalid_params(format!("no kernel named `{name}` in {uri}")));
-                    };
-                    let threshold = st.settings.confidence_threshold;
-                    match report.forecast() {
-                        Some(f) => {
-                            let mut v = crate::cli::forecast_json(f, threshold);
-                            v["kernel"] = name.clone().into();
-                            v["baseline"] = doc.baseline.label.clone().into();
-                            let msg = format!(
-                                "kforecast: `{name}` {} than {} (confidence {:.0}%) — {}",
-                                f.headline(),
-                                doc.baseline.label,
-                                f.confidence * 100.0,
-                                f.reasons.join("; ")
-                            );
-                            (v, msg)
-                        }
-                        None => (
-                            json!({"kernel": name, "changed": false}),
-                            format!("kforecast: `{name}` has no forecast (unchanged or new)"),
-                        ),
-                    }
-                };
-                self.client.show_message(MessageType::INFO, message).await;
-                Ok(Some(value))
-            }
-            other => Err(Error::invalid_params(format!("unknown command `{other}`"))),
-        }
+        handlers::commands::execute_command(self, params).await
     }
 }

@@ -123,6 +123,9 @@ fn handle(
                 Ok(j) => j,
                 Err(e) => return fail(400, &format!("the body is not a measure request: {e}")),
             };
+            if let Some(why) = super::refusal(&job) {
+                return fail(400, &why);
+            }
             let m = match worker.lock() {
                 Ok(mut w) => w.measure(&job, opts.job_timeout),
                 Err(_) => return fail(500, "worker lock poisoned"),

@@ -46,6 +46,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
                 };
                 (serde_json::to_string(&health)?, false)
             }
+            Ok(Request::Measure(req)) if super::refusal(&req).is_some() => {
+                let why = super::refusal(&req).unwrap_or_default();
+                (serde_json::to_string(&Measurement::failure(Status::Error, why))?, false)
+            }
             Ok(Request::Measure(req)) => {
                 let m = match &req.job {
                     Job::Cuda(job) => match engine.get_or_insert_with(CudaEngine::open) {

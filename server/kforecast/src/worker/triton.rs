@@ -56,6 +56,11 @@ impl TritonRunner {
     }
 
     pub fn measure(&mut self, job: &TritonJob, p: &Protocol) -> Measurement {
+        for name in [&job.base.file_name, &job.candidate.file_name] {
+            if let Err(why) = super::plain_file_name(name) {
+                return Measurement::failure(Status::Error, format!("refused: {why}"));
+            }
+        }
         let dir = match tempfile::tempdir() {
             Ok(d) => d,
             Err(e) => return Measurement::failure(Status::Error, format!("no temporary directory: {e}")),
