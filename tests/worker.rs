@@ -380,6 +380,7 @@ fn a_job_one_client_measured_is_free_for_the_next() {
     assert_eq!((second["speedup"].as_f64(), second["cached"].as_bool()), (Some(1.25), Some(true)), "{second}");
     let runs = std::fs::read_to_string(&log).expect("log").lines().filter(|l| l.starts_with("start")).count();
     assert_eq!(runs, 1, "measured once");
+}
 
 #[test]
 fn job_file_names_that_leave_the_job_folder_are_refused_and_nothing_is_written() {
