@@ -1,6 +1,8 @@
 //! The language server: a thin layer that turns LSP requests into calls on the core
 //! (`kforecast_core`) and converts the answers (`to_proto`).
 
+mod actions;
+mod device;
 mod document;
 mod input;
 mod llm;
@@ -8,6 +10,7 @@ mod position;
 mod server;
 mod settings;
 mod to_proto;
+mod wording;
 
 use crate::cli::CacheOptions;
 use std::process::ExitCode;

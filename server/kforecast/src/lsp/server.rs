@@ -442,6 +442,7 @@ impl LanguageServer for Backend {
                 let errors = st.settings.apply(options);
                 st.pending.extend(errors.into_iter().map(|e| (MessageType::ERROR, e)));
                 let device = st.settings.device.clone();
+                st.pending.extend(super::device::check(&device).map(|w| (MessageType::WARNING, w)));
                 let forecaster = calibrate::forecaster(st.analyzer.cache(), &device);
                 st.analyzer.set_forecaster(forecaster);
                 st.analyzer.set_device(device);
@@ -463,7 +464,12 @@ impl LanguageServer for Backend {
                 code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
                 hover_provider: Some(HoverProviderCapability::Simple(true)),
                 code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                    code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR]),
+                    code_action_kinds: Some(vec![
+                        CodeActionKind::QUICKFIX,
+                        CodeActionKind::EMPTY,
+                        CodeActionKind::SOURCE,
+                        CodeActionKind::REFACTOR_REWRITE,
+                    ]),
                     ..CodeActionOptions::default()
                 })),
                 execute_command_provider: Some(ExecuteCommandOptions {
@@ -559,6 +565,7 @@ impl LanguageServer for Backend {
                 }
             }
             if settings.device != before.device {
+                errors.extend(super::device::check(&settings.device));
                 let forecaster = calibrate::forecaster(st.analyzer.cache(), &settings.device);
                 st.analyzer.set_forecaster(forecaster);
             }
@@ -679,9 +686,8 @@ impl LanguageServer for Backend {
                             v["kernel"] = name.clone().into();
                             v["baseline"] = doc.baseline.label.clone().into();
                             let msg = format!(
-                                "kforecast: `{name}` {} than {} (confidence {:.0}%) — {}",
-                                f.headline(),
-                                doc.baseline.label,
+                                "kforecast: `{name}` {} (confidence {:.0}%) — {}",
+                                super::wording::versus(f, &doc.baseline.label),
                                 f.confidence * 100.0,
                                 f.reasons.join("; ")
                             );
