@@ -147,7 +147,19 @@ fn forecast_pairs_reads_jsonl_and_reports_bad_lines() {
 fn bad_files_are_clear_errors() {
     let o = kforecast(&["forecast", "nope.cu", "test-workspaces/cuda/src/transpose.cu"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("cannot read nope.cu"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("nope.cu: no such file"), "{}", stderr(&o));
+    // A directory where a file is wanted says so, and where a directory is read.
+    let o = kforecast(&["profile", "test-workspaces/cuda/src"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("test-workspaces/cuda/src: is a directory, not a file"), "{}", stderr(&o));
+    // A base revision that does not exist is not "the file is not in it".
+    let repo = git_repo(&[("k.cu", "__global__ void k(float* x) { x[0] = 1.0f; }\n")]);
+    let file = repo.path().join("k.cu").display().to_string();
+    let o = kforecast(&["check", "--base", "HEAD~5", &file]);
+    assert!(stderr(&o).contains("git revision HEAD~5 does not exist"), "{}", stderr(&o));
+    std::fs::write(repo.path().join("new.cu"), "__global__ void k(float* x) { x[0] = 1.0f; }\n").expect("write");
+    let o = kforecast(&["check", &repo.path().join("new.cu").display().to_string()]);
+    assert!(stderr(&o).contains("is not in git revision HEAD (the revision exists"), "{}", stderr(&o));
     let dir = tempfile::tempdir().expect("tempdir");
     let empty = dir.path().join("host.cu");
     std::fs::write(&empty, "int main() { return 0; }\n").expect("write");
@@ -266,7 +278,7 @@ fn cuda_inside_python_is_found_forecast_and_given_a_job() {
         assert!(v["speedup"].as_f64().is_some_and(|s| s > 0.0), "{v}");
     }
     // The load_inline kernel is read as CUDA, with its sizes from `get_inputs()`.
-    let o = kforecast(&["profile", relu[0]]);
+    let o = kforecast(&["profile", "--json", relu[0]]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_str(&stdout(&o)).expect("json");
     assert_eq!(v["kernel"], "relu_kernel");
@@ -298,4 +310,17 @@ fn cuda_inside_python_is_found_forecast_and_given_a_job() {
     let o = kforecast(&["forecast", &plain.display().to_string(), relu[1]]);
     assert!(!o.status.success());
     assert!(stderr(&o).contains("load_inline"), "{}", stderr(&o));
+}
+
+#[test]
+fn profile_prints_units_for_people_and_json_for_machines() {
+    let o = kforecast(&["profile", "test-workspaces/cuda/src/transpose.cu"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("test-workspaces/cuda/src/transpose.cu:"), "{out}");
+    assert!(out.contains("MB loaded") && out.contains("µs on an H100") && out.contains("threads"), "{out}");
+    let o = kforecast(&["profile", "--json", "test-workspaces/cuda/src/transpose.cu"]);
+    let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
+    assert_eq!(v["kernel"], "transpose");
+    assert!(v["features"]["load_bytes"].is_number(), "{v}");
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end test of the VS Code extension (extensions/vscode) in a real VS Code:
 # code-server (VS Code in the browser, from npm) runs on loopback with the
-# extension's packaged .vsix installed and `kforecast.serverPath` pointing at the
-# real server; headless Chromium, driven by playwright-core
+# extension's platform-specific .vsix installed (scripts/package.js --target
+# linux-x64: the server binary is inside, and no setting names it, so the
+# extension must find its bundled server); headless Chromium, driven by playwright-core
 # (extensions/vscode/test-web/drive.cjs), opens the PREVIOUS version of
 # transpose.cu committed in a fresh git repository, checks that no forecast
 # shows, pastes the CURRENT version over it, and asserts that the kforecast
@@ -172,12 +173,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-say "packaging the extension (.vsix)"
+say "packaging the extension for linux-x64 with the server inside (.vsix)"
 (
   cd extensions/vscode
   [[ -d node_modules ]] || npm ci --no-audit --no-fund
-  npx --no-install vsce package --out "$TMP/kforecast.vsix" </dev/null
-) >"$TMP/vsce.log" 2>&1 || { tail -n 20 "$TMP/vsce.log" >&2; die "packaging the extension failed (cd extensions/vscode && npx @vscode/vsce package)"; }
+  node scripts/package.js --target linux-x64 --server "$BIN" --out "$TMP/kforecast.vsix" </dev/null
+) >"$TMP/vsce.log" 2>&1 || { tail -n 20 "$TMP/vsce.log" >&2; die "packaging the extension failed (cd extensions/vscode && node scripts/package.js --target linux-x64)"; }
+unzip -l "$TMP/kforecast.vsix" | grep -q ' extension/server/kforecast$' || die "the .vsix holds no server binary"
 
 WORK="$TMP/work"
 mkdir -p "$WORK/src" "$TMP/home" "$TMP/config" "$TMP/data/User" "$TMP/extensions" "$TMP/kfcache" "$TMP/artifacts"
@@ -186,11 +188,12 @@ git -C "$WORK" init -q
 git -C "$WORK" -c user.name=e2e -c user.email=e2e@example.invalid add -A
 git -C "$WORK" -c user.name=e2e -c user.email=e2e@example.invalid -c commit.gpgsign=false commit -q -m previous
 
-node - "$TMP/data/User/settings.json" "$BIN" "$TMP/kfcache" <<'JS'
-const [file, bin, cache] = process.argv.slice(2);
+node - "$TMP/data/User/settings.json" "$TMP/kfcache" <<'JS'
+const [file, cache] = process.argv.slice(2);
 require('fs').writeFileSync(file, JSON.stringify({
-  'kforecast.serverPath': bin,
-  'kforecast.cacheDir': cache,
+  // No kforecast.server.path: the server bundled in the .vsix is used.
+  'kforecast.server.cacheDir': cache,
+  'kforecast.lens.enable': true,
   'telemetry.telemetryLevel': 'off',
   'update.mode': 'none',
   'extensions.autoCheckUpdates': false,
@@ -262,4 +265,6 @@ if (( rc != 0 )); then
   (( rc == 124 )) && die "timed out after 240 s"
   die "the VS Code extension did not show the kforecast forecast (exit $rc); see the messages above"
 fi
+klog="$(grep -rl 'found via' "$TMP/data/logs" 2>/dev/null | head -n1)"
+[[ -n "$klog" ]] && grep -q 'found via bundled' "$klog" || die "the extension did not start its bundled server (see ${klog:-the kforecast output channel})"
 say "passed in $((SECONDS - START)) s"

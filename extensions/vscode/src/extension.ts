@@ -4,6 +4,7 @@
 
 import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -28,13 +29,27 @@ import {
 } from './commands';
 import { CUDA_LANGUAGES, DocumentGate, PYTHON_LANGUAGE, inScope } from './documents';
 import { findKernels, kernelAt } from './kernels';
-import { Resolution, resolveServerPath } from './serverPath';
-import { ServerSettings, buildServerSettings, didChangeConfigurationParams, serverEnvironment } from './settings';
+import { BINARY, Resolution, resolveServerPath } from './serverPath';
+import {
+  Level,
+  ServerSettings,
+  buildServerSettings,
+  didChangeConfigurationParams,
+  migrationNotice,
+  planMigration,
+  restrictForUntrusted,
+  serverEnvironment,
+  settingFor,
+} from './settings';
 import { ClientState, ServerStatus, parseServerStatus, statusView } from './status';
 
 const SECTION = 'kforecast';
 const FORECAST_SCHEME = 'kforecast-forecast';
 const STATUS_POLL_MS = 5000;
+/** Context key: the active editor holds CUDA or Python with kernels (the palette's `when`). */
+const KERNEL_FILE_CONTEXT = 'kforecast.kernelFile';
+/** Commands that run the user's kernels: refused in an untrusted workspace. */
+const RUNS_KERNELS: ReadonlySet<string> = new Set([SERVER_COMMANDS.verify, SERVER_COMMANDS.search]);
 
 /**
  * The language client, less the registration of VS Code commands for the
@@ -69,6 +84,8 @@ class Extension {
   private readonly forecasts = new Map<string, string>();
   private readonly forecastChanged = new vscode.EventEmitter<vscode.Uri>();
   private reportedProblems = '';
+  private kernelFile: boolean | undefined;
+  private migrated = false;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.output = vscode.window.createOutputChannel('kforecast');
@@ -95,14 +112,23 @@ class Extension {
         provideTextDocumentContent: (uri) => this.forecasts.get(uri.toString()) ?? '',
       }),
       vscode.workspace.onDidOpenTextDocument((doc) => this.maybeStart(doc)),
-      vscode.workspace.onDidChangeTextDocument((e) => this.maybeStart(e.document)),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        this.maybeStart(e.document);
+        if (e.document === vscode.window.activeTextEditor?.document && this.kernelFile !== true) this.updateStatus();
+      }),
       vscode.workspace.onDidChangeConfiguration((e) => this.onConfigurationChanged(e)),
       vscode.window.onDidChangeActiveTextEditor(() => this.updateStatus()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.sendSettings()),
       { dispose: () => this.stopPolling() },
     );
 
-    for (const doc of vscode.workspace.textDocuments) this.maybeStart(doc);
     this.updateStatus();
+    // Old flat setting names are moved to the grouped ones first, then the server starts.
+    void this.migrateSettings().finally(() => {
+      this.migrated = true;
+      for (const doc of vscode.workspace.textDocuments) this.maybeStart(doc);
+      this.updateStatus();
+    });
   }
 
   async deactivate(): Promise<void> {
@@ -118,9 +144,44 @@ class Extension {
     return vscode.workspace.getConfiguration(SECTION);
   }
 
+  /**
+   * Moves the values of the old flat settings (`kforecast.serverPath`, …) to their
+   * grouped names, at the level they were set, and says so once. A sensitive value found
+   * in workspace settings stays where it is, unused, and is reported.
+   */
+  private async migrateSettings(): Promise<void> {
+    const config = this.config();
+    const { moves, notes } = planMigration((key) => config.inspect(key));
+    const target: Record<Level, vscode.ConfigurationTarget> = {
+      global: vscode.ConfigurationTarget.Global,
+      workspace: vscode.ConfigurationTarget.Workspace,
+      workspaceFolder: vscode.ConfigurationTarget.WorkspaceFolder,
+    };
+    const done = [];
+    for (const move of moves) {
+      try {
+        if (move.to !== undefined) await config.update(move.to, move.value, target[move.level]);
+        await config.update(move.from, undefined, target[move.level]);
+        done.push(move);
+      } catch (err) {
+        this.output.appendLine(`[settings] could not move kforecast.${move.from} (${move.level}): ${String(err)}`);
+      }
+    }
+    for (const note of notes) this.output.appendLine(`[settings] ${note}`);
+    const notice = migrationNotice(done);
+    if (notice) {
+      this.output.appendLine(`[settings] ${notice}`);
+      void vscode.window.showInformationMessage(notice);
+    }
+    const ignored = notes.filter((n) => n.includes(' is ignored: '));
+    if (ignored.length > 0) void vscode.window.showWarningMessage(ignored[0]);
+  }
+
   private serverSettings(): ServerSettings {
     const config = this.config();
-    const { settings, problems } = buildServerSettings((key) => config.get(key));
+    const built = buildServerSettings((key) => config.get(settingFor(key)));
+    const problems = built.problems;
+    const settings = vscode.workspace.isTrusted ? built.settings : restrictForUntrusted(built.settings);
     const joined = problems.join('\n');
     if (joined !== this.reportedProblems) {
       this.reportedProblems = joined;
@@ -135,13 +196,18 @@ class Extension {
   private onConfigurationChanged(e: vscode.ConfigurationChangeEvent): void {
     if (!e.affectsConfiguration(SECTION)) return;
     if (
-      e.affectsConfiguration(`${SECTION}.serverPath`) ||
-      e.affectsConfiguration(`${SECTION}.serverLogLevel`) ||
-      e.affectsConfiguration(`${SECTION}.cacheDir`)
+      e.affectsConfiguration(`${SECTION}.server.path`) ||
+      e.affectsConfiguration(`${SECTION}.server.logLevel`) ||
+      e.affectsConfiguration(`${SECTION}.server.cacheDir`)
     ) {
       if (this.client || this.state === 'missing' || this.state === 'failed') void this.restart();
       return;
     }
+    this.sendSettings();
+  }
+
+  /** Sends the settings to a running server (it answers with fresh hints and lenses). */
+  private sendSettings(): void {
     const client = this.client;
     if (client && client.state === State.Running) {
       void client
@@ -155,7 +221,7 @@ class Extension {
 
   private maybeStart(doc: vscode.TextDocument): void {
     // After a failure, wait for Restart server or a settings change instead of retrying on every keystroke.
-    if (this.client || this.starting || this.state === 'missing' || this.state === 'failed') return;
+    if (!this.migrated || this.client || this.starting || this.state === 'missing' || this.state === 'failed') return;
     if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled') return;
     if (!inScope(doc.languageId, doc.getText(), doc.fileName)) return;
     void this.ensureClient();
@@ -173,8 +239,9 @@ class Extension {
 
   private resolveServer(): Resolution {
     const config = this.config();
+    ensureExecutable(path.join(this.context.extensionPath, 'server', BINARY));
     return resolveServerPath({
-      setting: config.get<string>('serverPath'),
+      setting: config.get<string>('server.path'),
       extensionPath: this.context.extensionPath,
       workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       platform: process.platform,
@@ -201,7 +268,7 @@ class Extension {
       this.updateStatus();
       const choice = await vscode.window.showErrorMessage(resolution.message, 'Open Settings', 'Show Log');
       if (choice === 'Open Settings') {
-        void vscode.commands.executeCommand('workbench.action.openSettings', 'kforecast.serverPath');
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'kforecast.server.path');
       } else if (choice === 'Show Log') {
         this.output.show(true);
       }
@@ -214,7 +281,7 @@ class Extension {
 
     const config = this.config();
     const settings = this.serverSettings();
-    const env = serverEnvironment(process.env, config.get('serverLogLevel'), settings.cacheDir);
+    const env = serverEnvironment(process.env, config.get('server.logLevel'), settings.cacheDir);
     // No `transport`: with TransportKind.stdio the client would append `--stdio` to the arguments.
     const run = { command: resolution.path, args: ['lsp'], options: { env } };
     const serverOptions: ServerOptions = { run, debug: run };
@@ -244,7 +311,7 @@ class Extension {
           const decision = gate.onChange(doc.uri.toString(), doc.languageId, () => doc.getText());
           if (decision === 'forward') return next(event);
           if (decision === 'open' && clientRef) {
-            // A Python file that just started to mention Triton: open it on the server now.
+            // A Python file that just got its first kernel: open it on the server now.
             const c = clientRef;
             await c.sendNotification(DidOpenTextDocumentNotification.type, {
               textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri), languageId: doc.languageId, version: doc.version, text: doc.getText() },
@@ -254,8 +321,8 @@ class Extension {
         didClose: (doc, next) => (gate.onClose(doc.uri.toString(), doc.languageId) ? next(doc) : Promise.resolve()),
         willSave: (event, next) => (onServer(event.document) ? next(event) : Promise.resolve()),
         didSave: (doc, next) => (onServer(doc) ? next(doc) : Promise.resolve()),
-        provideInlayHints: (doc, range, token, next) => (onServer(doc) ? next(doc, range, token) : []),
-        provideCodeLenses: (doc, token, next) => (onServer(doc) ? next(doc, token) : []),
+        provideInlayHints: (doc, range, token, next) => (onServer(doc) && this.enabled('inlayHints.enable') ? next(doc, range, token) : []),
+        provideCodeLenses: (doc, token, next) => (onServer(doc) && this.enabled('lens.enable') ? next(doc, token) : []),
         provideHover: (doc, pos, token, next) => (onServer(doc) ? next(doc, pos, token) : undefined),
         provideCodeActions: (doc, range, ctx, token, next) => (onServer(doc) ? next(doc, range, ctx, token) : []),
       },
@@ -329,7 +396,7 @@ class Extension {
 
   private updateStatus(): void {
     const config = this.config();
-    const workers = config.get<unknown[]>('gpuWorkers');
+    const workers = config.get<unknown[]>('gpu.workers');
     const view = statusView({
       state: this.state,
       server: this.serverStatus,
@@ -345,6 +412,16 @@ class Extension {
     const relevant = this.state !== 'stopped' || (editor !== undefined && inScope(editor.document.languageId, editor.document.getText(), editor.document.fileName));
     if (relevant) this.statusItem.show();
     else this.statusItem.hide();
+    const kernelFile = editor !== undefined && inScope(editor.document.languageId, editor.document.getText(), editor.document.fileName);
+    if (kernelFile !== this.kernelFile) {
+      this.kernelFile = kernelFile;
+      void vscode.commands.executeCommand('setContext', KERNEL_FILE_CONTEXT, kernelFile);
+    }
+  }
+
+  private enabled(key: 'inlayHints.enable' | 'lens.enable'): boolean {
+    const v = this.config().get<boolean>(key);
+    return key === 'lens.enable' ? v === true : v !== false;
   }
 
   // ----- commands -----------------------------------------------------------
@@ -374,6 +451,10 @@ class Extension {
   }
 
   private async runServerCommand(command: ServerCommand, args: unknown[]): Promise<unknown> {
+    if (RUNS_KERNELS.has(command) && !vscode.workspace.isTrusted) {
+      void vscode.window.showWarningMessage('kforecast: this workspace is not trusted, so its kernels are not run; trust it (Manage Workspace Trust) to verify or search.');
+      return undefined;
+    }
     const target = await this.target(command, args);
     if (!target) return undefined;
     const client = await this.ensureClient();
@@ -419,6 +500,20 @@ class Extension {
     if (result !== null && result !== undefined) {
       this.output.appendLine(JSON.stringify(result, null, 2));
       this.output.show(true);
+    }
+  }
+}
+
+/** A server unpacked from a .vsix may have lost its executable bit. */
+function ensureExecutable(file: string): void {
+  if (process.platform === 'win32' || !fs.existsSync(file)) return;
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+  } catch {
+    try {
+      fs.chmodSync(file, 0o755);
+    } catch {
+      // resolveServerPath found it executable; nothing more to do
     }
   }
 }

@@ -54,6 +54,11 @@ function blankCommentsAndStrings(text: string, python: boolean): string {
   return out.join('');
 }
 
+/** Python text with comments and string contents blanked (offsets and newlines kept). */
+export function pythonCode(text: string): string {
+  return blankCommentsAndStrings(text, true);
+}
+
 function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);

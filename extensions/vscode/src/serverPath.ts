@@ -1,4 +1,4 @@
-// Finds the `kforecast` binary: the `kforecast.serverPath` setting, else the
+// Finds the `kforecast` binary: the `kforecast.server.path` setting, else the
 // binary bundled in the extension's `server/` folder, else `kforecast` on PATH.
 // Pure: the file system and environment are passed in, so it is unit-tested
 // without VS Code.
@@ -12,7 +12,7 @@ export type Resolution =
   | { ok: false; message: string };
 
 export interface ResolveInput {
-  /** The `kforecast.serverPath` setting (may be empty). */
+  /** The `kforecast.server.path` setting (may be empty). */
   setting: string | undefined | null;
   /** The extension's install folder. */
   extensionPath: string;
@@ -29,9 +29,8 @@ export interface ResolveInput {
 export const BINARY = 'kforecast';
 
 export const INSTALL_HINT =
-  'Install it with `cargo install --path server/kforecast` from a kforecast checkout ' +
-  '(or `cargo build -p kforecast` and point the setting at target/debug/kforecast), ' +
-  'then set `kforecast.serverPath` to the binary or put it on PATH.';
+  'Install the .vsix for your platform (e.g. kforecast-0.2.0-linux-x64.vsix), which holds the server; ' +
+  'or build it (`cargo build --release -p kforecast` in a kforecast checkout) and set `kforecast.server.path` to the binary, or put it on PATH.';
 
 function pathApi(platform: string): path.PlatformPath {
   return platform === 'win32' ? path.win32 : path.posix;
@@ -64,7 +63,7 @@ export function resolveServerPath(input: ResolveInput): Resolution {
     if (input.isExecutable(candidate)) return { ok: true, path: candidate, source: 'setting' };
     return {
       ok: false,
-      message: `kforecast: \`kforecast.serverPath\` is set to "${input.setting}", but there is no executable at ${candidate}. ` +
+      message: `kforecast: \`kforecast.server.path\` is set to "${input.setting}", but there is no executable at ${candidate}. ` +
         'Fix the setting, or clear it to use the bundled binary or `kforecast` on PATH.',
     };
   }
@@ -85,7 +84,7 @@ export function resolveServerPath(input: ResolveInput): Resolution {
 
   return {
     ok: false,
-    message: 'kforecast: cannot find the `kforecast` language server (no `kforecast.serverPath` setting, ' +
+    message: 'kforecast: cannot find the `kforecast` language server (no `kforecast.server.path` setting, ' +
       'no binary bundled in the extension, none on PATH). ' + INSTALL_HINT,
   };
 }

@@ -12,13 +12,6 @@ export interface GpuWorker {
   tokenEnv?: string;
 }
 
-/** The deprecated `kforecast.llmEndpoint` object. */
-export interface LlmEndpoint {
-  url: string;
-  model: string;
-  apiKeyEnv?: string;
-}
-
 /** `kforecast.llm.*`, sent to the server as one `llm` object. */
 export interface LlmSettings {
   /** Empty: the LLM surrogate is off. */
@@ -64,7 +57,148 @@ export interface SettingsResult {
   problems: string[];
 }
 
-/** Reads one `kforecast.<key>` value; `undefined` or `null` means "not set". */
+/**
+ * The flat names of version 0.1 and the grouped names that replace them. Their values
+ * are moved once (see `planMigration`); the old names are no longer declared.
+ */
+export const RENAMED: Readonly<Record<string, string>> = {
+  serverPath: 'server.path',
+  serverLogLevel: 'server.logLevel',
+  cacheDir: 'server.cacheDir',
+  confidenceThreshold: 'forecast.confidenceThreshold',
+  device: 'forecast.device',
+  baselineMode: 'baseline.mode',
+  maxFileSize: 'files.maxSize',
+  gpuWorkers: 'gpu.workers',
+  autoVerify: 'gpu.autoVerify',
+  verifyTimeout: 'gpu.verifyTimeout',
+  learnFromMeasurements: 'gpu.learnFromMeasurements',
+  searchBudget: 'search.budget',
+};
+
+/**
+ * The VS Code setting (without `kforecast.`) each server setting is read from, where
+ * the names differ: settings are grouped as rust-analyzer groups them. A server key
+ * kept its flat name in 0.1, so this is `RENAMED` less the extension's own settings
+ * (`llm.*` and `search.*` keep the server's names).
+ */
+export const SETTING_FOR: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(RENAMED).filter(([old]) => !['serverPath', 'serverLogLevel', 'searchBudget'].includes(old)),
+);
+
+/** The VS Code setting a server key is read from (`confidenceThreshold` → `forecast.confidenceThreshold`). */
+export function settingFor(serverKey: string): string {
+  return SETTING_FOR[serverKey] ?? serverKey;
+}
+
+/** `kforecast.<the VS Code setting>` of a server key, for messages. */
+export function name(serverKey: string): string {
+  return `kforecast.${settingFor(serverKey)}`;
+}
+
+/**
+ * Settings that send data (kernel source, to an LLM endpoint or a GPU worker), name a
+ * secret (the environment variable a key or token is read from) or run kernels by
+ * themselves. VS Code reads them from user settings only (`"scope": "application"`),
+ * never from a repository's `.vscode/settings.json`, and they are off in an untrusted
+ * workspace.
+ */
+export const SENSITIVE: readonly string[] = ['llm.endpoint', 'llm.apiKeyEnv', 'gpu.workers', 'gpu.autoVerify'];
+
+/** The old names whose values are sensitive (`llmEndpoint` holds an endpoint and a key's variable). */
+const SENSITIVE_OLD = new Set(['gpuWorkers', 'autoVerify', 'llmEndpoint']);
+
+/** Where a setting's value is written: user settings, the workspace, or one folder of it. */
+export type Level = 'global' | 'workspace' | 'workspaceFolder';
+export const LEVELS: readonly Level[] = ['global', 'workspace', 'workspaceFolder'];
+
+/** What `WorkspaceConfiguration.inspect` reports for one key (the levels that matter here). */
+export interface Inspected {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/** One step of the migration: write `value` to `to` (unless `to` is undefined) and remove `from`, at `level`. */
+export interface Move {
+  from: string;
+  to?: string;
+  value?: unknown;
+  level: Level;
+}
+
+export interface Migration {
+  moves: Move[];
+  /** Messages for old values that are not moved (a sensitive one in workspace settings; one the new name already overrides). */
+  notes: string[];
+}
+
+const valueAt = (i: Inspected | undefined, level: Level): unknown => i?.[`${level}Value` as keyof Inspected];
+
+/**
+ * Plans moving the old flat settings (and the old `llmEndpoint` object) to their new
+ * names, level by level. A sensitive value found in workspace settings is not moved:
+ * it is left where it is and reported, since the new setting is read from user
+ * settings only.
+ */
+export function planMigration(inspect: (key: string) => Inspected | undefined): Migration {
+  const moves: Move[] = [];
+  const notes: string[] = [];
+  const pairs: [string, string, (v: unknown) => unknown][] = Object.entries(RENAMED).map(([from, to]) => [from, to, (v) => v]);
+  for (const [from, to] of pairs) {
+    for (const level of LEVELS) {
+      const old = valueAt(inspect(from), level);
+      if (old === undefined || old === null) continue;
+      if (SENSITIVE_OLD.has(from) && level !== 'global') {
+        notes.push(`kforecast.${from} in ${level} settings is ignored: kforecast.${to} is read from your user settings only (it sends data or runs kernels); move it there if you trust it.`);
+        continue;
+      }
+      if (valueAt(inspect(to), level) !== undefined) {
+        notes.push(`kforecast.${from} (${level} settings) is dropped: kforecast.${to} is set there.`);
+        moves.push({ from, level });
+      } else {
+        moves.push({ from, to, value: old, level });
+      }
+    }
+  }
+  for (const level of LEVELS) {
+    const old = valueAt(inspect('llmEndpoint'), level);
+    if (!isObject(old)) continue;
+    if (level !== 'global') {
+      notes.push(`kforecast.llmEndpoint in ${level} settings is ignored: kforecast.llm.endpoint is read from your user settings only (it sends kernel source); move it there if you trust it.`);
+      continue;
+    }
+    const parts: [string, unknown][] = [['llm.endpoint', old.url], ['llm.model', old.model], ['llm.apiKeyEnv', old.apiKeyEnv]];
+    for (const [to, v] of parts) {
+      if (nonEmptyString(v) && valueAt(inspect(to), level) === undefined) moves.push({ from: 'llmEndpoint', to, value: v.trim(), level });
+    }
+    moves.push({ from: 'llmEndpoint', level });
+  }
+  return { moves, notes };
+}
+
+/** The one-time notice after a migration: which names moved. */
+export function migrationNotice(moves: readonly Move[]): string | undefined {
+  const renamed = [...new Set(moves.filter((m) => m.to !== undefined).map((m) => `${m.from} → ${m.to}`))];
+  if (renamed.length === 0) return undefined;
+  return `kforecast: settings renamed and moved in your settings files: ${renamed.join(', ')}.`;
+}
+
+/**
+ * The settings for an untrusted workspace (VS Code's restricted mode): no kernel runs
+ * by itself and nothing goes to an LLM endpoint.
+ */
+export function restrictForUntrusted(settings: ServerSettings): ServerSettings {
+  const out: ServerSettings = { ...settings, autoVerify: false, gpuWorkers: [] };
+  if (out.llm) out.llm = { ...out.llm, endpoint: '' };
+  else out.llm = { endpoint: '' };
+  return out;
+}
+
+/**
+ * Reads the value of one server key (`confidenceThreshold`, `llm.weight`): the extension
+ * reads `kforecast.<settingFor(key)>`. `undefined` or `null` means "not set".
+ */
 export type ConfigReader = (key: string) => unknown;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -89,7 +223,7 @@ function show(v: unknown): string {
 export function parseGpuWorkers(value: unknown, problems: string[]): GpuWorker[] | undefined {
   if (isUnset(value)) return undefined;
   if (!Array.isArray(value)) {
-    problems.push(`kforecast.gpuWorkers must be an array of {"url", "tokenEnv"?} objects, got ${show(value)}`);
+    problems.push(`${name('gpuWorkers')} must be an array of {"url", "tokenEnv"?} objects, got ${show(value)}`);
     return undefined;
   }
   const workers: GpuWorker[] = [];
@@ -97,50 +231,25 @@ export function parseGpuWorkers(value: unknown, problems: string[]): GpuWorker[]
     // A bare string is accepted as a worker URL.
     const obj = typeof entry === 'string' ? { url: entry } : entry;
     if (!isObject(obj) || !nonEmptyString(obj.url)) {
-      problems.push(`kforecast.gpuWorkers[${i}] needs a "url" string, got ${show(entry)}`);
+      problems.push(`${name('gpuWorkers')}[${i}] needs a "url" string, got ${show(entry)}`);
       return;
     }
     const url = obj.url.trim();
     if (url !== 'local' && !isHttpUrl(url)) {
-      problems.push(`kforecast.gpuWorkers[${i}].url must be an http:// or https:// URL or "local", got ${show(url)}`);
+      problems.push(`${name('gpuWorkers')}[${i}].url must be an http:// or https:// URL or "local", got ${show(url)}`);
       return;
     }
     const worker: GpuWorker = { url };
     if (nonEmptyString(obj.token)) worker.token = obj.token;
-    else if (!isUnset(obj.token)) problems.push(`kforecast.gpuWorkers[${i}].token must be a string`);
+    else if (!isUnset(obj.token)) problems.push(`${name('gpuWorkers')}[${i}].token must be a string`);
     if (isEnvName(obj.tokenEnv)) worker.tokenEnv = obj.tokenEnv.trim();
-    else if (!isUnset(obj.tokenEnv)) problems.push(`kforecast.gpuWorkers[${i}].tokenEnv must be the name of an environment variable`);
+    else if (!isUnset(obj.tokenEnv)) problems.push(`${name('gpuWorkers')}[${i}].tokenEnv must be the name of an environment variable`);
     workers.push(worker);
   });
   return workers;
 }
 
-export function parseLlmEndpoint(value: unknown, problems: string[]): LlmEndpoint | undefined {
-  if (isUnset(value)) return undefined;
-  if (!isObject(value)) {
-    problems.push(`kforecast.llmEndpoint must be an object {"url", "model", "apiKeyEnv"}, got ${show(value)}`);
-    return undefined;
-  }
-  if (isUnset(value.url) && isUnset(value.model) && isUnset(value.apiKeyEnv)) return undefined;
-  if (!nonEmptyString(value.url) || !nonEmptyString(value.model)) {
-    problems.push(`kforecast.llmEndpoint needs "url" and "model" strings, got ${show(value)}`);
-    return undefined;
-  }
-  if (!isHttpUrl(value.url.trim())) {
-    problems.push(`kforecast.llmEndpoint.url must be an http:// or https:// URL, got ${show(value.url)}`);
-    return undefined;
-  }
-  const endpoint: LlmEndpoint = { url: value.url.trim(), model: value.model.trim() };
-  if (isEnvName(value.apiKeyEnv)) endpoint.apiKeyEnv = value.apiKeyEnv.trim();
-  // The value is not echoed: it may be the key itself, pasted by mistake.
-  else if (!isUnset(value.apiKeyEnv)) problems.push('kforecast.llmEndpoint.apiKeyEnv must be the NAME of an environment variable that holds the API key');
-  return endpoint;
-}
-
-/**
- * `kforecast.llm.*` (and the deprecated `kforecast.llmEndpoint`, used only while
- * `kforecast.llm.endpoint` is empty) as the server's `llm` object.
- */
+/** `kforecast.llm.*` as the server's `llm` object. */
 export function parseLlm(read: ConfigReader, problems: string[]): LlmSettings | undefined {
   const llm: LlmSettings = {};
 
@@ -177,24 +286,10 @@ export function parseLlm(read: ConfigReader, problems: string[]): LlmSettings | 
     else problems.push(`kforecast.llm.weight must be a number from 0 to 1, got ${show(weight)}`);
   }
 
-  const legacy = parseLlmEndpoint(read('llmEndpoint'), problems);
-  if (legacy !== undefined) {
-    const endpointGiven = typeof endpoint === 'string' ? endpoint.trim() !== '' : !isUnset(endpoint);
-    if (!endpointGiven) {
-      llm.endpoint = legacy.url;
-      llm.model = legacy.model;
-      if (legacy.apiKeyEnv !== undefined) llm.apiKeyEnv = legacy.apiKeyEnv;
-    } else {
-      problems.push('kforecast.llmEndpoint (deprecated) is ignored because kforecast.llm.endpoint is set; move its model and apiKeyEnv to kforecast.llm.*');
-    }
-  }
   return Object.keys(llm).length > 0 ? llm : undefined;
 }
 
-/**
- * `kforecast.search.*` (and the deprecated `kforecast.searchBudget`, used only while
- * `kforecast.search.budget` is at its default) as the server's `search` object.
- */
+/** `kforecast.search.*` as the server's `search` object. */
 export function parseSearch(read: ConfigReader, problems: string[]): SearchSettings | undefined {
   const search: SearchSettings = {};
   const budget = read('search.budget');
@@ -207,16 +302,6 @@ export function parseSearch(read: ConfigReader, problems: string[]): SearchSetti
     if (wholeIn(seed, 0, Number.MAX_SAFE_INTEGER)) search.seed = seed;
     else problems.push(`kforecast.search.seed must be a whole number ≥ 0, got ${show(seed)}`);
   }
-  const legacy = read('searchBudget');
-  if (!isUnset(legacy)) {
-    if (!wholeIn(legacy, 1, 1000)) {
-      problems.push(`kforecast.searchBudget must be a whole number of GPU runs from 1 to 1000, got ${show(legacy)}`);
-    } else if (isUnset(budget) || budget === DEFAULT_SEARCH_BUDGET) {
-      search.budget = legacy;
-    } else if (legacy !== budget) {
-      problems.push('kforecast.searchBudget (deprecated) is ignored because kforecast.search.budget is set');
-    }
-  }
   return Object.keys(search).length > 0 ? search : undefined;
 }
 
@@ -228,25 +313,25 @@ export function buildServerSettings(read: ConfigReader): SettingsResult {
   const threshold = read('confidenceThreshold');
   if (!isUnset(threshold)) {
     if (numberIn(threshold, 0, 1)) settings.confidenceThreshold = threshold;
-    else problems.push(`kforecast.confidenceThreshold must be a number from 0 to 1, got ${show(threshold)}`);
+    else problems.push(`${name('confidenceThreshold')} must be a number from 0 to 1, got ${show(threshold)}`);
   }
 
   const mode = read('baselineMode');
   if (!isUnset(mode)) {
     if (mode === 'git' || mode === 'open') settings.baselineMode = mode;
-    else problems.push(`kforecast.baselineMode must be "git" or "open", got ${show(mode)}`);
+    else problems.push(`${name('baselineMode')} must be "git" or "open", got ${show(mode)}`);
   }
 
   const device = read('device');
   if (!isUnset(device)) {
     if (nonEmptyString(device)) settings.device = device.trim();
-    else problems.push(`kforecast.device must be a non-empty string, got ${show(device)}`);
+    else problems.push(`${name('device')} must be a non-empty string, got ${show(device)}`);
   }
 
   const maxFileSize = read('maxFileSize');
   if (!isUnset(maxFileSize)) {
     if (wholeIn(maxFileSize, 1024, Number.MAX_SAFE_INTEGER)) settings.maxFileSize = maxFileSize;
-    else problems.push(`kforecast.maxFileSize must be a whole number of bytes ≥ 1024, got ${show(maxFileSize)}`);
+    else problems.push(`${name('maxFileSize')} must be a whole number of bytes ≥ 1024, got ${show(maxFileSize)}`);
   }
 
   const workers = parseGpuWorkers(read('gpuWorkers'), problems);
@@ -255,19 +340,19 @@ export function buildServerSettings(read: ConfigReader): SettingsResult {
   const autoVerify = read('autoVerify');
   if (!isUnset(autoVerify)) {
     if (typeof autoVerify === 'boolean') settings.autoVerify = autoVerify;
-    else problems.push(`kforecast.autoVerify must be true or false, got ${show(autoVerify)}`);
+    else problems.push(`${name('autoVerify')} must be true or false, got ${show(autoVerify)}`);
   }
 
   const verifyTimeout = read('verifyTimeout');
   if (!isUnset(verifyTimeout)) {
     if (wholeIn(verifyTimeout, 1, 3600)) settings.verifyTimeout = verifyTimeout;
-    else problems.push(`kforecast.verifyTimeout must be a whole number of seconds from 1 to 3600, got ${show(verifyTimeout)}`);
+    else problems.push(`${name('verifyTimeout')} must be a whole number of seconds from 1 to 3600, got ${show(verifyTimeout)}`);
   }
 
   const learn = read('learnFromMeasurements');
   if (!isUnset(learn)) {
     if (typeof learn === 'boolean') settings.learnFromMeasurements = learn;
-    else problems.push(`kforecast.learnFromMeasurements must be true or false, got ${show(learn)}`);
+    else problems.push(`${name('learnFromMeasurements')} must be true or false, got ${show(learn)}`);
   }
 
   const llm = parseLlm(read, problems);
@@ -279,7 +364,7 @@ export function buildServerSettings(read: ConfigReader): SettingsResult {
   const cacheDir = read('cacheDir');
   if (!isUnset(cacheDir)) {
     if (nonEmptyString(cacheDir)) settings.cacheDir = cacheDir.trim();
-    else problems.push(`kforecast.cacheDir must be a path, got ${show(cacheDir)}`);
+    else problems.push(`${name('cacheDir')} must be a path, got ${show(cacheDir)}`);
   }
 
   return { settings, problems };

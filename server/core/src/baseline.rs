@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 pub enum BaselineError {
     #[error("{0} is not in a git repository")]
     NotInRepo(String),
-    #[error("{path} is not in git revision {rev}")]
+    #[error("{path} is not in git revision {rev} (the revision exists, but the file is not in it: not committed yet, or added or moved since)")]
     NotInRevision { path: String, rev: String },
+    #[error("git revision {rev} does not exist in the repository of {path} (`git log --oneline` lists the revisions)")]
+    NoSuchRevision { path: String, rev: String },
     #[error("git could not be run: {0}")]
     Git(String),
     #[error("git took longer than {0:?}")]
@@ -31,11 +33,9 @@ pub fn git_show(path: &Path, rev: &str) -> Result<String, BaselineError> {
     let stderr = String::from_utf8_lossy(&output.2);
     if stderr.contains("not a git repository") {
         Err(BaselineError::NotInRepo(path.display().to_string()))
-    } else if stderr.contains("does not exist")
-        || stderr.contains("exists on disk, but not in")
-        || stderr.contains("invalid object name")
-        || stderr.contains("unknown revision")
-    {
+    } else if stderr.contains("invalid object name") || stderr.contains("unknown revision") {
+        Err(BaselineError::NoSuchRevision { path: path.display().to_string(), rev: rev.to_string() })
+    } else if stderr.contains("does not exist") || stderr.contains("exists on disk, but not in") {
         Err(BaselineError::NotInRevision { path: path.display().to_string(), rev: rev.to_string() })
     } else {
         Err(BaselineError::Git(stderr.trim().to_string()))

@@ -43,7 +43,8 @@ enum Command {
     Check(cli::check::CheckArgs),
     /// Forecast a candidate file against a base file.
     Forecast(cli::forecast::ForecastArgs),
-    /// Show the features and modelled cost the embedded forecaster reads from each kernel.
+    /// Show what the forecaster reads from each kernel: memory traffic, launch shape and
+    /// modelled time, with units (--json for the raw features).
     Profile(cli::profile::ProfileArgs),
     /// Measure a candidate against a base on a GPU worker (correctness-checked).
     Verify(cli::verify::VerifyArgs),
@@ -110,7 +111,8 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            // A list of reasons (`a; b; c`) is printed one a line.
+            eprintln!("error: {}", cli::output::multiline(&format!("{e:#}")));
             ExitCode::from(2)
         }
     }

@@ -55,8 +55,15 @@ M.defaults = {
   root_markers = { ".git" },
   --- Show the forecasts as inlay hints.
   inlay_hints = true,
-  --- Show code lenses ("kforecast: ≈1.8× faster …", "set as baseline") and refresh them on edits.
-  codelens = true,
+  --- Show code lenses ("kforecast: ≈1.8× faster · 82% vs HEAD", "set as baseline"), refreshed
+  --- while typing. Off by default: the inlay hint shows the same forecast.
+  codelens = false,
+  --- Milliseconds of quiet before the lenses are refreshed while typing.
+  codelens_delay_ms = 200,
+  --- Take settings that send data or name secrets (llm.endpoint, llm.apiKeyEnv, gpuWorkers
+  --- and their tokens, autoVerify) from workspace-local config too (exrc, .nvim.lua). Only
+  --- honoured from your own config.
+  trust_workspace_settings = false,
   --- Create the :Kforecast* user commands.
   commands = true,
   --- Called as on_attach(client, bufnr) after kforecast's own attach logic.
@@ -352,6 +359,83 @@ function M.server_settings(settings)
   plain("cacheDir", trimmed, "a path")
 
   return out, problems
+end
+
+--- Settings that send data (kernel source to an LLM endpoint or a GPU worker), name a
+--- secret (the variable a key or token is read from) or run kernels by themselves.
+M.sensitive = { "llm.endpoint", "llm.url", "llm.apiKeyEnv", "llmEndpoint", "gpuWorkers", "autoVerify" }
+
+--- Names of workspace-local config files (`:help exrc`, lazy.nvim's `.lazy.lua`).
+local LOCAL_CONFIG = { [".nvim.lua"] = true, [".nvimrc"] = true, [".exrc"] = true, [".lazy.lua"] = true }
+
+--- The workspace-local config file this call comes from: an exrc file (`.nvim.lua`,
+--- `.nvimrc`, `.exrc`), lazy.nvim's `.lazy.lua`, or a Lua file in a project's `.nvim/`
+--- folder; nil for the user's own config.
+---@return string|nil
+function M.workspace_source()
+  local ok, sourcing = pcall(vim.fn.expand, "<sfile>")
+  sourcing = ok and sourcing or ""
+  for name in pairs(LOCAL_CONFIG) do
+    local at = sourcing:find(name, 1, true)
+    if at then
+      return (sourcing:sub(1, at + #name - 1):gsub("^.*%.%.", ""):gsub("^script ", ""))
+    end
+  end
+  local own = { vim.fs.normalize(vim.fn.stdpath("config")), vim.fs.normalize(vim.fn.stdpath("data")) }
+  local level = 2
+  while true do
+    local info = debug.getinfo(level, "S")
+    if not info then
+      return nil
+    end
+    local src = info.source or ""
+    if src:sub(1, 1) == "@" then
+      local path = vim.fs.normalize(vim.fn.fnamemodify(src:sub(2), ":p"))
+      local name = vim.fs.basename(path)
+      local mine = false
+      for _, dir in ipairs(own) do
+        if vim.startswith(path, dir .. "/") then
+          mine = true
+        end
+      end
+      if not mine and (LOCAL_CONFIG[name] or path:find("/.nvim/", 1, true)) then
+        return path
+      end
+    end
+    level = level + 1
+  end
+end
+
+--- Splits `settings` into what may be taken from workspace-local config and the names
+--- of the sensitive settings it tried to set (those keep their value from `base`).
+---@param settings table
+---@param base table
+---@return table kept, string[] refused
+function M.refuse_sensitive(settings, base)
+  local kept = vim.deepcopy(settings)
+  local refused = {}
+  local function differs(a, b)
+    return not vim.deep_equal(a, b)
+  end
+  for _, key in ipairs({ "gpuWorkers", "autoVerify", "llmEndpoint" }) do
+    if kept[key] ~= nil and differs(kept[key], base[key]) then
+      refused[#refused + 1] = key
+      kept[key] = base[key]
+    end
+  end
+  for _, sub in ipairs({ "endpoint", "url", "apiKeyEnv" }) do
+    local flat = "llm." .. sub
+    if kept[flat] ~= nil then
+      refused[#refused + 1] = flat
+      kept[flat] = nil
+    end
+    local base_llm = type(base.llm) == "table" and base.llm or {}
+    if type(kept.llm) == "table" and kept.llm[sub] ~= nil and differs(kept.llm[sub], base_llm[sub]) then
+      refused[#refused + 1] = flat
+      kept.llm[sub] = base_llm[sub]
+    end
+  end
+  return kept, refused
 end
 
 --- Merges user options over the defaults. `settings` is merged key by key, so

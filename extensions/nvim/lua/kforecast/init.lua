@@ -1,5 +1,6 @@
 -- kforecast for Neovim: starts `kforecast lsp` for CUDA buffers and for Python
--- buffers that contain Triton kernels, enables its inlay hints and code lenses,
+-- buffers that hold kernels (Triton, load_inline, CuPy), enables its inlay hints
+-- (and code lenses, when asked for),
 -- and adds :KforecastVerify, :KforecastSearch, :KforecastSetBaseline and
 -- :KforecastShowForecast. See :help kforecast.
 
@@ -53,17 +54,8 @@ local function request(client, method, params, handler, bufnr)
   return client.request(method, params, handler, bufnr)
 end
 
-local function mentions_triton(bufnr)
-  for _, line in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)) do
-    if line:find("triton", 1, true) then
-      return true
-    end
-  end
-  return false
-end
-
 --- Whether the server should attach to this buffer: a CUDA buffer, or a Python
---- buffer whose text mentions triton.
+--- buffer whose code holds a kernel (kernels.holds_kernels).
 ---@param bufnr integer
 ---@return boolean
 function M.wants(bufnr)
@@ -75,7 +67,7 @@ function M.wants(bufnr)
     return false
   end
   if ft == "python" then
-    return mentions_triton(bufnr)
+    return kernels.holds_kernels(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false))
   end
   return true
 end
@@ -111,12 +103,25 @@ local function on_attach(client, bufnr)
     vim.lsp.inlay_hint.enable(true, { bufnr = bufnr })
   end
   if M.options.codelens then
+    -- Refreshed while typing too (after a short pause), so the lens says what the hint says.
     local group = vim.api.nvim_create_augroup("kforecast_codelens_" .. bufnr, { clear = true })
-    vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave", "TextChanged", "CursorHold" }, {
+    local timer = vim.uv.new_timer()
+    vim.api.nvim_create_autocmd({ "BufEnter", "InsertLeave", "TextChanged", "TextChangedI", "CursorHold" }, {
       group = group,
       buffer = bufnr,
       callback = function()
-        refresh_codelens(bufnr)
+        timer:stop()
+        timer:start(M.options.codelens_delay_ms or 200, 0, vim.schedule_wrap(function()
+          refresh_codelens(bufnr)
+        end))
+      end,
+    })
+    vim.api.nvim_create_autocmd("BufWipeout", {
+      group = group,
+      buffer = bufnr,
+      callback = function()
+        timer:stop()
+        timer:close()
       end,
     })
     refresh_codelens(bufnr)
@@ -161,7 +166,7 @@ function M.start(bufnr)
   vim.lsp.start(cfg, { bufnr = bufnr })
 end
 
---- Python buffers that do not mention triton yet: start the client once they do.
+--- Python buffers that hold no kernel yet: start the client once they do.
 local watched = {}
 local function watch_python(bufnr)
   if watched[bufnr] or vim.bo[bufnr].filetype ~= "python" or M.client(bufnr) then
@@ -218,6 +223,72 @@ local function pretty_json(value, indent)
 end
 M._pretty_json = pretty_json
 
+--- The paper's bins, slowest first (as the server sends them).
+local BINS = {
+  { "<=0.25x", "severe slowdown" }, { "0.25-0.5x", "significant slowdown" }, { "0.5-0.71x", "moderate slowdown" },
+  { "0.71-1x", "minor slowdown" }, { "1-1.41x", "minor speedup" }, { "1.41-2x", "significant speedup" },
+  { "2-4x", "high speedup" }, { ">4x", "extreme speedup" },
+}
+
+local function pct(x)
+  return type(x) == "number" and string.format("%.0f%%", x * 100) or "?"
+end
+
+--- :KforecastShowForecast's float: the forecast of one kernel in words, rounded,
+--- bins slowest first (the JSON stays in M.last_results for scripts).
+---@param f table the server's answer to kforecast.showForecast
+---@return string[]
+function M.forecast_lines(f)
+  if type(f) ~= "table" then
+    return { tostring(f) }
+  end
+  local name = f.kernel and ("`" .. f.kernel .. "`") or "this kernel"
+  if f.changed == false then
+    return { "**kforecast** · " .. name .. " has no forecast: it is unchanged or new." }
+  end
+  local base = f.baseline or "the baseline"
+  local s = type(f.speedup) == "number" and f.speedup or 1
+  local claim
+  if f.identical then
+    claim = "the same kernel as " .. base
+  elseif f.claim == "faster" then
+    claim = string.format("≈%.1f× faster than %s", s, base)
+  elseif f.claim == "slower" then
+    claim = string.format("≈%.1f× slower than %s", 1 / math.max(s, 1e-9), base)
+  else
+    claim = string.format("same speed as %s (≈%.2f×)", base, s)
+  end
+  local lines = {
+    string.format("**kforecast** · %s: %s", name, claim),
+    "",
+    string.format("%s likely %s (the hint's percentage) · P(faster) %s · point forecast S = %.2f",
+      pct(f.confidence), f.claim == "same" and "the same speed (within ±15%)" or f.claim or "?", pct(f.p_faster), s),
+  }
+  if f.defer then
+    lines[#lines + 1] = "Unsure: below the confidence threshold; :KforecastVerify measures it on a GPU."
+  end
+  lines[#lines + 1] = ""
+  lines[#lines + 1] = "```text"
+  lines[#lines + 1] = "S = t_before / t_after        probability"
+  for i, bin in ipairs(BINS) do
+    local p = type(f.bins) == "table" and f.bins[i] or 0
+    lines[#lines + 1] = string.format("%-10s %-20s %4s %s", bin[1], bin[2], pct(p), string.rep("#", math.floor(p * 20 + 0.5)))
+  end
+  lines[#lines + 1] = "```"
+  if type(f.reasons) == "table" and #f.reasons > 0 then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "**Why**"
+    for _, r in ipairs(f.reasons) do
+      lines[#lines + 1] = "- " .. tostring(r)
+    end
+  end
+  if f.forecaster then
+    lines[#lines + 1] = ""
+    lines[#lines + 1] = "_forecaster " .. tostring(f.forecaster) .. "_"
+  end
+  return lines
+end
+
 local function present(command, result, kernel)
   if command == M.commands.setBaseline then
     local count = type(result) == "table" and result.baselined or nil
@@ -227,8 +298,8 @@ local function present(command, result, kernel)
     if result == nil or result == vim.NIL then
       return
     end
-    local lines = vim.split(pretty_json(result), "\n", { plain = true })
-    vim.lsp.util.open_floating_preview(lines, "json", { border = "rounded", title = "kforecast", focus_id = "kforecast_forecast" })
+    local lines = M.forecast_lines(result)
+    vim.lsp.util.open_floating_preview(lines, "markdown", { border = "rounded", title = "kforecast", focus_id = "kforecast_forecast" })
   elseif result ~= nil and result ~= vim.NIL then
     notify(command .. ": " .. vim.json.encode(result))
   end
@@ -322,6 +393,9 @@ function M.update_settings(settings)
   if not M.options then
     error("kforecast: call require('kforecast').setup() first")
   end
+  if config.workspace_source() and not M.options.trust_workspace_settings then
+    settings = M._refuse(settings or {}, M.options.settings)
+  end
   local merged = vim.tbl_extend("force", M.options.settings, settings or {})
   -- The `llm` and `search` tables are merged key by key too: update_settings({ llm = { weight = 0.3 } })
   -- keeps the endpoint.
@@ -352,6 +426,22 @@ function M.update_settings(settings)
   end
 end
 
+--- Settings that send data or name secrets, given by workspace-local config (exrc,
+--- .nvim.lua, a project's config file), are dropped with a warning naming them,
+--- unless the user's own config set trust_workspace_settings = true (the caller
+--- checks). `base` holds the values kept instead.
+function M._refuse(settings, base)
+  local source = config.workspace_source() or "?"
+  local kept, refused = config.refuse_sensitive(settings, base or {})
+  for _, name in ipairs(refused) do
+    notify(string.format(
+      "kforecast: ignored `%s` from workspace-local config %s: settings that send data or name secrets are taken only from your own config (set trust_workspace_settings = true there to allow it)",
+      name, source), vim.log.levels.WARN)
+  end
+  M.refused = refused
+  return kept
+end
+
 local function complete_kernels()
   local names = {}
   for _, k in ipairs(kernels.find(vim.api.nvim_get_current_buf())) do
@@ -378,6 +468,15 @@ end
 --- Sets kforecast up. See :help kforecast-setup.
 ---@param opts kforecast.Options|nil
 function M.setup(opts)
+  opts = vim.deepcopy(opts or {})
+  local previous = M.options
+  if config.workspace_source() then
+    -- A project's config cannot grant itself trust; the user's own config can.
+    opts.trust_workspace_settings = previous ~= nil and previous.trust_workspace_settings == true
+    if opts.settings and not opts.trust_workspace_settings then
+      opts.settings = M._refuse(opts.settings, previous and previous.settings or config.defaults.settings)
+    end
+  end
   M.options = config.resolve(opts)
   local problems
   M.server_settings, problems = config.server_settings(M.options.settings)

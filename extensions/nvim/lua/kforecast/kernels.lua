@@ -227,6 +227,50 @@ function M.find_triton(lines)
   return kernels
 end
 
+--- Whether Python lines hold GPU kernels: a Triton kernel (`@triton.jit`,
+--- `@triton.autotune`, or `@jit` imported from triton), CUDA source given to
+--- `load_inline`, or a CuPy `RawKernel` / `RawModule`. Read from the code alone:
+--- comments and string contents are blanked first, so a comment that says
+--- "triton" does not count.
+---@param lines string[]
+---@return boolean
+function M.holds_kernels(lines)
+  local code = blank(table.concat(lines, "\n"), true)
+  local from_triton, from_cupy_raw = {}, false
+  for line in (code .. "\n"):gmatch("([^\n]*)\n") do
+    local names = line:match("^%s*from%s+triton[%w_.]*%s+import%s+%(?(.*)")
+    if names then
+      for name in names:gmatch("[%w_]+") do
+        from_triton[name] = true
+      end
+    end
+    if line:match("^%s*from%s+cupy%s+import") and line:match("Raw%a+") then
+      from_cupy_raw = true
+    end
+  end
+  for line in (code .. "\n"):gmatch("([^\n]*)\n") do
+    local deco = line:match("^%s*@%s*triton%s*%.%s*([%a_]+)")
+    if deco == "jit" or deco == "autotune" or deco == "heuristics" then
+      return true
+    end
+    local bare = line:match("^%s*@%s*([%a_]+)")
+    if bare and (bare == "jit" or bare == "autotune") and from_triton[bare] then
+      return true
+    end
+    if line:match("load_inline%s*%(") then
+      return true
+    end
+    if line:match("cupy%s*%.%s*Raw[KM]%a+%s*%(") or line:match("[^%w_.]cp%s*%.%s*Raw[KM]%a+%s*%(") or line:match("^cp%s*%.%s*Raw") then
+      return true
+    end
+    if from_cupy_raw and (line:match("[^%w_.]Raw[KM]%a+%s*%(") or line:match("^Raw[KM]%a+%s*%(")) then
+      return true
+    end
+  end
+  return false
+end
+
+
 --- Kernels of a buffer.
 ---@param bufnr integer
 ---@return kforecast.KernelSpan[]

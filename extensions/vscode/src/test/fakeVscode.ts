@@ -269,7 +269,14 @@ function globMatch(pattern: string, file: string): boolean {
 }
 
 export interface FakeState {
+  /** User (global) settings, `kforecast.x` → value. */
   config: Record<string, unknown>;
+  /** Workspace settings (`.vscode/settings.json`). */
+  workspaceConfig: Record<string, unknown>;
+  /** `workspace.isTrusted`. */
+  trusted: boolean;
+  /** `setContext` keys. */
+  contexts: Map<string, unknown>;
   documents: FakeDocument[];
   commands: Map<string, (...args: unknown[]) => unknown>;
   providers: Map<string, unknown[]>;
@@ -289,6 +296,9 @@ export function createFakeVscode(): { api: Record<string, unknown>; state: FakeS
   const event = <T>(): EventEmitter<T> => new EventEmitter<T>();
   const state: FakeState = {
     config: {},
+    workspaceConfig: {},
+    trusted: true,
+    contexts: new Map(),
     documents: [],
     commands: new Map(),
     providers: new Map(),
@@ -371,7 +381,13 @@ export function createFakeVscode(): { api: Record<string, unknown>; state: FakeS
         state.commands.set(id, fn);
         return new Disposable(() => state.commands.delete(id));
       },
-      executeCommand: (id: string, ...args: unknown[]) => Promise.resolve(state.commands.get(id)?.(...args)),
+      executeCommand: (id: string, ...args: unknown[]) => {
+        if (id === 'setContext') {
+          state.contexts.set(String(args[0]), args[1]);
+          return Promise.resolve(undefined);
+        }
+        return Promise.resolve(state.commands.get(id)?.(...args));
+      },
     },
     window: {
       createOutputChannel: outputChannel,
@@ -426,15 +442,28 @@ export function createFakeVscode(): { api: Record<string, unknown>; state: FakeS
         return state.documents;
       },
       workspaceFolders: undefined,
-      getConfiguration: (section?: string) => ({
-        get: (key: string, def?: unknown) => {
-          const full = section ? `${section}.${key}` : key;
-          return full in state.config ? state.config[full] : def;
-        },
-        has: (key: string) => (section ? `${section}.${key}` : key) in state.config,
-        inspect: () => undefined,
-        update: () => Promise.resolve(),
-      }),
+      get isTrusted() {
+        return state.trusted;
+      },
+      onDidGrantWorkspaceTrust: event().event,
+      getConfiguration: (section?: string) => {
+        const full = (key: string): string => (section ? `${section}.${key}` : key);
+        return {
+          get: (key: string, def?: unknown) => {
+            const k = full(key);
+            if (k in state.workspaceConfig) return state.workspaceConfig[k];
+            return k in state.config ? state.config[k] : def;
+          },
+          has: (key: string) => full(key) in state.config || full(key) in state.workspaceConfig,
+          inspect: (key: string) => ({ key: full(key), globalValue: state.config[full(key)], workspaceValue: state.workspaceConfig[full(key)] }),
+          update: (key: string, value: unknown, target: number | boolean) => {
+            const store = target === 1 || target === true ? state.config : state.workspaceConfig;
+            if (value === undefined) delete store[full(key)];
+            else store[full(key)] = value;
+            return Promise.resolve();
+          },
+        };
+      },
       onDidOpenTextDocument: state.onDidOpen.event,
       onDidChangeTextDocument: state.onDidChange.event,
       onDidCloseTextDocument: state.onDidClose.event,

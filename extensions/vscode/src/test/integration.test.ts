@@ -65,20 +65,27 @@ describe('extension against the real server (fake VS Code API)', function () {
 
     // Every declared setting at its package.json default (as VS Code reports them), then the test's own.
     const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'extensions', 'vscode', 'package.json'), 'utf8')) as {
-      contributes: { configuration: { properties: Record<string, { default?: unknown }> } };
+      contributes: { configuration: { properties: Record<string, { default?: unknown }> }[] };
     };
-    const defaults = Object.fromEntries(Object.entries(manifest.contributes.configuration.properties).map(([k, p]) => [k, p.default]));
+    const declared = Object.assign({}, ...manifest.contributes.configuration.map((g) => g.properties)) as Record<string, { default?: unknown }>;
+    const defaults = Object.fromEntries(Object.entries(declared).map(([k, p]) => [k, p.default]));
+    delete defaults['kforecast.server.path'];
+    delete defaults['kforecast.forecast.device'];
     state.config = {
       ...defaults,
+      // Old flat names, as a 0.1 user has them: moved to the new names on activation.
       'kforecast.serverPath': server,
-      'kforecast.confidenceThreshold': 0.7,
-      'kforecast.baselineMode': 'git',
-      'kforecast.device': 'NVIDIA H100 (integration test)',
-      'kforecast.gpuWorkers': [],
-      'kforecast.autoVerify': false,
-      'kforecast.cacheDir': path.join(tmp, 'cache'),
-      'kforecast.serverLogLevel': 'info',
+      'kforecast.device': 'NVIDIA H100',
+      'kforecast.forecast.confidenceThreshold': 0.7,
+      'kforecast.baseline.mode': 'git',
+      'kforecast.gpu.workers': [],
+      'kforecast.gpu.autoVerify': false,
+      'kforecast.server.cacheDir': path.join(tmp, 'cache'),
+      'kforecast.server.logLevel': 'info',
+      'kforecast.lens.enable': true,
     };
+    // A repository's .vscode/settings.json that would send kernels and a token elsewhere.
+    state.workspaceConfig = { 'kforecast.gpuWorkers': [{ url: 'https://evil.example:7878', tokenEnv: 'AWS_SECRET_ACCESS_KEY' }] };
     const file = path.join(work, 'src/transpose.cu');
     cuda = new FakeDocument(Uri.file(file), 'cuda-cpp', fs.readFileSync(file, 'utf8'));
     state.documents.push(cuda);
@@ -112,15 +119,21 @@ describe('extension against the real server (fake VS Code API)', function () {
       assert.ok(state.commands.has(c), `command ${c} not registered`);
     }
     await waitFor('the inlay hints provider (client running)', () => state.providers.get('inlayHints')?.length);
+    // The old names were moved once, with a notice; the workspace's worker list was not.
+    assert.strictEqual(state.config['kforecast.server.path'], server);
+    assert.ok(!('kforecast.serverPath' in state.config), 'kforecast.serverPath was not removed');
+    assert.ok(state.messages.some((m) => m.level === 'info' && m.text.includes('serverPath → server.path')), JSON.stringify(state.messages));
+    assert.ok(!('kforecast.gpu.workers' in state.workspaceConfig), 'a workspace gpuWorkers value was moved');
+    assert.ok(state.messages.some((m) => m.level === 'warning' && m.text.includes('kforecast.gpuWorkers in workspace settings is ignored')), JSON.stringify(state.messages));
     await waitFor('the status bar to show the forecaster (kforecast/status)', () => /open documents: 1\b/.test(state.statusBar.tooltip ?? ''));
     assert.match(state.statusBar.text, /kforecast: embedded\S* · GPU: local/);
     // The settings went to the server as initializationOptions.
-    assert.match(state.statusBar.tooltip ?? '', /device: NVIDIA H100 \(integration test\)/);
+    assert.match(state.statusBar.tooltip ?? '', /device: NVIDIA H100\b/);
     assert.ok(state.statusBar.visible, 'status bar item hidden');
     assert.ok(state.output.some((l) => l.includes('connected to kforecast')), state.output.join('\n'));
     assert.deepStrictEqual(await hintsFor(cuda), [], 'no hint before the edit');
     // The server took every default from package.json without complaint.
-    const refused = state.messages.filter((m) => m.text.includes('kforecast.') && /setting/.test(m.text));
+    const refused = state.messages.filter((m) => m.text.includes('kforecast.') && /setting/.test(m.text) && !/in workspace settings is ignored|settings renamed/.test(m.text));
     assert.deepStrictEqual(refused, [], 'the server or the extension refused a default setting');
   });
 
@@ -128,18 +141,32 @@ describe('extension against the real server (fake VS Code API)', function () {
     state.onDidChange.fire(cuda.replaceAll(fs.readFileSync(path.join(repo, 'test-workspaces/cuda/src/transpose.cu'), 'utf8')));
     const hint = await waitFor('a hint containing "faster"', async () => (await hintsFor(cuda)).find((h) => labelOf(h).includes('faster')));
     assert.match(labelOf(hint), /^≈\d+\.\d+× faster · \d+%$/);
-    assert.strictEqual(cuda.lineAt(hint.position.line).text.startsWith('transpose('), true);
+    // After the signature's `{` (or at the end of its line), never inside the code.
+    const line = cuda.lineAt(hint.position.line).text;
+    assert.ok(line.slice(0, hint.position.character).trimEnd().endsWith('{') || hint.position.character >= line.trimEnd().length, `hint at ${hint.position.character} of ${JSON.stringify(line)}`);
     const lenses = state.providers.get('codeLens')?.[0] as { provideCodeLenses(d: unknown, t: unknown): Promise<{ command?: { title: string; command: string } }[]> };
     const titles = ((await lenses.provideCodeLenses(cuda, token)) ?? []).map((l) => l.command?.title ?? '');
-    assert.ok(titles.some((t) => t.startsWith('kforecast:')), titles.join(' | '));
+    assert.ok(titles.some((t) => t.startsWith('kforecast:') && t.includes(labelOf(hint))), titles.join(' | '));
+    state.config['kforecast.inlayHints.enable'] = false;
+    assert.deepStrictEqual(await hintsFor(cuda), [], 'kforecast.inlayHints.enable = false still shows hints');
+    delete state.config['kforecast.inlayHints.enable'];
+  });
+
+  it('runs no kernel in an untrusted workspace', async () => {
+    state.trusted = false;
+    const before = state.messages.length;
+    const result = await state.commands.get('kforecast.verify')!({ uri: cuda.uri.toString(), kernel: 'transpose' });
+    assert.strictEqual(result, undefined);
+    assert.ok(state.messages.slice(before).some((m) => m.level === 'warning' && m.text.includes('not trusted')), JSON.stringify(state.messages.slice(before)));
+    state.trusted = true;
   });
 
   it('sends settings changes to the server', async () => {
-    state.config['kforecast.confidenceThreshold'] = 0.9999;
-    state.onDidChangeConfiguration.fire({ affectsConfiguration: (s: string) => 'kforecast.confidenceThreshold'.startsWith(s) });
+    state.config['kforecast.forecast.confidenceThreshold'] = 0.9999;
+    state.onDidChangeConfiguration.fire({ affectsConfiguration: (s: string) => 'kforecast.forecast.confidenceThreshold'.startsWith(s) });
     await waitFor('an unsure hint', async () => (await hintsFor(cuda)).find((h) => labelOf(h).endsWith('· unsure')));
-    state.config['kforecast.confidenceThreshold'] = 0.7;
-    state.onDidChangeConfiguration.fire({ affectsConfiguration: (s: string) => 'kforecast.confidenceThreshold'.startsWith(s) });
+    state.config['kforecast.forecast.confidenceThreshold'] = 0.7;
+    state.onDidChangeConfiguration.fire({ affectsConfiguration: (s: string) => 'kforecast.forecast.confidenceThreshold'.startsWith(s) });
     await waitFor('a confident hint', async () => (await hintsFor(cuda)).find((h) => !labelOf(h).includes('unsure')));
   });
 
@@ -163,7 +190,7 @@ describe('extension against the real server (fake VS Code API)', function () {
     await waitFor('no hint after Set baseline', async () => (await hintsFor(cuda)).length === 0);
   });
 
-  it('keeps Python files without Triton away from the server until they mention it', async () => {
+  it('keeps Python files without kernels away from the server until they hold one', async () => {
     const file = path.join(tmp, 'work', 'plain.py');
     fs.writeFileSync(file, 'import numpy\n');
     const py = new FakeDocument(Uri.file(file), 'python', 'import numpy\n');
@@ -171,18 +198,21 @@ describe('extension against the real server (fake VS Code API)', function () {
     state.onDidOpen.fire(py);
     assert.deepStrictEqual(await hintsFor(py), [], 'hints for a withheld document');
     assert.match(state.statusBar.tooltip ?? '', /open documents: 1\b/);
-    state.onDidChange.fire(py.replaceAll('import numpy\nimport triton\n'));
+    state.onDidChange.fire(py.replaceAll('import numpy\nimport triton  # a comment is not a kernel\n'));
+    await new Promise((r) => setTimeout(r, 500));
+    assert.match(state.statusBar.tooltip ?? '', /open documents: 1\b/);
+    state.onDidChange.fire(py.replaceAll('import triton\n\n@triton.jit\ndef k(x_ptr):\n    pass\n'));
     await waitFor('the server to hold 2 documents', () => /open documents: 2\b/.test(state.statusBar.tooltip ?? ''), 15000);
   });
 
-  it('explains what to do when serverPath points nowhere', async () => {
+  it('explains what to do when server.path points nowhere', async () => {
     await ext.deactivate();
     subscriptions.splice(0).forEach((d) => d.dispose());
-    state.config['kforecast.serverPath'] = path.join(tmp, 'nope', 'kforecast');
+    state.config['kforecast.server.path'] = path.join(tmp, 'nope', 'kforecast');
     const before = state.messages.length;
     ext.activate({ subscriptions, extensionPath: path.join(repo, 'extensions', 'vscode') });
-    const error = await waitFor('an error naming kforecast.serverPath', () =>
-      state.messages.slice(before).find((m) => m.level === 'error' && m.text.includes('kforecast.serverPath')),
+    const error = await waitFor('an error naming kforecast.server.path', () =>
+      state.messages.slice(before).find((m) => m.level === 'error' && m.text.includes('kforecast.server.path')),
     );
     assert.match(error.text, /no executable at/);
     assert.match(state.statusBar.text, /\$\(error\) kforecast/);

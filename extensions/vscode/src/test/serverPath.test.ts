@@ -38,7 +38,7 @@ describe('server path resolution', () => {
     const r = resolveServerPath(input(['/usr/bin/kforecast'], { setting: '/nope/kforecast' }));
     assert.strictEqual(r.ok, false);
     if (!r.ok) {
-      assert.match(r.message, /kforecast\.serverPath/);
+      assert.match(r.message, /kforecast\.server\.path/);
       assert.match(r.message, /\/nope\/kforecast/);
     }
   });
@@ -58,8 +58,8 @@ describe('server path resolution', () => {
     assert.strictEqual(r.ok, false);
     if (!r.ok) {
       assert.match(r.message, /cannot find/);
-      assert.match(r.message, /cargo install/);
-      assert.match(r.message, /kforecast\.serverPath/);
+      assert.match(r.message, /\.vsix for your platform/);
+      assert.match(r.message, /kforecast\.server\.path/);
     }
   });
 

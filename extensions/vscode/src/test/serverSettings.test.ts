@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as path from 'path';
-import { ServerSettings, buildServerSettings } from '../settings';
+import { SETTING_FOR, SENSITIVE, ServerSettings, buildServerSettings, settingFor } from '../settings';
 import { LLM_RS, SETTINGS_RS, ServerKey, serverKeys } from './serverKeys';
 
 interface Property {
@@ -14,13 +14,23 @@ interface Property {
   minimum?: number;
   maximum?: number;
   markdownDeprecationMessage?: string;
+  scope?: string;
 }
 
 const repo = path.resolve(__dirname, '..', '..', '..', '..');
 const manifest = JSON.parse(fs.readFileSync(path.resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, Property> } };
+  contributes: { configuration: { title: string; properties: Record<string, Property> }[] };
 };
-const props = manifest.contributes.configuration.properties;
+/** Every declared setting, `kforecast.forecast.device` → its schema (from all groups). */
+const declared: Record<string, Property> = Object.assign({}, ...manifest.contributes.configuration.map((g) => g.properties));
+/** The declared settings by the SERVER key they are sent as (`kforecast.confidenceThreshold` → kforecast.forecast.confidenceThreshold's schema). */
+const serverName = new Map(Object.entries(SETTING_FOR).map(([server, vscode]) => [vscode, server]));
+const props: Record<string, Property> = Object.fromEntries(
+  Object.entries(declared).map(([k, v]) => {
+    const key = k.replace(/^kforecast\./, '');
+    return [`kforecast.${serverName.get(key) ?? key}`, v];
+  }),
+);
 
 /** Server keys that are not a VS Code setting of their own, and what covers them. */
 const COVERED_ELSEWHERE: Record<string, string> = {
@@ -28,11 +38,14 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   search: 'the object the kforecast.search.* settings are sent in',
   searchSeed: 'search.seed',
   'llm.url': 'llm.endpoint',
+  // The server's older names: the extension moves a user's old values to the new settings once.
+  llmEndpoint: 'llm.endpoint',
+  searchBudget: 'search.budget',
 };
-/** Deprecated settings that are declared but sent folded into their replacement. */
-const FOLDED: Record<string, string> = { llmEndpoint: 'llm.endpoint', searchBudget: 'search.budget' };
+/** Deprecated settings that are declared but sent folded into their replacement (none since 0.2: they are migrated). */
+const FOLDED: Record<string, string> = {};
 /** Settings of the extension itself, never sent to the server. */
-const EXTENSION_ONLY = ['serverPath', 'serverLogLevel', 'trace.server'];
+const EXTENSION_ONLY = ['server.path', 'server.logLevel', 'trace.server', 'inlayHints.enable', 'lens.enable'];
 /** Valid values for the settings whose default is "not set". */
 const SAMPLES: Record<string, unknown> = { maxFileSize: 4096, cacheDir: '/tmp/kforecast-cache' };
 
@@ -103,7 +116,7 @@ describe('settings the server accepts (parsed from its Rust source)', () => {
   it('checks each value with the server type and range before sending it', () => {
     const wrong: Record<string, unknown> = { boolean: 'yes', integer: '1', number: '0.5', string: 42 };
     const only = (key: string, v: unknown) => buildServerSettings((k) => (k === key ? v : undefined));
-    const named = (problems: string[], key: string) => problems.some((p) => p.startsWith(`kforecast.${key} `));
+    const named = (problems: string[], key: string) => problems.some((p) => p.startsWith(`kforecast.${settingFor(key)} `));
     for (const k of keys) {
       if (!(`kforecast.${k.key}` in props) || k.key in FOLDED) continue;
       if (k.type) {
@@ -135,6 +148,16 @@ describe('settings the server accepts (parsed from its Rust source)', () => {
       assert.ok(read.has(k.key), `buildServerSettings never reads kforecast.${k.key}`);
       if (k.key in FOLDED) continue;
       assert.notStrictEqual(sent(settings, k.key), undefined, `kforecast.${k.key} is not sent to the server: ${JSON.stringify(settings)}`);
+    }
+  });
+
+  it('reads what sends data or names a secret from user settings only', () => {
+    for (const key of SENSITIVE) {
+      assert.strictEqual(declared[`kforecast.${key}`]?.scope, 'application', `kforecast.${key} must be "scope": "application"`);
+    }
+    // Nothing else that names a URL, a token's variable or runs kernels is left workspace-scoped.
+    for (const [key, prop] of Object.entries(declared)) {
+      if (/endpoint|apiKeyEnv|workers|autoVerify/i.test(key)) assert.ok(prop.scope === 'application' || prop.scope === 'machine', `${key} is workspace-scoped`);
     }
   });
 

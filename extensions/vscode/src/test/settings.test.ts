@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { buildServerSettings, didChangeConfigurationParams, serverEnvironment } from '../settings';
+import { buildServerSettings, didChangeConfigurationParams, migrationNotice, planMigration, restrictForUntrusted, serverEnvironment, settingFor } from '../settings';
 
 const reader = (values: Record<string, unknown>) => (key: string) => values[key];
 
@@ -23,10 +23,8 @@ describe('settings mapping', () => {
         'llm.retries': 2,
         'llm.weight': 0.5,
         'llm.rewrites': 2,
-        llmEndpoint: null,
         'search.budget': 8,
         'search.seed': 0,
-        searchBudget: null,
         cacheDir: '',
       }),
     );
@@ -93,7 +91,6 @@ describe('settings mapping', () => {
         device: '   ',
         maxFileSize: 12,
         gpuWorkers: [{ token: 'x' }, { url: 'http://ok' }, { url: 'gpu:7070' }, { url: 'http://t', tokenEnv: 'A=b' }],
-        llmEndpoint: { url: 'http://x' },
         autoVerify: 'yes',
         verifyTimeout: 0,
         learnFromMeasurements: 'no',
@@ -106,53 +103,80 @@ describe('settings mapping', () => {
         'llm.rewrites': 9,
         'search.budget': 1001,
         'search.seed': -1,
-        searchBudget: 0,
       }),
     );
     for (const key of [
       'confidenceThreshold', 'baselineMode', 'device', 'maxFileSize', 'gpuWorkers[0]', 'gpuWorkers[2].url', 'gpuWorkers[3].tokenEnv',
-      'llmEndpoint', 'autoVerify', 'verifyTimeout', 'learnFromMeasurements', 'llm.endpoint', 'llm.model', 'llm.timeoutMs',
-      'llm.maxConcurrency', 'llm.retries', 'llm.weight', 'llm.rewrites', 'search.budget', 'search.seed', 'searchBudget',
+      'autoVerify', 'verifyTimeout', 'learnFromMeasurements', 'llm.endpoint', 'llm.model', 'llm.timeoutMs',
+      'llm.maxConcurrency', 'llm.retries', 'llm.weight', 'llm.rewrites', 'search.budget', 'search.seed',
     ]) {
-      assert.ok(problems.some((p) => p.includes(`kforecast.${key}`)), `no problem reported for ${key}: ${problems.join(' | ')}`);
+      // Named by the VS Code setting (`kforecast.forecast.confidenceThreshold`, `kforecast.gpu.workers[0]`).
+      const head = key.replace(/\[.*$/, '');
+      const named = `kforecast.${settingFor(head)}${key.slice(head.length)}`;
+      assert.ok(problems.some((p) => p.includes(named)), `no problem reported for ${named}: ${problems.join(' | ')}`);
     }
     assert.deepStrictEqual(settings, { gpuWorkers: [{ url: 'http://ok' }, { url: 'http://t' }] });
   });
 
   it('never echoes an apiKeyEnv value (it may be the key itself)', () => {
-    const { settings, problems } = buildServerSettings(reader({ 'llm.apiKeyEnv': 'sk=secret', llmEndpoint: { url: 'http://x', model: 'm', apiKeyEnv: 'sk=other' } }));
+    const { settings, problems } = buildServerSettings(reader({ 'llm.apiKeyEnv': 'sk=secret' }));
     assert.ok(problems.some((p) => p.includes('kforecast.llm.apiKeyEnv')), problems.join(' | '));
-    assert.ok(problems.some((p) => p.includes('kforecast.llmEndpoint.apiKeyEnv')), problems.join(' | '));
-    assert.ok(!problems.some((p) => p.includes('secret') || p.includes('other')), problems.join(' | '));
-    assert.deepStrictEqual(settings, { llm: { endpoint: 'http://x', model: 'm' } });
-  });
-
-  it('treats an all-empty llmEndpoint object as unset', () => {
-    const { settings, problems } = buildServerSettings(reader({ llmEndpoint: { url: '', model: '' } }));
-    assert.deepStrictEqual(problems, []);
+    assert.ok(!problems.some((p) => p.includes('secret')), problems.join(' | '));
     assert.deepStrictEqual(settings, {});
   });
 
-  it('uses the deprecated llmEndpoint only while llm.endpoint is empty', () => {
-    const legacy = { url: 'http://old:8000/v1', model: 'old', apiKeyEnv: 'OLD_KEY' };
-    const base = { 'llm.endpoint': '', 'llm.model': '', 'llm.apiKeyEnv': 'KFORECAST_LLM_API_KEY', 'llm.weight': 0.25 };
-    let r = buildServerSettings(reader({ ...base, llmEndpoint: legacy }));
-    assert.deepStrictEqual(r.problems, []);
-    assert.deepStrictEqual(r.settings.llm, { endpoint: 'http://old:8000/v1', model: 'old', apiKeyEnv: 'OLD_KEY', weight: 0.25 });
-    r = buildServerSettings(reader({ ...base, 'llm.endpoint': 'http://new/v1', 'llm.model': 'new', llmEndpoint: legacy }));
-    assert.deepStrictEqual(r.settings.llm, { endpoint: 'http://new/v1', model: 'new', apiKeyEnv: 'KFORECAST_LLM_API_KEY', weight: 0.25 });
-    assert.ok(r.problems.some((p) => p.includes('kforecast.llmEndpoint') && p.includes('ignored')), r.problems.join(' | '));
+  it('moves the old flat settings to their grouped names, level by level', () => {
+    const values: Record<string, { globalValue?: unknown; workspaceValue?: unknown }> = {
+      serverPath: { globalValue: '/opt/kforecast' },
+      confidenceThreshold: { workspaceValue: 0.8 },
+      device: { globalValue: 'NVIDIA H100', workspaceValue: 'NVIDIA H100' },
+      'forecast.device': { workspaceValue: 'NVIDIA H100' },
+      searchBudget: { globalValue: 20 },
+      llmEndpoint: { globalValue: { url: ' http://old:8000/v1 ', model: 'old', apiKeyEnv: 'OLD_KEY' } },
+    };
+    const { moves, notes } = planMigration((key) => values[key]);
+    assert.deepStrictEqual(moves, [
+      { from: 'serverPath', to: 'server.path', value: '/opt/kforecast', level: 'global' },
+      { from: 'confidenceThreshold', to: 'forecast.confidenceThreshold', value: 0.8, level: 'workspace' },
+      { from: 'device', to: 'forecast.device', value: 'NVIDIA H100', level: 'global' },
+      { from: 'device', level: 'workspace' },
+      { from: 'searchBudget', to: 'search.budget', value: 20, level: 'global' },
+      { from: 'llmEndpoint', to: 'llm.endpoint', value: 'http://old:8000/v1', level: 'global' },
+      { from: 'llmEndpoint', to: 'llm.model', value: 'old', level: 'global' },
+      { from: 'llmEndpoint', to: 'llm.apiKeyEnv', value: 'OLD_KEY', level: 'global' },
+      { from: 'llmEndpoint', level: 'global' },
+    ]);
+    assert.deepStrictEqual(notes, ['kforecast.device (workspace settings) is dropped: kforecast.forecast.device is set there.']);
+    assert.match(
+      migrationNotice(moves) ?? '',
+      /serverPath → server\.path, confidenceThreshold → forecast\.confidenceThreshold, device → forecast\.device, searchBudget → search\.budget, llmEndpoint → llm\.endpoint/,
+    );
+    assert.strictEqual(migrationNotice([]), undefined);
   });
 
-  it('uses the deprecated searchBudget only while search.budget is at its default', () => {
-    let r = buildServerSettings(reader({ 'search.budget': 8, 'search.seed': 0, searchBudget: 20 }));
-    assert.deepStrictEqual(r.problems, []);
-    assert.deepStrictEqual(r.settings.search, { budget: 20, seed: 0 });
-    r = buildServerSettings(reader({ searchBudget: 20 }));
-    assert.deepStrictEqual(r.settings.search, { budget: 20 });
-    r = buildServerSettings(reader({ 'search.budget': 32, searchBudget: 20 }));
-    assert.deepStrictEqual(r.settings.search, { budget: 32 });
-    assert.ok(r.problems.some((p) => p.includes('kforecast.searchBudget') && p.includes('ignored')), r.problems.join(' | '));
+  it('never moves a sensitive setting out of workspace settings', () => {
+    const values: Record<string, { globalValue?: unknown; workspaceValue?: unknown }> = {
+      gpuWorkers: { workspaceValue: [{ url: 'https://evil.example', tokenEnv: 'AWS_SECRET_ACCESS_KEY' }] },
+      autoVerify: { workspaceValue: true },
+      llmEndpoint: { workspaceValue: { url: 'https://evil.example/v1', model: 'm', apiKeyEnv: 'GITHUB_TOKEN' } },
+    };
+    const { moves, notes } = planMigration((key) => values[key]);
+    assert.deepStrictEqual(moves, []);
+    for (const [from, to] of [['gpuWorkers', 'gpu.workers'], ['autoVerify', 'gpu.autoVerify'], ['llmEndpoint', 'llm.endpoint']]) {
+      const start = `kforecast.${from} in workspace settings is ignored: kforecast.${to} is read from your user settings only`;
+      assert.ok(notes.some((n) => n.startsWith(start)), notes.join(' | '));
+    }
+  });
+
+  it('turns off what runs kernels or sends data in an untrusted workspace', () => {
+    const trusted = { confidenceThreshold: 0.7, autoVerify: true, gpuWorkers: [{ url: 'http://gpu:7070' }], llm: { endpoint: 'http://llm/v1', model: 'm' } };
+    assert.deepStrictEqual(restrictForUntrusted(trusted), {
+      confidenceThreshold: 0.7,
+      autoVerify: false,
+      gpuWorkers: [],
+      llm: { endpoint: '', model: 'm' },
+    });
+    assert.deepStrictEqual(restrictForUntrusted({}).llm, { endpoint: '' });
   });
 
   it('nests didChangeConfiguration settings under "kforecast"', () => {

@@ -6,5 +6,6 @@ pub mod inputs;
 pub mod protocol;
 pub mod spec;
 pub mod stats;
+pub mod template;
 
 pub use protocol::{Job, MeasureRequest, Measurement, Protocol, Status};

@@ -135,14 +135,14 @@ fn eval_exact(env: &Env, text: &str) -> Option<f64> {
 
 /// A CUDA kernel parameter.
 #[derive(Clone, Debug)]
-struct Param {
-    name: String,
-    base_type: String,
-    pointer: bool,
-    constant: bool,
+pub(crate) struct Param {
+    pub(crate) name: String,
+    pub(crate) base_type: String,
+    pub(crate) pointer: bool,
+    pub(crate) constant: bool,
 }
 
-fn cuda_params(kernel: &Kernel) -> Vec<Param> {
+pub(crate) fn cuda_params(kernel: &Kernel) -> Vec<Param> {
     let mut parser = parser_for(Language::Cuda);
     let Some(tree) = parser.parse(&kernel.source, None) else { return Vec::new() };
     let src = kernel.source.as_str();
@@ -558,7 +558,7 @@ fn launch_shape(
     (grid, block, shared_mem, name_expression)
 }
 
-fn vector_dtype(t: &str) -> Option<DType> {
+pub(crate) fn vector_dtype(t: &str) -> Option<DType> {
     ["float4", "float2"].iter().any(|v| t.contains(v)).then_some(DType::F32)
 }
 
@@ -572,7 +572,7 @@ fn vector_lanes(t: &str) -> f64 {
     }
 }
 
-fn dtype_name(d: DType) -> &'static str {
+pub(crate) fn dtype_name(d: DType) -> &'static str {
     match d {
         DType::F16 => "f16",
         DType::Bf16 => "bf16",

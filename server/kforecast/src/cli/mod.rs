@@ -7,7 +7,7 @@ pub mod eval;
 mod evalset;
 mod fit_doubt;
 pub mod forecast;
-mod output;
+pub mod output;
 pub use output::forecast_json;
 pub mod profile;
 pub mod search;
@@ -71,6 +71,12 @@ pub struct LoadedFile {
 
 /// Reads a file (invalid UTF-8 is replaced, with a warning) and extracts its kernels.
 pub fn load(path: &Path) -> anyhow::Result<LoadedFile> {
+    if path.is_dir() {
+        bail!("{}: is a directory, not a file: give a .cu, .cuh or .py file (`kforecast check DIR` reads a whole directory)", path.display());
+    }
+    if !path.exists() {
+        bail!("{}: no such file", path.display());
+    }
     let Some(language) = Language::from_path(path) else {
         bail!("{}: not a CUDA (.cu, .cuh) or Python (.py) file", path.display());
     };

@@ -1,9 +1,12 @@
-//! `kforecast profile FILE`: what the embedded forecaster sees in each kernel.
+//! `kforecast profile FILE`: what the embedded forecaster sees in each kernel, as text
+//! with units (the default) or JSON (`--json`, one object per kernel).
 
-use super::load_with_kernels;
+use super::output::{bytes, count};
+use super::{line_col, load_with_kernels};
 use clap::Args;
-use kforecast_core::features;
-use std::path::PathBuf;
+use kforecast_core::features::{self, Profile};
+use kforecast_core::kernel::Kernel;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args)]
@@ -13,7 +16,14 @@ pub struct ProfileArgs {
     /// Only this kernel.
     #[arg(long, value_name = "NAME")]
     kernel: Option<String>,
+    /// One JSON object per kernel (unit-less numbers, as the forecaster reads them).
+    #[arg(long)]
+    json: bool,
 }
+
+/// DRAM bandwidth the cost's byte-equivalents are turned into time with (an H100's,
+/// the device the profile's rates are for).
+const H100_BYTES_PER_SECOND: f64 = 3.0e12;
 
 pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
     let file = load_with_kernels(&args.file)?;
@@ -24,20 +34,134 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
         }
         found = true;
         let p = features::profile(k);
-        let v = serde_json::json!({
-            "kernel": k.name,
-            "identity": k.identity().to_string(),
-            "launches": k.launches,
-            "launch_bounds": k.launch_bounds,
-            "helpers": k.helpers.iter().map(|h| (h.name.clone(), h.text.clone())).collect::<Vec<_>>(),
-            "guesses": p.guesses,
-            "cost": p.cost,
-            "features": p.features,
-        });
-        super::out(serde_json::to_string_pretty(&v)?);
+        if args.json {
+            let v = serde_json::json!({
+                "kernel": k.name,
+                "identity": k.identity().to_string(),
+                "launches": k.launches,
+                "launch_bounds": k.launch_bounds,
+                "helpers": k.helpers.iter().map(|h| (h.name.clone(), h.text.clone())).collect::<Vec<_>>(),
+                "guesses": p.guesses,
+                "cost": p.cost,
+                "features": p.features,
+            });
+            super::out(serde_json::to_string_pretty(&v)?);
+        } else {
+            let (line, col) = line_col(&file.text, k.name_range.start);
+            super::out(text(&args.file, (line, col), k, &p));
+        }
     }
     if !found {
         anyhow::bail!("{}: no kernel named `{}`", args.file.display(), args.kernel.unwrap_or_default());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn time(byte_equivalents: f64) -> String {
+    let s = byte_equivalents / H100_BYTES_PER_SECOND;
+    if s >= 1e-3 {
+        format!("{:.2} ms", s * 1e3)
+    } else {
+        format!("{:.1} µs", s * 1e6)
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.0}%", x * 100.0)
+}
+
+/// One kernel's profile as labelled lines with units.
+fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> String {
+    let f = &p.features;
+    let c = &p.cost;
+    let mut rows: Vec<(&str, String)> = Vec::new();
+    let launch = k.launches.first().map(|l| match (&l.grid, &l.block) {
+        (Some(g), Some(b)) => format!("{}<<<{g}, {b}>>> as written (evaluated below)", k.name),
+        (Some(g), None) => format!("{}[{g}] as written (evaluated below)", k.name),
+        _ => "as written in the file".to_string(),
+    });
+    rows.push(("launch", launch.unwrap_or_else(|| "no launch site in the file (shape assumed)".to_string())));
+    rows.push((
+        "shape",
+        format!(
+            "{} blocks × {} threads · {} waves · {} of the SMs busy · occupancy {}",
+            count(f.blocks),
+            count(f.block_threads),
+            format_args!("{:.2}", f.waves),
+            pct(f.sm_fill),
+            pct(f.occupancy)
+        ),
+    ));
+    rows.push((
+        "global memory",
+        format!(
+            "{} loaded · {} stored · {} wasted by uncoalesced access · widest vector {} B · {} streaming loop(s)",
+            bytes(f.load_bytes),
+            bytes(f.store_bytes),
+            bytes(f.uncoalesced_bytes),
+            count(f.vector_width * 4.0),
+            count(f.global_passes)
+        ),
+    ));
+    rows.push((
+        "shared memory",
+        format!(
+            "{} array(s), {} padded · {} accesses/thread · {} likely bank conflicts/thread",
+            count(f.shared_arrays),
+            count(f.shared_padded),
+            count(f.shared_accesses),
+            count(f.bank_conflicts)
+        ),
+    ));
+    rows.push((
+        "sync",
+        format!(
+            "{} barriers/thread · {} atomics/thread ({} contended, {} on shared) · {} shuffles/thread",
+            count(f.syncs),
+            count(f.atomics),
+            count(f.contended_atomics),
+            count(f.shared_atomics),
+            count(f.shuffles)
+        ),
+    ));
+    rows.push((
+        "compute",
+        format!("{} arithmetic ops · {} tensor-core flops", count(f.scalar_ops), count(f.tensor_flops)),
+    ));
+    rows.push((
+        "modelled time",
+        format!(
+            "{} on an H100 ({} byte-equivalents at 3.0 TB/s; bandwidth efficiency {})",
+            time(c.total),
+            bytes(c.total),
+            pct(c.efficiency)
+        ),
+    ));
+    rows.push((
+        "  of which",
+        format!(
+            "memory {} · shared {} · sync {} · atomics {} · compute {} · launch overhead {}",
+            time(c.memory),
+            time(c.shared),
+            time(c.sync),
+            time(c.atomics),
+            time(c.compute),
+            time(c.overhead)
+        ),
+    ));
+    if p.guesses > 0 {
+        rows.push((
+            "assumed",
+            format!(
+                "{} quantit{} not known from the file (declare sizes with `kforecast:`)",
+                p.guesses,
+                if p.guesses == 1 { "y" } else { "ies" }
+            ),
+        ));
+    }
+    let mut s = format!("{}:{line}:{col}: kernel `{}`\n", path.display(), k.name);
+    for (label, value) in rows {
+        s += &format!("  {label:<14} {value}\n");
+    }
+    s.trim_end().to_string()
 }

@@ -42,8 +42,8 @@ pub struct SearchArgs {
     json: bool,
     #[command(flatten)]
     llm: crate::llm::LlmArgs,
-    /// With --llm-endpoint: rewrites of the best variants asked of the LLM per generation
-    /// at most (0: none).
+    /// With --llm-endpoint, the LLM also proposes rewrites of the kernel: at most this
+    /// many of the best variants a generation (0: none).
     #[arg(long, value_name = "N", default_value_t = crate::llm::rewrite::DEFAULT_REWRITES as u64,
           value_parser = clap::value_parser!(u64).range(0..=crate::llm::rewrite::MAX_REWRITES as u64))]
     llm_rewrites: u64,

@@ -201,7 +201,6 @@ pub fn ensemble_reports(
 pub struct LlmArgs {
     /// Ensemble with an LLM surrogate at this OpenAI-compatible endpoint
     /// (e.g. http://localhost:8000/v1); its API key comes from $KFORECAST_LLM_API_KEY.
-    /// For `search`: the endpoint also proposes rewrites of the kernel (see --llm-rewrites).
     #[arg(long, value_name = "URL", requires = "llm_model")]
     llm_endpoint: Option<String>,
     /// The model the endpoint serves (e.g. openai/gpt-oss-20b).

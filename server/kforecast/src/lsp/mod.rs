@@ -1,6 +1,8 @@
 //! The language server: a thin layer that turns LSP requests into calls on the core
 //! (`kforecast_core`) and converts the answers (`to_proto`).
 
+mod actions;
+mod device;
 mod document;
 pub mod frame;
 mod input;
@@ -9,6 +11,7 @@ mod position;
 mod server;
 mod settings;
 mod to_proto;
+mod wording;
 
 use crate::cli::CacheOptions;
 use std::process::ExitCode;

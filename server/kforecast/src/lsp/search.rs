@@ -110,7 +110,7 @@ pub fn code_actions(st: &State, doc: &Document, uri: &Url, at: Range, enc: Encod
         };
         out.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: title.clone(),
-            kind: Some(CodeActionKind::REFACTOR),
+            kind: Some(CodeActionKind::REFACTOR_REWRITE),
             command: Some(command(title, name, &arg)),
             ..CodeAction::default()
         }));

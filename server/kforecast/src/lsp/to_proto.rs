@@ -1,22 +1,26 @@
-//! Reports → LSP inlay hints, code lenses, hovers and diagnostics.
+//! Reports → LSP inlay hints, code lenses, hovers and diagnostics. The words are
+//! in `wording.rs`; code actions in `actions.rs`.
 
 use super::document::Document;
 use super::position::{to_position, Encoding};
+use super::wording::{bin_table, confidence_line, hint_text, versus};
 use kforecast_core::analysis::{KernelReport, Status as Compared};
-use kforecast_core::bins::{NAMES, NUM_BINS, RANGES};
 use kforecast_core::forecast::Forecast;
 use kforecast_core::measure::protocol::{Measurement, Status};
 use serde_json::json;
 use tower_lsp::lsp_types::*;
+
+pub use super::actions::code_actions;
 
 /// The LSP range of a byte range of the document.
 pub(super) fn range(doc: &Document, start: usize, end: usize, enc: Encoding) -> Range {
     Range::new(to_position(doc.src.rope(), start, enc), to_position(doc.src.rope(), end, enc))
 }
 
-/// `≈1.8× faster · 82%`, with `· unsure` when deferred and `(last good)` when stale.
+/// `≈1.8× faster · 82%`, `same speed · 74%`, `same kernel`, with `· unsure` when
+/// deferred and `(last good)` when stale.
 pub fn hint_label(f: &Forecast, threshold: f64, stale: bool) -> String {
-    let mut label = format!("{} · {:.0}%", f.headline(), f.confidence * 100.0);
+    let mut label = hint_text(f);
     if f.defer(threshold) {
         label.push_str(" · unsure");
     }
@@ -31,7 +35,7 @@ pub fn inlay_hints(doc: &Document, visible: Range, enc: Encoding, threshold: f64
         .iter()
         .filter_map(|r| {
             let f = r.forecast()?;
-            let pos = to_position(doc.src.rope(), r.signature_end, enc);
+            let pos = to_position(doc.src.rope(), hint_offset(doc, r.signature_end), enc);
             if pos < visible.start || pos > visible.end {
                 return None;
             }
@@ -47,9 +51,10 @@ pub fn inlay_hints(doc: &Document, visible: Range, enc: Encoding, threshold: f64
                 kind: None,
                 text_edits: None,
                 tooltip: Some(InlayHintTooltip::String(format!(
-                    "kforecast: `{}` vs {}\n{}",
+                    "kforecast: `{}` {}\n{}\n{}",
                     r.name,
-                    doc.baseline.label,
+                    versus(f, &doc.baseline.label),
+                    confidence_line(f, &doc.baseline.label),
                     f.reasons.join("\n")
                 ))),
                 padding_left: Some(true),
@@ -58,6 +63,35 @@ pub fn inlay_hints(doc: &Document, visible: Range, enc: Encoding, threshold: f64
             })
         })
         .collect()
+}
+
+/// Where a kernel's hint goes: at the end of the line that opens its body (the `{` or
+/// the `:` after the signature, or the rest of a one-line kernel), so it never sits
+/// between two pieces of code; without an opener in sight, at the end of the
+/// signature's line.
+pub fn hint_offset(doc: &Document, signature_end: usize) -> usize {
+    let len = doc.src.len_bytes();
+    let end = doc.src.snap(signature_end);
+    let ahead = doc.src.slice(end, (end + 512).min(len));
+    let python = doc.language == kforecast_core::kernel::Language::Triton;
+    let opener = if python { ':' } else { '{' };
+    let mut depth = 0i32;
+    let mut at = None;
+    for (i, c) in ahead.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            ';' if depth <= 0 && !python => break,
+            c if c == opener && depth <= 0 => {
+                at = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let from = at.unwrap_or(0);
+    let line_end = ahead[from..].find('\n').map_or(ahead.len(), |i| from + i);
+    end + ahead[..line_end].trim_end().len()
 }
 
 pub fn code_lenses(doc: &Document, uri: &Url, enc: Encoding, threshold: f64) -> Vec<CodeLens> {
@@ -73,14 +107,9 @@ pub fn code_lenses(doc: &Document, uri: &Url, enc: Encoding, threshold: f64) -> 
                     doc.baseline.label
                 )
             }
+            // The hint's own words, with what it is compared against.
             Compared::Changed(f) => {
-                let conf = if f.defer(threshold) { "unsure" } else { "confident" };
-                format!(
-                    "kforecast: {} than {} · {:.0}% {conf}",
-                    f.headline().replace(" (same kernel)", ""),
-                    doc.baseline.label,
-                    f.confidence * 100.0
-                )
+                format!("kforecast: {} vs {}", hint_label(f, threshold, r.stale), doc.baseline.label)
             }
             Compared::New => format!("kforecast: new kernel (not in {})", doc.baseline.label),
             Compared::Unchanged => continue,
@@ -140,9 +169,10 @@ fn measurement_markdown(m: &Measurement) -> String {
 
 fn forecast_markdown(r: &KernelReport, f: &Forecast, label: &str, threshold: f64, device: &str) -> String {
     let mut s = format!("**kforecast** · `{}` against {label}\n\n", r.name);
+    s += &format!("{}\n\n", confidence_line(f, label));
     s += &format!(
         "**{}** · confidence {:.0}% · P(faster) {:.0}% · point forecast S = {:.2}\n\n",
-        f.headline(),
+        versus(f, label),
         f.confidence * 100.0,
         f.p_faster * 100.0,
         f.speedup
@@ -153,37 +183,18 @@ fn forecast_markdown(r: &KernelReport, f: &Forecast, label: &str, threshold: f64
     if f.defer(threshold) {
         s += &format!("_Unsure (below the {:.0}% threshold): measure it on a GPU to know._\n\n", threshold * 100.0);
     }
-    s += "| S = t_before / t_after | | probability |\n|---|---|---|\n";
-    for i in (0..NUM_BINS).rev() {
-        let p = f.bins.0[i];
-        let bar = "█".repeat((p * 20.0).round() as usize);
-        s += &format!("| {} | {} | {:.0}% {bar} |\n", RANGES[i], NAMES[i], p * 100.0);
-    }
+    s += &bin_table(f);
     s += "\n**Why**\n\n";
     for reason in &f.reasons {
         s += &format!("- {reason}\n");
     }
-    s += &format!("\n_forecaster {} · device {device}_", f.forecaster);
+    s += &format!("\n_forecaster {} · {}_", f.forecaster, super::device::describe(device));
     s
 }
 
 pub fn diagnostics(doc: &Document, enc: Encoding, threshold: f64) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();
-    for (name, errors) in &doc.spec_errors {
-        let fallback = doc.reports.iter().find(|r| &r.name == name).map(|r| r.name_range);
-        for e in errors {
-            let r = if e.range.is_empty() { fallback.unwrap_or(e.range) } else { e.range };
-            out.push(Diagnostic {
-                range: range(doc, r.start, r.end, enc),
-                // A value the file leaves open is a warning: the code itself may be right.
-                severity: Some(if e.missing { DiagnosticSeverity::WARNING } else { DiagnosticSeverity::ERROR }),
-                code: Some(NumberOrString::String("declaration".to_string())),
-                source: Some("kforecast".to_string()),
-                message: format!("cannot verify `{name}` on the GPU: {}", e.message),
-                ..Diagnostic::default()
-            });
-        }
-    }
+    out.extend(super::actions::declaration_diagnostics(doc, enc));
     for r in &doc.reports {
         if let Some(m) = doc.verified(r).filter(|m| m.status == Status::WrongResult) {
             out.push(Diagnostic {
@@ -208,50 +219,13 @@ pub fn diagnostics(doc: &Document, enc: Encoding, threshold: f64) -> Vec<Diagnos
             code: Some(NumberOrString::String("regression".to_string())),
             source: Some("kforecast".to_string()),
             message: format!(
-                "`{}` is forecast {} than {} (confidence {:.0}%){why}",
+                "`{}` is forecast {} (confidence {:.0}%){why}",
                 r.name,
-                f.headline(),
-                doc.baseline.label,
+                versus(f, &doc.baseline.label),
                 f.confidence * 100.0
             ),
             ..Diagnostic::default()
         })
     }));
-    out
-}
-
-/// "Verify on GPU" (a quick fix where the forecast is unsure) and "Set as baseline" for
-/// the kernels under `at`.
-pub fn code_actions(doc: &Document, uri: &Url, at: Range, enc: Encoding, threshold: f64) -> Vec<CodeActionOrCommand> {
-    let mut out = Vec::new();
-    for r in &doc.reports {
-        let kr = range(doc, r.range.start, r.range.end, enc);
-        if kr.end < at.start || kr.start > at.end {
-            continue;
-        }
-        let arg = json!({"uri": uri, "kernel": r.name});
-        let unsure = r.forecast().is_some_and(|f| f.defer(threshold));
-        if matches!(r.status, Compared::Changed(_)) {
-            let title = if unsure {
-                format!("Verify `{}` on GPU (forecast unsure)", r.name)
-            } else {
-                format!("Verify `{}` on GPU", r.name)
-            };
-            out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: title.clone(),
-                kind: Some(if unsure { CodeActionKind::QUICKFIX } else { CodeActionKind::REFACTOR }),
-                command: Some(Command::new(title, "kforecast.verify".to_string(), Some(vec![arg.clone()]))),
-                is_preferred: Some(unsure),
-                ..CodeAction::default()
-            }));
-            let title = format!("Set `{}` as baseline", r.name);
-            out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: title.clone(),
-                kind: Some(CodeActionKind::REFACTOR),
-                command: Some(Command::new(title, "kforecast.setBaseline".to_string(), Some(vec![arg]))),
-                ..CodeAction::default()
-            }));
-        }
-    }
     out
 }

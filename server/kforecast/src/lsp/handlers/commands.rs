@@ -59,9 +59,8 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
                         v["kernel"] = name.clone().into();
                         v["baseline"] = doc.baseline.label.clone().into();
                         let msg = format!(
-                            "kforecast: `{name}` {} than {} (confidence {:.0}%) — {}",
-                            f.headline(),
-                            doc.baseline.label,
+                            "kforecast: `{name}` {} (confidence {:.0}%) — {}",
+                            crate::lsp::wording::versus(f, &doc.baseline.label),
                             f.confidence * 100.0,
                             f.reasons.join("; ")
                         );

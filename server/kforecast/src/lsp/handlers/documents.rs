@@ -70,6 +70,7 @@ pub(crate) async fn did_change_configuration(b: &Backend, params: DidChangeConfi
             }
         }
         if settings.device != before.device {
+            errors.extend(crate::lsp::device::check(&settings.device));
             let forecaster = calibrate::forecaster(st.analyzer.cache(), &settings.device);
             st.analyzer.set_forecaster(forecaster);
         }

@@ -22,6 +22,7 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             let errors = st.settings.apply(options);
             st.pending.extend(errors.into_iter().map(|e| (MessageType::ERROR, e)));
             let device = st.settings.device.clone();
+            st.pending.extend(crate::lsp::device::check(&device).map(|w| (MessageType::WARNING, w)));
             let forecaster = calibrate::forecaster(st.analyzer.cache(), &device);
             st.analyzer.set_forecaster(forecaster);
             st.analyzer.set_device(device);
@@ -43,7 +44,12 @@ pub(crate) async fn initialize(b: &Backend, params: InitializeParams) -> Result<
             code_lens_provider: Some(CodeLensOptions { resolve_provider: Some(false) }),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX, CodeActionKind::REFACTOR]),
+                code_action_kinds: Some(vec![
+                    CodeActionKind::QUICKFIX,
+                    CodeActionKind::EMPTY,
+                    CodeActionKind::SOURCE,
+                    CodeActionKind::REFACTOR_REWRITE,
+                ]),
                 ..CodeActionOptions::default()
             })),
             execute_command_provider: Some(ExecuteCommandOptions {
