@@ -96,11 +96,24 @@ pub fn build_job(
         .iter()
         .find(|k| k.name == kernel)
         .ok_or_else(|| whole(format!("no kernel `{kernel}` in the candidate")))?;
+    // The baseline kernel of that name, or the one it took the place of (renamed).
+    // A Triton job runs the whole wrapper: a kernel the same wrapper launches will do.
+    let paired = || {
+        let at = cand.2.iter().position(|k| k.name == kernel)?;
+        let by_role = kforecast_core::pairing::pair(base.2, cand.2).of_candidate(at).map(|p| &base.2[p.base]);
+        by_role.or_else(|| {
+            let host = ck.launches.first().map(|l| l.host_name.as_str()).filter(|h| !h.is_empty())?;
+            (ck.language == kforecast_core::kernel::Language::Triton)
+                .then(|| base.2.iter().find(|k| k.launches.first().is_some_and(|l| l.host_name == host)))
+                .flatten()
+        })
+    };
     let bk = base
         .2
         .iter()
         .find(|k| k.name == kernel)
-        .ok_or_else(|| whole(format!("no kernel `{kernel}` in the baseline")))?;
+        .or_else(paired)
+        .ok_or_else(|| whole(format!("no kernel `{kernel}` in the baseline, nor one it takes the place of")))?;
     let name =
         |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into());
     let (job, items) = spec::job((&name(base.0), bk, base.1), (&name(cand.0), ck, cand.1))?;
