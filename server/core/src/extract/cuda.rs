@@ -406,6 +406,46 @@ fn reassign(n: Node, ancestors: &[Node], src: &SourceText, out: &mut BTreeMap<St
     out.insert(name, value.unwrap_or_else(|| SET_ON_SOME_PATHS.to_string()));
 }
 
+/// Calls of the host function `host` in a CUDA/C++ text (not kernel launches): their
+/// arguments and the calling function's locals.
+pub(super) fn host_calls(text: &str, host: &str) -> Vec<super::workspace::HostCall> {
+    let src = SourceText::new(crate::kernel::Language::Cuda, text);
+    let Some(tree) = src.tree() else { return Vec::new() };
+    let mut out = Vec::new();
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        if !node_text(item, &src).contains(host) {
+            continue;
+        }
+        let mut locals: Option<BTreeMap<String, String>> = None;
+        walk::preorder(item, |n| {
+            if n.kind() != "call_expression" || out.len() >= 16 {
+                return true;
+            }
+            let Some(function) = n.child_by_field_name("function") else { return true };
+            if function.kind() != "identifier" || node_text(function, &src) != host {
+                return true;
+            }
+            let mut c = n.walk();
+            if n.children(&mut c).any(|ch| ch.kind() == "kernel_call_syntax") {
+                return true;
+            }
+            let args: Vec<String> = n
+                .child_by_field_name("arguments")
+                .map(|list| {
+                    let mut c = list.walk();
+                    list.named_children(&mut c).map(|a| squash(&node_text(a, &src))).collect()
+                })
+                .unwrap_or_default();
+            let locals = locals.get_or_insert_with(|| host_locals(item, &src)).clone();
+            out.push(super::workspace::HostCall { args, locals, at: n.start_byte() });
+            true
+        });
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use crate::extract::extract_text;
@@ -499,44 +539,4 @@ void launch(float* x, int n, bool big) {
             }
         }
     }
-}
-
-/// Calls of the host function `host` in a CUDA/C++ text (not kernel launches): their
-/// arguments and the calling function's locals.
-pub(super) fn host_calls(text: &str, host: &str) -> Vec<super::workspace::HostCall> {
-    let src = SourceText::new(crate::kernel::Language::Cuda, text);
-    let Some(tree) = src.tree() else { return Vec::new() };
-    let mut out = Vec::new();
-    let root = tree.root_node();
-    let mut cursor = root.walk();
-    for item in root.named_children(&mut cursor) {
-        if !node_text(item, &src).contains(host) {
-            continue;
-        }
-        let mut locals: Option<BTreeMap<String, String>> = None;
-        walk::preorder(item, |n| {
-            if n.kind() != "call_expression" || out.len() >= 16 {
-                return true;
-            }
-            let Some(function) = n.child_by_field_name("function") else { return true };
-            if function.kind() != "identifier" || node_text(function, &src) != host {
-                return true;
-            }
-            let mut c = n.walk();
-            if n.children(&mut c).any(|ch| ch.kind() == "kernel_call_syntax") {
-                return true;
-            }
-            let args: Vec<String> = n
-                .child_by_field_name("arguments")
-                .map(|list| {
-                    let mut c = list.walk();
-                    list.named_children(&mut c).map(|a| squash(&node_text(a, &src))).collect()
-                })
-                .unwrap_or_default();
-            let locals = locals.get_or_insert_with(|| host_locals(item, &src)).clone();
-            out.push(super::workspace::HostCall { args, locals, at: n.start_byte() });
-            true
-        });
-    }
-    out
 }
