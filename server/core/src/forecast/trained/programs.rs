@@ -1,0 +1,146 @@
+//! The trained forecaster on what the code leaves open: sizes known only at run time
+//! (a prior over problem sizes) and programs whose kernels do not pair one to one (their
+//! kernels and torch operations added up).
+
+use super::{Estimate, TrainedForecaster};
+use crate::features::Profile;
+use crate::forecast::Forecast;
+use crate::kernel::Kernel;
+
+impl TrainedForecaster {
+    /// The forecast of two versions one or both of which leave sizes to run time: the pair
+    /// is forecast at every size of [`size_prior`], and the spread of those forecasts widens
+    /// the distribution; a direction that flips within the prior is not claimed surely.
+    pub(super) fn forecast_over_sizes(&self, base: &Kernel, cand: &Kernel, b: &Profile, c: &Profile) -> Forecast {
+        let at_size = |each: f64| {
+            (
+                Profile::clone(&self.profiles.profile_assuming(base, each)),
+                Profile::clone(&self.profiles.profile_assuming(cand, each)),
+            )
+        };
+        self.forecast_over_prior(b, c, at_size)
+    }
+
+    /// [`Self::forecast_over_sizes`] for profiles made at any assumed size by `at_size`.
+    fn forecast_over_prior(&self, b: &Profile, c: &Profile, at_size: impl Fn(f64) -> (Profile, Profile)) -> Forecast {
+        let names: Vec<&str> = {
+            let mut n: Vec<&str> = b.assumed.iter().chain(&c.assumed).map(String::as_str).collect();
+            n.sort_unstable();
+            n.dedup();
+            n
+        };
+        let prior = size_prior(names.len());
+        let mut at = Vec::with_capacity(prior.len());
+        for &(elements, each) in &prior {
+            let (pb, pc) = at_size(each);
+            let e = self.raw_estimate(&pb, &pc).scaled(self.adjustment.mu_scale);
+            at.push((elements, e));
+        }
+        let n = at.len().max(1) as f64;
+        let mu = at.iter().map(|(_, e)| e.mu).sum::<f64>() / n;
+        let disagreement = at.iter().map(|(_, e)| e.disagreement).sum::<f64>() / n;
+        let spread = (at.iter().map(|(_, e)| (e.mu - mu).powi(2)).sum::<f64>() / n).sqrt();
+        let mut f = self.forecast_estimate(Estimate { mu, disagreement }, spread, b, c);
+        let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
+        let lo = at.iter().min_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
+        let hi = at.iter().max_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
+        if let (Some((e_lo, lo)), Some((e_hi, hi))) = (lo, hi) {
+            if lo.mu < -crate::forecast::SAME_BAND && hi.mu > crate::forecast::SAME_BAND {
+                f.confidence = f.confidence.min(FLIP_CAP);
+                f.reasons.insert(
+                    0,
+                    format!(
+                        "direction depends on the problem size: ≈{:.2}× at {} elements, ≈{:.2}× at {} \
+                         (sizes {} are known only at run time)",
+                        hi.mu.exp2(),
+                        elements_label(*e_hi),
+                        lo.mu.exp2(),
+                        elements_label(*e_lo),
+                        shown.join(", ")
+                    ),
+                );
+                return f;
+            }
+        }
+        f.reasons.push(format!(
+            "assumed sizes: {} not given in the code; forecast over {}–{} elements (±{:.2} in log2 S across them)",
+            shown.join(", "),
+            elements_label(prior.first().map_or(0.0, |p| p.0)),
+            elements_label(prior.last().map_or(0.0, |p| p.0)),
+            spread
+        ));
+        f
+    }
+
+    /// The forecast of two groups of kernels taken as one program each (a fused kernel
+    /// against the kernels it replaces): their profiles, and those of the torch operations
+    /// their launching functions run, added up; over the size prior where sizes are unknown.
+    pub fn forecast_programs(&self, base: &[&Kernel], cand: &[&Kernel]) -> Option<Forecast> {
+        let rates = self.profiles.rates();
+        let total = |ks: &[&Kernel], assumed: f64, elements: f64| -> Option<Profile> {
+            let mut it = ks.iter();
+            let mut p = Profile::clone(&self.profiles.profile_assuming(&solo(it.next()?), assumed));
+            for k in it {
+                p.absorb(&self.profiles.profile_assuming(&solo(k), assumed), rates);
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for k in ks {
+                let host = k.launches.first().map(|l| l.host_name.clone()).unwrap_or_default();
+                for (name, op) in crate::features::torch_op_profiles(k, rates, assumed, elements) {
+                    if seen.insert((host.clone(), name)) {
+                        p.absorb(&op, rates);
+                    }
+                }
+            }
+            Some(p)
+        };
+        let assumed = crate::features::expr::ASSUMED_SIZE;
+        let (b, c) = (total(base, assumed, assumed)?, total(cand, assumed, assumed)?);
+        if b.assumed.is_empty() && c.assumed.is_empty() {
+            return Some(self.forecast_profiles(&b, &c));
+        }
+        let d = b.assumed.iter().chain(&c.assumed).collect::<std::collections::BTreeSet<_>>().len();
+        let at_size = |each: f64| {
+            // The prior's element count at this size: a tensor nothing sizes has that many.
+            let elements = each.powi(d.clamp(1, 3) as i32);
+            match (total(base, each, elements), total(cand, each, elements)) {
+                (Some(x), Some(y)) => (x, y),
+                _ => (b.clone(), c.clone()),
+            }
+        };
+        Some(self.forecast_over_prior(&b, &c, at_size))
+    }
+}
+
+/// Confidence a forecast whose direction flips within the size prior may have.
+pub const FLIP_CAP: f64 = 0.5;
+
+/// Problem sizes real workloads use, log-uniform from 2^14 elements (a batch of 16 rows of
+/// a 1024-wide layer) to 2^28 (32k rows of 8k): (elements, the value each of `unknown`
+/// sizes takes so that together they make that many elements).
+pub fn size_prior(unknown: usize) -> Vec<(f64, f64)> {
+    let d = unknown.clamp(1, 3) as f64;
+    (0..8)
+        .map(|i| {
+            let elements = f64::from(1u32 << (14 + 2 * i));
+            (elements, elements.powf(1.0 / d).round().max(2.0))
+        })
+        .collect()
+}
+
+fn elements_label(e: f64) -> String {
+    format!("2^{}", e.max(1.0).log2().round())
+}
+
+/// A kernel alone, without the other kernels its wrapper launches (a program counts each
+/// launch once).
+fn solo(k: &Kernel) -> std::borrow::Cow<'_, Kernel> {
+    if k.companions.is_empty() {
+        std::borrow::Cow::Borrowed(k)
+    } else {
+        let mut k = k.clone();
+        k.companions.clear();
+        k.identity = k.compute_identity();
+        std::borrow::Cow::Owned(k)
+    }
+}
