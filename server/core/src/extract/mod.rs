@@ -7,6 +7,7 @@
 //! resolves helpers and attaches launch sites to kernels by name.
 
 mod cuda;
+pub mod host;
 mod normalize;
 mod triton;
 mod walk;
