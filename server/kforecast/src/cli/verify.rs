@@ -104,10 +104,11 @@ pub fn build_job(
     let name =
         |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into());
     let (mut job, items) = spec::job((&name(base.0), bk, base.1), (&name(cand.0), ck, cand.1))?;
-    // nvcc finds a file's local headers in its folder (a worker on this machine).
+    // nvcc finds a file's local headers in its folder (a worker on this machine). A file
+    // without them makes the same job wherever it is (and the store's key with it).
     if let Job::Cuda(j) = &mut job {
         for (v, path) in [(&mut j.base, base.0), (&mut j.candidate, cand.0)] {
-            if let Some(f) = &mut v.file {
+            if let Some(f) = v.file.as_mut().filter(|f| f.text.contains("#include \"")) {
                 let dir = std::path::absolute(path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
                 f.include_dir = dir.map(|d| d.display().to_string());
             }
