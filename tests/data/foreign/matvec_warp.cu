@@ -2,6 +2,9 @@
 // a shuffle reduction. Written for kforecast's tests.
 #include <cuda_runtime.h>
 
+// The sum is taken in another order than one thread per row takes it: a sum of 8192
+// products differs in its last digits.
+// kforecast: rtol = 1e-2; atol = 1e-3
 __global__ void matvec(const float *A, const float *x, float *y, int M, int N) {
   int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
   int lane = threadIdx.x % 32;

@@ -18,11 +18,8 @@ const NVCC_TIMEOUT: Duration = Duration::from_secs(180);
 /// nvcc on this machine: `$CUDA_HOME/bin`, `$CUDA_PATH/bin`, the usual install folders,
 /// then `PATH`.
 pub fn find() -> Option<PathBuf> {
-    let mut dirs: Vec<PathBuf> = ["CUDA_HOME", "CUDA_PATH"]
-        .iter()
-        .filter_map(std::env::var_os)
-        .map(|p| PathBuf::from(p).join("bin"))
-        .collect();
+    let mut dirs: Vec<PathBuf> =
+        ["CUDA_HOME", "CUDA_PATH"].iter().filter_map(std::env::var_os).map(|p| PathBuf::from(p).join("bin")).collect();
     dirs.push("/usr/local/cuda/bin".into());
     dirs.push("/opt/cuda/bin".into());
     if let Some(path) = std::env::var_os("PATH") {
