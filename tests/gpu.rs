@@ -18,9 +18,14 @@ fn have_gpu() -> bool {
 }
 
 fn verify(args: &[&str]) -> (Output, Value) {
+    kforecast_json(&["verify", "--json", "--fresh"], args)
+}
+
+/// `kforecast COMMAND… ARGS…` with a fresh store, its JSON answer parsed.
+fn kforecast_json(command: &[&str], args: &[&str]) -> (Output, Value) {
     let cache = tempfile::tempdir().expect("tempdir");
     let out = Command::new(binary())
-        .args(["verify", "--json", "--fresh"])
+        .args(command)
         .args(args)
         .env("KFORECAST_CACHE_DIR", cache.path())
         .current_dir(repo_root())
@@ -212,4 +217,96 @@ fn gpu_a_multi_kernel_triton_program_is_measured_against_its_fused_rewrite() {
     assert!(out.status.success(), "{m}");
     assert_eq!((m["status"].as_str(), m["check"]["ok"].as_bool()), (Some("ok"), Some(true)), "{m}");
     assert!(m["speedup"].as_f64().expect("speedup") > 1.0, "one pass over the rows instead of two: {m}");
+}
+
+fn foreign(p: &str) -> String {
+    format!("tests/data/foreign/{p}")
+}
+
+/// `kforecast search FILE --json` with a fresh store.
+fn search(args: &[&str]) -> (Output, Value) {
+    kforecast_json(&["search", "--json"], args)
+}
+
+/// A copy of a foreign test file with one edit, beside the original (its local headers).
+fn foreign_edited(rel: &str, from: &str, to: &str) -> (tempfile::TempDir, String) {
+    let path = repo_root().join(foreign(rel));
+    let text = std::fs::read_to_string(&path).expect("read");
+    assert!(text.contains(from), "{from} not in {rel}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let copy = dir.path().join(path.file_name().expect("name"));
+    std::fs::write(&copy, text.replacen(from, to, 1)).expect("write");
+    (dir, copy.display().to_string())
+}
+
+#[test]
+fn gpu_foreign_pairs_verify_without_declarations_through_nvcc() {
+    if !have_gpu() {
+        return;
+    }
+    // Templates, `const uint`, `assert`, host code: NVRTC cannot, nvcc builds the file.
+    let (out, m) = verify(&[&foreign("sgemm/sgemm_2d.cu"), &foreign("sgemm/sgemm_2d_tuned.cu")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["status"], "ok", "{m}");
+    assert_eq!(m["check"]["ok"], true);
+    assert!(m["speedup"].as_f64().expect("speedup") > 1.0, "128x128 tiles of 8x8 beat 64x64 of 4x4: {m}");
+    // Sizes from `const int M = 8192, N = 8192;` and cudaMalloc.
+    let (out, m) = verify(&[&foreign("matvec.cu"), &foreign("matvec_warp.cu")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["status"], "ok", "{m}");
+    assert!(m["speedup"].as_f64().expect("speedup") > 1.5, "a warp per row reads coalesced: {m}");
+    // cuda_fp16, cooperative groups and a local header.
+    let (out, m) = verify(&[&foreign("halfscale/scale.cu"), &foreign("halfscale/scale_vec.cu")]);
+    assert!(out.status.success(), "{m}");
+    assert_eq!(m["status"], "ok", "{m}");
+}
+
+#[test]
+fn gpu_a_compile_error_is_reported_at_the_users_line() {
+    if !have_gpu() {
+        return;
+    }
+    let from = "regM[i] = As[(threadRow * TM + i) * BK + dotIdx];";
+    let (_d, bad) =
+        foreign_edited("sgemm/sgemm_2d_tuned.cu", from, "regM[i] = As[(threadRow * TM + i) * BK + dotIdx] * scale;");
+    let text = std::fs::read_to_string(&bad).expect("read");
+    let line = text[..text.find("* scale;").expect("edit")].matches('\n').count() + 1;
+    let (out, m) = verify(&[&foreign("sgemm/sgemm_2d.cu"), &bad]);
+    assert_eq!(out.status.code(), Some(3), "{m}");
+    assert_eq!(m["status"], "compile_error", "{m}");
+    assert_eq!(m["which"], "candidate");
+    let message = m["message"].as_str().unwrap_or("");
+    assert!(message.contains(&format!("sgemm_2d_tuned.cu({line})")), "line {line}: {message}");
+    assert!(message.contains("scale"), "{message}");
+}
+
+#[test]
+fn gpu_a_search_over_a_templated_sgemm_finds_a_measured_speedup() {
+    if !have_gpu() {
+        return;
+    }
+    let (_, o) = search(&[&foreign("sgemm/sgemm_2d.cu"), "--budget", "8", "--seed", "1"]);
+    let knobs: Vec<&str> = o["knobs"].as_array().expect("knobs").iter().filter_map(Value::as_str).collect();
+    assert!(!knobs.iter().any(|k| ["M", "N", "K"].contains(k)), "{knobs:?}");
+    let runs = o["runs"].as_u64().expect("runs");
+    assert!((4..=8).contains(&runs), "{o}");
+    let steps = o["steps"].as_array().expect("steps");
+    let ok = steps.iter().filter(|s| s["status"] == "ok").count();
+    assert!(ok * 2 >= steps.len(), "most runs are valid variants: {ok} of {}", steps.len());
+    assert!(o["best_speedup"].as_f64().expect("best") > 1.05, "{o}");
+}
+
+#[test]
+fn gpu_a_base_that_does_not_build_stops_the_search_after_one_run() {
+    if !have_gpu() {
+        return;
+    }
+    let from = "regN[i] = Bs[dotIdx * BN + threadCol * TN + i];";
+    let (_d, bad) =
+        foreign_edited("sgemm/sgemm_2d.cu", from, "regN[i] = Bs[dotIdx * BN + threadCol * TN + i] * beta2;");
+    let (_, o) = search(&[&bad, "--budget", "8"]);
+    assert_eq!(o["runs"], 1, "{o}");
+    assert_eq!(o["stop"], "base_failed", "{o}");
+    let note = o["note"].as_str().unwrap_or("");
+    assert!(note.contains("beta2") && note.contains("sgemm_2d.cu("), "{note}");
 }

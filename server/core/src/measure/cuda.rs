@@ -140,14 +140,32 @@ impl CudaEngine {
 
     /// Compiles a version (or takes it from the cache). Returns (function, ms spent).
     fn compile(&mut self, v: &CudaVersion, which: &'static str) -> Result<(CudaFunction, f64), Failure> {
-        let key = Hasher::new().str("nvrtc/1").str(&self.arch).str(&v.source).str(&v.name_expression).finish();
+        let file_text = v.file.as_ref().map(|f| f.text.as_str()).unwrap_or("");
+        let key =
+            Hasher::new().str("nvrtc/2").str(&self.arch).str(&v.source).str(&v.name_expression).str(file_text).finish();
         if let Some((_, f)) = self.compiled.get(&key) {
             return Ok((f.clone(), 0.0));
         }
         let start = Instant::now();
         let compile_error = |m: String| Failure { status: Status::CompileError, which: Some(which), message: m };
-        let (ptx, lowered) =
-            nvrtc_compile(&v.source, &v.name_expression, &self.arch, &Self::include_paths()).map_err(compile_error)?;
+        let program = v.file.as_ref().map_or("kernel.cu", |f| f.name.as_str());
+        let nvrtc = nvrtc_compile(&v.source, program, &v.name_expression, &self.arch, &Self::include_paths());
+        // NVRTC is the fast path; nvcc builds the whole file when NVRTC cannot.
+        let (ptx, lowered) = match (nvrtc, &v.file) {
+            (Ok(out), _) => out,
+            (Err(e), None) => return Err(compile_error(e)),
+            (Err(e), Some(file)) => match super::nvcc::find() {
+                Some(nvcc) => super::nvcc::compile(&nvcc, file, &v.name_expression, &self.arch).map_err(|n| {
+                    let first = e.lines().find(|l| l.contains("error")).unwrap_or(e.lines().next().unwrap_or(""));
+                    compile_error(format!("{n}\n(NVRTC, tried first: {})", first.trim()))
+                })?,
+                None => {
+                    return Err(compile_error(format!(
+                        "{e}\n(NVRTC compiles device code without host headers; with nvcc on the worker kforecast builds the whole file)"
+                    )))
+                }
+            },
+        };
         let module = self
             .ctx
             .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
@@ -385,13 +403,14 @@ impl CudaEngine {
 /// NVRTC: source → (PTX, lowered kernel name).
 fn nvrtc_compile(
     source: &str,
+    program: &str,
     name_expression: &str,
     arch: &str,
     includes: &[String],
 ) -> Result<(String, String), String> {
     use cudarc::nvrtc::{result, sys as nv};
     let src = CString::new(source).map_err(|_| "the source contains a NUL byte".to_string())?;
-    let name = CString::new("kernel.cu").map_err(|e| e.to_string())?;
+    let name = CString::new(program).map_err(|e| e.to_string())?;
     let expr = CString::new(name_expression).map_err(|_| "bad kernel name".to_string())?;
     let prog = result::create_program(&src, Some(&name)).map_err(|e| format!("NVRTC: {e}"))?;
     let mut options =

@@ -3,6 +3,7 @@
 
 pub mod cuda;
 pub mod inputs;
+pub mod nvcc;
 pub mod protocol;
 pub mod spec;
 pub mod stats;

@@ -177,6 +177,23 @@ pub struct CudaVersion {
     pub grid: [u32; 3],
     pub block: [u32; 3],
     pub shared_mem: u32,
+    /// The whole file, for nvcc when NVRTC cannot compile `source` (host headers, `uint`,
+    /// `assert`, local headers): built for the device's architecture, the kernel's
+    /// template instance added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<SourceFile>,
+}
+
+/// A user's CUDA file as nvcc compiles it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SourceFile {
+    /// Its name (compile errors are reported against it, at its own lines).
+    pub name: String,
+    pub text: String,
+    /// Its folder, searched for its local headers (`#include "common.h"`) on a worker that
+    /// shares the file system.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_dir: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

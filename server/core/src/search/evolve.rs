@@ -250,6 +250,9 @@ pub enum Stop {
     Exhausted,
     /// No GPU could measure (see [`Outcome::note`]).
     Unavailable,
+    /// The original itself does not compile or run (see [`Outcome::note`]): nothing can
+    /// be compared with it.
+    BaseFailed,
 }
 
 impl Stop {
@@ -260,6 +263,7 @@ impl Stop {
             Stop::Cancelled => "cancelled",
             Stop::Exhausted => "nothing new left to try",
             Stop::Unavailable => "no GPU could measure",
+            Stop::BaseFailed => "the original does not build or run",
         }
     }
 }
@@ -282,7 +286,7 @@ pub struct Outcome {
     pub rejected: u32,
     pub best: Option<Best>,
     pub stop: Stop,
-    /// Why no GPU could measure, when that stopped the search.
+    /// Why no GPU could measure, or why the original failed, when that stopped the search.
     #[serde(default)]
     pub note: String,
 }
@@ -686,7 +690,20 @@ impl Searcher<'_> {
             considered: st.outcome.considered,
             best: st.outcome.best_speedup(),
         });
-        let message = format!("{}: {}", child.description, m.headline());
+        // Every job runs the original too: if it does not build or run, nothing can be
+        // compared with it, and every further run would fail the same way.
+        let base_failed = m.which.as_deref() == Some("base")
+            && matches!(m.status, Status::CompileError | Status::Fault | Status::Error);
+        let detail = m.message.lines().filter(|l| !l.trim().is_empty()).take(6).collect::<Vec<_>>().join("\n");
+        if base_failed {
+            st.outcome.note = format!("{}: {detail}", m.headline().replace("base", "the original"));
+            self.report(st, st.outcome.note.clone());
+            return Some(Stop::BaseFailed);
+        }
+        let message = match m.status {
+            Status::Ok => format!("{}: {}", child.description, m.headline()),
+            _ => format!("{}: {} ({})", child.description, m.headline(), detail.lines().next().unwrap_or("")),
+        };
         if speedup.is_some() {
             st.population.push(child);
             st.population.sort_by(|a, b| b.speedup.unwrap_or(0.0).total_cmp(&a.speedup.unwrap_or(0.0)));
@@ -694,5 +711,56 @@ impl Searcher<'_> {
         }
         self.report(st, message);
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::forecast::EmbeddedForecaster;
+    use crate::Language;
+
+    /// Every job fails the same way, as a base that does not build makes it.
+    struct BrokenBase {
+        calls: u32,
+    }
+
+    impl Measurer for BrokenBase {
+        fn measure(&mut self, _candidate: &str) -> Measured {
+            self.calls += 1;
+            let mut m =
+                Measurement::failure(Status::CompileError, "sgemm.cu(12): error: identifier \"uint\" is undefined");
+            m.which = Some("base".into());
+            Measured { measurement: m, gpu_run: true, unavailable: false }
+        }
+    }
+
+    #[test]
+    fn a_base_that_does_not_build_stops_the_search_after_one_run() {
+        let text = "#define TILE 64\n// kforecast: n = 1 << 20\n__global__ void k(float* x, int n) { int i = blockIdx.x * TILE + threadIdx.x; if (i < n) x[i] = 0; }\nvoid run(float* x, int n) { k<<<n / TILE, TILE>>>(x, n); }\n";
+        let original = Original::new(text, Language::Cuda, "k").expect("original");
+        let forecaster = EmbeddedForecaster::new();
+        let mut measurer = BrokenBase { calls: 0 };
+        let mut messages = Vec::new();
+        let mut progress = |p: &Progress| messages.push(p.message.clone());
+        let cancel = AtomicBool::new(false);
+        for surrogate in [true, false] {
+            measurer.calls = 0;
+            let outcome = Searcher {
+                forecaster: &forecaster,
+                measurer: &mut measurer,
+                operators: Vec::new(),
+                cancel: &cancel,
+                progress: &mut progress,
+            }
+            .run(&original, &SearchConfig { budget: 16, seed: 1, surrogate })
+            .expect("search");
+            assert_eq!((outcome.runs, outcome.stop), (1, Stop::BaseFailed));
+            assert!(outcome.note.contains("the original does not compile"), "{}", outcome.note);
+            assert!(outcome.note.contains("identifier \"uint\" is undefined"), "{}", outcome.note);
+            assert!(outcome.best.is_none());
+        }
+        assert_eq!(measurer.calls, 1);
+        assert!(messages.iter().any(|m| m.contains("uint")), "{messages:?}");
     }
 }

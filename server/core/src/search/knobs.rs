@@ -14,6 +14,7 @@ use crate::declaration::split_top;
 use crate::extract::extract_text;
 use crate::kernel::{HelperKind, Kernel, Language, TextRange};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// What a knob controls (for the domain of values it may take).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,6 +115,9 @@ impl KnobSpace {
             Language::Cuda => cuda_knobs(text, k),
             Language::Triton => triton_knobs(text, k),
         };
+        // A value that sets the problem is never tuned.
+        let problem = problem_sizes(text, k);
+        knobs.retain(|kn| !problem.contains(&kn.name));
         // Unique names, in a stable order (by first site).
         knobs.sort_by_key(|kn| kn.sites.first().map(|s| s.range.start).unwrap_or(0));
         let mut seen = std::collections::BTreeMap::<String, usize>::new();
@@ -309,6 +313,51 @@ fn lines_in(text: &str, start: usize, end: usize) -> impl Iterator<Item = (usize
 /// 1-based line of a byte offset.
 pub(super) fn line_number(text: &str, offset: usize) -> usize {
     text.get(..offset).map(|t| t.matches('\n').count() + 1).unwrap_or(1)
+}
+
+/// Names that set the problem, never knobs: declared sizes and the names in declared
+/// shapes, the names a `cudaMalloc` size is computed from, the names passed as a CUDA
+/// kernel's arguments at a launch (unless that launch also uses them for its block,
+/// template arguments or shared memory, as it does a tile), and what those are defined
+/// from in the launching function or the file.
+pub fn problem_sizes(text: &str, k: &Kernel) -> BTreeSet<String> {
+    let name_like = |w: &&str| w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
+    let mut out: BTreeSet<String> = k.declared.values.keys().cloned().collect();
+    for dims in k.declared.shapes.values() {
+        out.extend(dims.iter().flat_map(|d| crate::extract::words(d).filter(name_like).map(str::to_string)));
+    }
+    if k.language == Language::Cuda {
+        out.extend(crate::extract::host::allocation_names(text));
+    }
+    for l in k.launches.iter().filter(|_| k.language == Language::Cuda) {
+        let shape: BTreeSet<&str> =
+            l.block.iter().chain(&l.shared_mem).chain(l.meta.values()).flat_map(|t| crate::extract::words(t)).collect();
+        for a in &l.args {
+            out.extend(crate::extract::words(a).filter(name_like).filter(|w| !shape.contains(w)).map(str::to_string));
+        }
+    }
+    // `const int M = SIZE;`: SIZE sets the problem too.
+    let mut pending: Vec<String> = out.iter().cloned().collect();
+    let mut steps = 0;
+    while let Some(name) = pending.pop() {
+        steps += 1;
+        if steps > 256 {
+            break;
+        }
+        let defs = k
+            .launches
+            .iter()
+            .filter_map(|l| l.locals.get(&name).cloned())
+            .chain(k.helpers.iter().filter(|h| h.name == name).map(|h| h.value().to_string()));
+        for d in defs.collect::<Vec<_>>() {
+            for w in crate::extract::words(&d).filter(name_like) {
+                if out.insert(w.to_string()) {
+                    pending.push(w.to_string());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Names that are facts of the hardware or bit masks, never tuning knobs.
@@ -801,5 +850,26 @@ def add(x, y):
         let space = KnobSpace::discover(&tuned, Language::Triton, "add_kernel").expect("tuned");
         assert_eq!(names(&space), vec!["config1.BLOCK_SIZE", "config1.num_warps"]);
         assert!(space.render(&[256, 8]).contains("triton.Config({\"BLOCK_SIZE\": 256}, num_warps=8)"));
+    }
+
+    #[test]
+    fn problem_sizes_are_never_knobs() {
+        let sgemm = include_str!("../../../../tests/data/foreign/sgemm/sgemm_2d.cu");
+        let space = KnobSpace::discover(sgemm, Language::Cuda, "sgemm2DBlocktiling").expect("space");
+        let found = names(&space);
+        for tile in ["BM", "BN", "BK", "TM", "TN"] {
+            assert!(found.contains(&tile), "{tile} is a knob: {found:?}");
+        }
+        for size in ["M", "N", "K"] {
+            assert!(!found.contains(&size), "{size} sets the problem: {found:?}");
+        }
+        let matvec = include_str!("../../../../tests/data/foreign/matvec.cu");
+        let space = KnobSpace::discover(matvec, Language::Cuda, "matvec").expect("space");
+        let found = names(&space);
+        assert!(found.contains(&"threads") && !found.contains(&"M") && !found.contains(&"N"), "{found:?}");
+        // A declared size is not a knob either.
+        let declared = "#define N 4096\n#define TILE 32\n// kforecast: N = 4096\n__global__ void k(float* x) { x[threadIdx.x % TILE] = N; }\nvoid run(float* x) { k<<<N / TILE, TILE>>>(x); }\n";
+        let space = KnobSpace::discover(declared, Language::Cuda, "k").expect("space");
+        assert_eq!(names(&space), vec!["TILE"]);
     }
 }

@@ -216,7 +216,7 @@ fn print_outcome(path: &Path, text: &str, o: &Outcome) {
         ));
     }
     // An unavailable GPU is said below, with the reason.
-    let why = if o.stop == Stop::Unavailable { "stopped" } else { o.stop.reason() };
+    let why = if matches!(o.stop, Stop::Unavailable | Stop::BaseFailed) { "stopped" } else { o.stop.reason() };
     super::out(format!(
         "{why}: {} GPU run(s), {} answered from the store; {} candidates considered ({:.1} per GPU run), {} discarded before the GPU as invalid, {} rejected by the forecast",
         o.runs,
@@ -228,6 +228,9 @@ fn print_outcome(path: &Path, text: &str, o: &Outcome) {
     ));
     if o.stop == Stop::Unavailable {
         super::out(format!("no GPU could measure: {}", o.note));
+    }
+    if o.stop == Stop::BaseFailed {
+        super::out(format!("the search stopped: {}", o.note));
     }
     match &o.best {
         Some(b) => {

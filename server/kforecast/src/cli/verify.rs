@@ -116,7 +116,17 @@ pub fn build_job(
         .ok_or_else(|| whole(format!("no kernel `{kernel}` in the baseline, nor one it takes the place of")))?;
     let name =
         |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "kernels.py".into());
-    let (job, items) = spec::job((&name(base.0), bk, base.1), (&name(cand.0), ck, cand.1))?;
+    let (mut job, items) = spec::job((&name(base.0), bk, base.1), (&name(cand.0), ck, cand.1))?;
+    // nvcc finds a file's local headers in its folder (a worker on this machine). A file
+    // without them makes the same job wherever it is (and the store's key with it).
+    if let Job::Cuda(j) = &mut job {
+        for (v, path) in [(&mut j.base, base.0), (&mut j.candidate, cand.0)] {
+            if let Some(f) = v.file.as_mut().filter(|f| f.text.contains("#include \"")) {
+                let dir = std::path::absolute(path).ok().and_then(|p| p.parent().map(Path::to_path_buf));
+                f.include_dir = dir.map(|d| d.display().to_string());
+            }
+        }
+    }
     let mut protocol = Protocol::default();
     for it in &items {
         match it.key.as_str() {

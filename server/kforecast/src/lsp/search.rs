@@ -83,6 +83,7 @@ fn summary(o: &Outcome) -> String {
     match o.stop {
         Stop::Cancelled => format!("cancelled; {found} ({counts})"),
         Stop::Unavailable => format!("no GPU could measure: {}", o.note),
+        Stop::BaseFailed => format!("the search stopped: {}", o.note),
         _ => format!("{found} ({counts})"),
     }
 }
