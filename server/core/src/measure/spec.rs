@@ -606,6 +606,28 @@ fn site_env(k: &Kernel, params: &[Param], items: &[Item], declared: &Env) -> Env
             }
         }
         for (arg_text, p) in l.args.iter().zip(params) {
+            let host = arg_text.trim();
+            if host != p.name && host.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                if let Some(decl) = items.iter().find(|i| i.key == p.name && !i.typed) {
+                    env.define(host, &decl.value);
+                }
+            }
+        }
+        for (key, v) in &l.meta {
+            if !env.texts.contains_key(key) {
+                env.define(key, v);
+            }
+        }
+    }
+    // The file's definitions, where the launch and the declaration leave a name open.
+    for h in &k.helpers {
+        if !env.texts.contains_key(&h.name) {
+            env.define_helper(h);
+        }
+    }
+    env
+}
+
 /// A version's grid, block, dynamic shared memory and NVRTC name expression: declared,
 /// else from its launch in the host code, the kernel's arguments bound to their values.
 fn launch_shape(
@@ -616,7 +638,7 @@ fn launch_shape(
     decl_anchor: TextRange,
     errors: &mut Vec<SpecError>,
 ) -> ([u32; 3], [u32; 3], u32, String) {
-    let err = |range: TextRange, message: String| SpecError { range, message };
+    let err = SpecError::new;
     let mut env = context.env.clone();
     let launch = context.launch;
     let params = cuda_params(k);
@@ -636,27 +658,12 @@ fn launch_shape(
             }
         }
     }
-    env
-}
-
-/// A version's grid, block, dynamic shared memory and NVRTC name expression: declared,
-/// else from its own launch site with the kernel's arguments bound to the declared values.
-fn launch_shape(
-    k: &Kernel,
-    items: &[Item],
-    declared: &Env,
-    decl_anchor: TextRange,
-    errors: &mut Vec<SpecError>,
-) -> ([u32; 3], [u32; 3], u32, String) {
-    let err = SpecError::new;
-    let launch = k.launches.first();
-    let env = site_env(k, &cuda_params(k), items, declared);
     let mut dims = |key: &str, site: Option<&String>| -> [u32; 3] {
         let decl = items.iter().find(|i| i.key == key);
         let text = decl.map(|d| d.value.clone()).or_else(|| site.cloned());
         let range = decl.map(|d| d.range).unwrap_or(decl_anchor);
         let Some(text) = text else {
-            errors.push(SpecError::missing(range, format!("no `{key}` for `{}`: declare it (`// kforecast: {key} = …`) or launch the kernel with <<<…>>> in this file", k.name)));
+            errors.push(err(range, format!("no `{key}` for `{}`: declare it (`// kforecast: {key} = …`) or launch the kernel with <<<…>>> in this file", k.name)));
             return [1, 1, 1];
         };
         let text = env.resolve(&text);
@@ -674,8 +681,7 @@ fn launch_shape(
                         ),
                         None => format!("cannot evaluate the {key} dimension `{part}`: declare the names it uses"),
                     };
-                    // The launch site's text, not a declaration, left it open.
-                    errors.push(if decl.is_some() { err(range, message) } else { SpecError::missing(range, message) })
+                    errors.push(err(range, message))
                 }
             }
         }
@@ -713,7 +719,7 @@ fn launch_shape(
             match env.texts.get(t).and_then(|v| eval_exact(&env, v)) {
                 Some(v) => targs.push(format!("{}", v as i64)),
                 None => {
-                    errors.push(SpecError::missing(decl_anchor, format!("template parameter `{t}` needs a value: launch `{}<…>` in this file or declare `// kforecast: {t} = …`", k.name)));
+                    errors.push(err(decl_anchor, format!("template parameter `{t}` needs a value: launch `{}<…>` in this file or declare `// kforecast: {t} = …`", k.name)));
                     targs.push(t.clone());
                 }
             }

@@ -611,7 +611,10 @@ impl Searcher<'_> {
             if self.cancel.load(Ordering::SeqCst) {
                 return Some(Stop::Cancelled);
             }
-            let batch: Vec<Child> = children.by_ref().take((st.config.budget - st.outcome.runs) as usize).collect();
+            // The first run alone: it also proves the base builds and runs, and a base that
+            // does not stops the search after that one run.
+            let room = if st.outcome.runs == 0 { 1 } else { st.config.budget - st.outcome.runs };
+            let batch: Vec<Child> = children.by_ref().take(room as usize).collect();
             self.report(st, format!("measuring {} variant(s)", batch.len()));
             let texts: Vec<&str> = batch.iter().map(|c| c.text.as_str()).collect();
             let results = self.measurer.measure_many(&texts);
