@@ -49,7 +49,26 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
             }
         }
     }
+    // A CUDA stride parameter nothing gives is not a problem size: it is taken as a typical one (wide
+    // enough that each access has a sector of its own), so the sizes the prior spreads
+    // over are the problem's extents.
+    let cuda = kernel.language == crate::kernel::Language::Cuda;
+    for p in params.iter().filter(|p| cuda && is_stride(p)) {
+        if env.eval(p).is_none_or(|e| e.guesses > 0) {
+            env.set(p, ASSUMED_STRIDE);
+        }
+    }
+    env.missing.borrow_mut().clear();
     env
+}
+
+/// The stride assumed for a stride parameter nothing gives (floats).
+const ASSUMED_STRIDE: f64 = 32.0;
+
+/// `stride`, `row_stride`, `ld`, `lda`, `pitch`: a parameter that is a stride by its name.
+fn is_stride(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.contains("stride") || n.contains("pitch") || ["ld", "lda", "ldb", "ldc", "ldx", "ldy"].contains(&n.as_str())
 }
 
 /// Of the names that had no value, those that set the problem's size: the kernel's
