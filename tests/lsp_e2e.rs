@@ -439,9 +439,9 @@ fn cuda_inside_python_is_forecast_at_the_kernels_line() {
     );
     let hints = resp["result"].as_array().cloned().unwrap_or_default();
     assert_eq!(hints.len(), 1, "{resp}");
-    // At the end of the kernel's parameter list, on its line of the Python file.
+    // After the body's `{`, on the kernel's line of the Python file.
     let (line, col) = position_of(&after, "__global__ void relu_kernel");
-    let signature = "__global__ void relu_kernel(const float* x, float* out, int size)";
+    let signature = "__global__ void relu_kernel(const float* x, float* out, int size) {";
     assert_eq!(hints[0]["position"], json!({"line": line, "character": col + signature.len() as u32}), "{resp}");
     let hover = c.request(
         "textDocument/hover",

@@ -65,7 +65,7 @@ fn join_continuations(text: &str) -> String {
 }
 
 /// A macro body without its trailing `// …` or `/* … */` comments.
-fn strip_comments(text: &str) -> String {
+pub(super) fn strip_comments(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find('/') {

@@ -193,7 +193,8 @@ fn facts_in(text: &str, root: Node, at: usize, callers: usize) -> HostFacts {
         match item.kind() {
             "preproc_def" => {
                 if let (Some(n), Some(v)) = (item.child_by_field_name("name"), item.child_by_field_name("value")) {
-                    st.values.insert(slice(text, n).to_string(), Value::Known(squash(slice(text, v))));
+                    let value = super::cuda::strip_comments(slice(text, v));
+                    st.values.insert(slice(text, n).to_string(), Value::Known(squash(&value)));
                 }
             }
             "declaration" => declare(text, item, &mut st),

@@ -73,8 +73,9 @@ pub fn hint_offset(doc: &Document, signature_end: usize) -> usize {
     let len = doc.src.len_bytes();
     let end = doc.src.snap(signature_end);
     let ahead = doc.src.slice(end, (end + 512).min(len));
+    // A Python file's kernel opens with `:`, or with `{` when it is CUDA inside a string.
     let python = doc.language == kforecast_core::kernel::Language::Triton;
-    let opener = if python { ':' } else { '{' };
+    let opens = |c: char| c == '{' || python && c == ':';
     let mut depth = 0i32;
     let mut at = None;
     for (i, c) in ahead.char_indices() {
@@ -82,7 +83,7 @@ pub fn hint_offset(doc: &Document, signature_end: usize) -> usize {
             '(' | '[' => depth += 1,
             ')' | ']' => depth -= 1,
             ';' if depth <= 0 && !python => break,
-            c if c == opener && depth <= 0 => {
+            c if opens(c) && depth <= 0 => {
                 at = Some(i);
                 break;
             }
