@@ -63,7 +63,7 @@ fn a_kernel_launched_from_another_file_is_sized_by_that_launch() {
     let v = forecast("launch_elsewhere/previous/kernels.cu", "launch_elsewhere/kernels.cu");
     let why = reasons(&v);
     assert!(!why.contains("assumed sizes"), "{why}");
-    assert_eq!(v["claim"], "slower", "rows walked along memory by each lane: {v}");
+    assert_eq!(v["claim"], "faster", "a warp per row reads A coalesced: {v}");
     let cache = tempfile::tempdir().expect("tempdir");
     let o = Command::new(binary())
         .args(["profile", "--json", "test-workspaces/foreign/launch_elsewhere/kernels.cu"])
@@ -72,7 +72,7 @@ fn a_kernel_launched_from_another_file_is_sized_by_that_launch() {
         .output()
         .expect("run");
     let out = String::from_utf8_lossy(&o.stdout);
-    assert!(out.contains("\"blocks\":32.0") || out.contains("\"blocks\": 32.0"), "{out}");
+    assert!(out.contains("\"blocks\":1024.0") || out.contains("\"blocks\": 1024.0"), "a warp per row of 8192: {out}");
 }
 
 #[test]

@@ -7,7 +7,7 @@ int main() {
   cudaMalloc(&A, sizeof(float) * M * N);
   cudaMalloc(&x, sizeof(float) * N);
   cudaMalloc(&y, sizeof(float) * M);
-  matvec<<<(M + 255) / 256, 256>>>(A, x, y, M, N);
+  matvec<<<(M * 32 + 255) / 256, 256>>>(A, x, y, M, N);
   cudaDeviceSynchronize();
   return 0;
 }
