@@ -166,9 +166,19 @@ async function main() {
         null, { timeout: TIMEOUT });
       return h.jsonValue();
     });
-    const hintLine = (await viewLines(page)).find((l) => l.includes(hint)) || '';
-    if (!hintLine.includes(kernel + '(')) {
-      throw new Failure(`the hint "${hint}" is not on the line of \`${kernel}\`'s signature: "${hintLine}"`);
+    // The hint sits at the end of the line that opens the kernel's body: the signature's
+    // line, or the `{` line right below it (never between the `)` and the `{`).
+    // In screen order (the view lines are positioned, not necessarily in DOM order).
+    const lines = await page.$$eval('.editor-instance .monaco-editor .view-line', (ls) => ls
+      .map((l) => [parseFloat(l.style.top) || 0, l.textContent.replace(/\u00a0/g, ' ')])
+      .sort((x, y) => x[0] - y[0])
+      .map((x) => x[1]));
+    const at = lines.findIndex((l) => l.includes(hint));
+    const hintLine = at >= 0 ? lines[at] : '';
+    const opensBody = hintLine.includes(kernel + '(') && hintLine.includes('{')
+      || /^\s*\{/.test(hintLine) && at > 0 && lines[at - 1].includes(kernel + '(');
+    if (!opensBody) {
+      throw new Failure(`the hint "${hint}" is not on the line that opens \`${kernel}\`'s body: "${hintLine}"`);
     }
     log(`inlay hint: "${hint}" on: ${hintLine.trim()}`);
 
