@@ -283,7 +283,7 @@ fn bind(text: &str, call: Node, params: &[String], caller: &HostFacts, st: &mut 
     }
 }
 
-fn number(v: f64) -> String {
+pub(super) fn number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e18 {
         format!("{}", v as i64)
     } else {

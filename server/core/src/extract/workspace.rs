@@ -23,6 +23,28 @@ pub fn may_launch(path: &std::path::Path) -> bool {
     matches!(path.extension().and_then(|e| e.to_str()), Some("cu" | "cuh" | "cpp" | "cc" | "cxx" | "h" | "hpp"))
 }
 
+/// The other files of `path`'s folder that may launch its kernels (label, text): at most
+/// 64, none over [`MAX_OTHER_FILE`], by name. The CLI and the editor read the same ones.
+pub fn sibling_files(path: &std::path::Path) -> Vec<(String, String)> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut paths: Vec<std::path::PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && may_launch(p) && p.file_name() != path.file_name())
+        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() as usize <= MAX_OTHER_FILE))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .take(64)
+        .filter_map(|p| {
+            let label = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            Some((label, std::fs::read_to_string(&p).ok()?))
+        })
+        .collect()
+}
+
 /// Completes `kernels` (of the file whose text is `own`) from `others`: a kernel with no
 /// launch in its file takes the first launch of it found elsewhere (marked external, so no
 /// edit is ever made there), and a launching function's parameters that a call elsewhere
@@ -82,7 +104,7 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                 let mut bound = Vec::new();
                 for (p, a) in params.iter().zip(&call.args) {
                     if let Some(e) = env.eval(a).filter(|e| e.guesses == 0) {
-                        bound.push((p.clone(), format_value(e.value)));
+                        bound.push((p.clone(), super::host::number(e.value)));
                     }
                 }
                 if bound.is_empty() {
@@ -118,14 +140,6 @@ fn call_env(locals: &std::collections::BTreeMap<String, String>) -> crate::featu
 /// 0-based line of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     text.as_bytes().iter().take(offset.min(text.len())).filter(|&&b| b == b'\n').count()
-}
-
-fn format_value(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
-    }
 }
 
 /// A call to a host function: its arguments, the caller's locals and where it is.

@@ -34,9 +34,11 @@ impl Default for PairingDoubt {
 pub const SHIPPED_DOUBT: &str = include_str!("../../model/doubt.json");
 
 impl PairingDoubt {
-    /// The shipped doubt; the defaults if the file does not parse (a test catches that).
+    /// The shipped doubt, read once per process; the defaults if the file does not parse
+    /// (a test catches that).
     pub fn shipped() -> Self {
-        serde_json::from_str(SHIPPED_DOUBT).unwrap_or_default()
+        static SHIPPED: std::sync::OnceLock<PairingDoubt> = std::sync::OnceLock::new();
+        *SHIPPED.get_or_init(|| serde_json::from_str(SHIPPED_DOUBT).unwrap_or_default())
     }
 
     /// The doubt a pair matched this way deserves.

@@ -97,30 +97,13 @@ pub fn from_text(path: &Path, language: Language, text: String) -> LoadedFile {
     LoadedFile { path: path.to_path_buf(), text, kernels }
 }
 
-/// Files beside a kernel file read for its launches and launchers' calls.
-const MAX_SIBLINGS: usize = 64;
-
 /// Completes kernels launched (or whose launcher is called) from other files of the
 /// same folder: see [`extract::workspace::link`].
 pub fn link_siblings(path: &Path, text: &str, kernels: &mut [Kernel]) -> Vec<String> {
-    let needs = kernels.iter().any(|k| k.language == Language::Cuda);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !needs {
+    if !kernels.iter().any(|k| k.language == Language::Cuda) {
         return Vec::new();
     }
-    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_file() && extract::workspace::may_launch(p) && p.file_name() != path.file_name())
-        .collect();
-    paths.sort();
-    paths.truncate(MAX_SIBLINGS);
-    let texts: Vec<(String, String)> = paths
-        .iter()
-        .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() as usize <= extract::workspace::MAX_OTHER_FILE))
-        .filter_map(|p| Some((p.display().to_string(), std::fs::read_to_string(p).ok()?)))
-        .collect();
+    let texts = extract::workspace::sibling_files(path);
     let others: Vec<extract::workspace::OtherFile> =
         texts.iter().map(|(label, text)| extract::workspace::OtherFile { label: label.clone(), text }).collect();
     extract::workspace::link(kernels, text, &others)

@@ -129,23 +129,7 @@ impl Document {
 
     /// Reads the other files of the document's folder that may launch its kernels.
     pub fn read_siblings(&mut self) {
-        self.siblings.clear();
-        let Some(path) = &self.path else { return };
-        let Some(dir) = path.parent() else { return };
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        let mut paths: Vec<PathBuf> = entries
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p != path && p.is_file() && extract::workspace::may_launch(p))
-            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() as usize <= extract::workspace::MAX_OTHER_FILE))
-            .collect();
-        paths.sort();
-        for p in paths.into_iter().take(64) {
-            if let Ok(text) = std::fs::read_to_string(&p) {
-                let label = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-                self.siblings.push((label, text));
-            }
-        }
+        self.siblings = self.path.as_deref().map(extract::workspace::sibling_files).unwrap_or_default();
     }
 
     /// Completes kernels from the siblings (launches and launcher calls elsewhere).
