@@ -65,5 +65,5 @@ def conv1d(x, w):
     y = cp.empty_like(x)
     tile = THREADS * RB
     _kern(((n + tile - 1) // tile, rows), (THREADS,), (x, y, np.int32(n), np.int32(taps)),
-          shared_mem=(tile + taps - 1) * 4, stream=s)
+          shared_mem=(tile + taps - 1) * 4)
     return y
