@@ -10,7 +10,7 @@ def mse_persistent_kernel(p_ptr, t_ptr, part_ptr, n, num_tiles, BLOCK: tl.conste
     nprog = tl.num_programs(0)
     acc = tl.zeros([BLOCK], dtype=tl.float32)
     for tile in range(pid, num_tiles, nprog):
-        offs = tile.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        offs = tile * BLOCK + tl.arange(0, BLOCK)
         mask = offs < n
         d = tl.load(p_ptr + offs, mask=mask, other=0.0) - tl.load(t_ptr + offs, mask=mask, other=0.0)
         acc += d * d
