@@ -6,7 +6,7 @@ import torch
 from progbuild import load_program
 
 N = (1 << 24) + 4 * 37  # 16.8M parameters: 4 x 64 MB read, 3 x 64 MB written; not a multiple of 256
-TOL = {"rtol": 1e-5, "atol": 1e-6}
+TOL = {"rtol": 1e-4, "atol": 1e-5}  # float32 sqrt and division against float64
 LR, BETA1, BETA2, EPS, STEP = 1e-3, 0.9, 0.999, 1e-8, 10
 
 

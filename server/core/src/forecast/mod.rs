@@ -10,6 +10,7 @@ pub mod gbt;
 pub mod llm_prompt;
 pub mod novelty;
 pub mod program;
+mod program_profile;
 pub mod train;
 pub mod trained;
 mod widen;

@@ -125,7 +125,7 @@ pub fn forecast_program(
 }
 
 /// The torch operations the launching functions of a version's kernels run.
-fn torch_ops_of(kernels: &[Kernel]) -> std::collections::BTreeSet<String> {
+pub(crate) fn torch_ops_of(kernels: &[Kernel]) -> std::collections::BTreeSet<String> {
     kernels
         .iter()
         .filter_map(|k| k.launches.first())

@@ -24,6 +24,8 @@ pub struct TrainPair {
     pub candidate: Arc<Profile>,
     /// Measured S = t_base / t_candidate.
     pub speedup: f64,
+    /// Read from code without `kforecast:` declarations (a program of another style).
+    pub undeclared: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -97,7 +99,7 @@ fn tails(base: f64, relative: f64, disagreement: f64) -> impl Iterator<Item = Sp
 
 /// The spread of `grid` with the lowest [`criterion`] (the first of equals), on every
 /// core.
-fn best_spread(grid: &[Spread], estimates: &[Estimate], truths: &[usize]) -> Option<(f64, Spread)> {
+fn best_spread(grid: &[Spread], estimates: &[Estimate], truths: &[Truth]) -> Option<(f64, Spread)> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let per = grid.len().div_ceil(threads).max(1);
     let best: Vec<(f64, usize)> = std::thread::scope(|scope| {
@@ -128,7 +130,7 @@ fn samples(pairs: &[&TrainPair], estimates: &[Estimate], spread: Spread) -> Vec<
             base: p.names.0.clone(),
             candidate: p.names.1.clone(),
             speedup: p.speedup,
-            forecast: spread.forecast(e, 1.0, "cv", Vec::new()),
+            forecast: spread.forecast_wider(e, 1.0, spread.style_sigma(p.undeclared), "cv", Vec::new()),
         })
         .collect()
 }
@@ -137,13 +139,16 @@ fn score(pairs: &[&TrainPair], estimates: &[Estimate], spread: Spread) -> Metric
     point_metrics(&samples(pairs, estimates, spread))
 }
 
+/// A pair's measured bin and whether it was read without declarations.
+type Truth = (usize, bool);
+
 /// What the spread is chosen by: the log score of the measured bin plus five times the
 /// calibration error of the most likely bin.
-fn criterion(estimates: &[Estimate], truths: &[usize], spread: Spread) -> f64 {
+fn criterion(estimates: &[Estimate], truths: &[Truth], spread: Spread) -> f64 {
     let mut log = 0.0;
     let mut tops = Vec::with_capacity(estimates.len());
-    for (&e, &truth) in estimates.iter().zip(truths) {
-        let f = spread.forecast(e, 1.0, "cv", Vec::new());
+    for (&e, &(truth, undeclared)) in estimates.iter().zip(truths) {
+        let f = spread.forecast_wider(e, 1.0, spread.style_sigma(undeclared), "cv", Vec::new());
         log += log_loss(&f.bins, truth);
         let top = f.bins.argmax();
         tops.push((f.bins.0[top], top == truth));
@@ -155,52 +160,68 @@ fn criterion(estimates: &[Estimate], truths: &[usize], spread: Spread) -> f64 {
 /// `held` picks, by index in `all`.
 fn fold(
     all: &[&TrainPair],
-    train: &dyn Fn(&TrainPair) -> bool,
-    held: &dyn Fn(&TrainPair) -> bool,
+    train: &(dyn Fn(usize) -> bool + Sync),
+    held: &(dyn Fn(usize) -> bool + Sync),
     options: &TrainOptions,
 ) -> Vec<(usize, Estimate)> {
-    let train: Vec<&TrainPair> = all.iter().copied().filter(|p| train(p)).collect();
+    let train: Vec<&TrainPair> = all.iter().enumerate().filter(|(i, _)| train(*i)).map(|(_, p)| *p).collect();
     let members = fit_members(&train, options);
     all.iter()
         .enumerate()
-        .filter(|(_, p)| held(p))
+        .filter(|(i, _)| held(*i))
         .map(|(i, p)| (i, estimate(&members, &pair_vector(&p.base, &p.candidate))))
         .collect()
 }
 
-/// Each pair's estimate by boosters trained without its group (`key`), a fold per
-/// group on every core. Each fold is deterministic, so the result does not depend on
-/// how many cores there are.
+/// Each pair's estimate by boosters trained without its group (`groups[i]` is the group
+/// of `all[i]`), a fold per group on every core. Each fold is deterministic, so the
+/// result does not depend on how many cores there are.
 fn out_of_group(
     all: &[&TrainPair],
-    key: fn(&TrainPair) -> &str,
+    groups: &[String],
     what: &str,
     options: &TrainOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Vec<Estimate> {
-    let groups: Vec<&str> = all.iter().map(|p| key(p)).collect::<BTreeSet<_>>().into_iter().collect();
+    let names: Vec<&str> = groups.iter().map(String::as_str).collect::<BTreeSet<_>>().into_iter().collect();
+    let key = |i: usize| groups.get(i).map_or("", String::as_str);
     let mut estimates = vec![Estimate::default(); all.len()];
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(groups.len().max(1));
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(names.len().max(1));
     let mut done = 0;
-    for chunk in groups.chunks(threads) {
+    for chunk in names.chunks(threads) {
         let folds: Vec<Vec<(usize, Estimate)>> = std::thread::scope(|scope| {
             let handles: Vec<_> = chunk
                 .iter()
                 .map(|group| {
-                    scope.spawn(move || fold(all, &|p: &TrainPair| key(p) != *group, &|p| key(p) == *group, options))
+                    let key = &key;
+                    scope.spawn(move || fold(all, &|i| key(i) != *group, &|i| key(i) == *group, options))
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
         });
         for (group, fold) in chunk.iter().zip(folds) {
             done += 1;
-            progress(&format!("cross-validation by {what} {done}/{}: without {group}", groups.len()));
+            progress(&format!("cross-validation by {what} {done}/{}: without {group}", names.len()));
             for (i, e) in fold {
                 estimates[i] = e;
             }
         }
     }
     estimates
+}
+
+/// Folds of the out-of-family cross-validation: every family's pairs in one fold, the
+/// families (sorted) dealt round-robin into as many folds. Each pair is forecast by trees
+/// trained without its family (and without the fold's other families): leave-one-family-out
+/// at a seventh of its cost.
+pub const FAMILY_FOLDS: usize = 16;
+
+/// The fold of each pair of `all` (see [`FAMILY_FOLDS`]).
+fn family_folds(all: &[&TrainPair]) -> Vec<String> {
+    let families: Vec<&str> = all.iter().map(|p| p.family.as_str()).collect::<BTreeSet<_>>().into_iter().collect();
+    let fold: std::collections::HashMap<&str, usize> =
+        families.iter().enumerate().map(|(i, f)| (*f, i % FAMILY_FOLDS)).collect();
+    all.iter().map(|p| format!("fold {:02}", fold.get(p.family.as_str()).copied().unwrap_or(0))).collect()
 }
 
 /// Batches in the order they were written: by name, runs of digits compared as numbers
@@ -235,10 +256,14 @@ pub const NEWEST_BATCHES: usize = 2;
 fn forward(all: &[&TrainPair], options: &TrainOptions) -> Vec<(usize, Estimate)> {
     let order = batch_order(&all.iter().map(|p| p.batch.as_str()).collect());
     let newest = order.len().saturating_sub(NEWEST_BATCHES).max(1);
-    let position = |p: &TrainPair| order.iter().position(|b| *b == p.batch).unwrap_or(0);
+    let positions: Vec<usize> = all.iter().map(|p| order.iter().position(|b| *b == p.batch).unwrap_or(0)).collect();
+    let position = |i: usize| positions.get(i).copied().unwrap_or(0);
     std::thread::scope(|scope| {
         let handles: Vec<_> = (newest..order.len())
-            .map(|k| scope.spawn(move || fold(all, &|p| position(p) < k, &|p| position(p) == k, options)))
+            .map(|k| {
+                let position = &position;
+                scope.spawn(move || fold(all, &|i| position(i) < k, &|i| position(i) == k, options))
+            })
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
     })
@@ -273,17 +298,24 @@ pub fn cross_validate(
     progress: &mut dyn FnMut(&str),
 ) -> CrossValidation {
     let all: Vec<&TrainPair> = pairs.iter().collect();
-    let estimates = out_of_group(&all, |p| p.family.as_str(), "family", options, progress);
+    let estimates = out_of_group(&all, &family_folds(&all), "family", options, progress);
     let batches: BTreeSet<&str> = pairs.iter().map(|p| p.batch.as_str()).collect();
-    let batch_estimates =
-        (by_batch && batches.len() > 1).then(|| out_of_group(&all, |p| p.batch.as_str(), "batch", options, progress));
+    let batch_estimates = (by_batch && batches.len() > 1).then(|| {
+        let groups: Vec<String> = all.iter().map(|p| p.batch.clone()).collect();
+        out_of_group(&all, &groups, "batch", options, progress)
+    });
     // The spread with the best log score plus a calibration penalty: first without the
     // members' disagreement, then with it around the best found.
-    let truths: Vec<usize> = all.iter().map(|p| bin_of(p.speedup)).collect();
+    let truths: Vec<Truth> = all.iter().map(|p| (bin_of(p.speedup), p.undeclared)).collect();
     let first = best_spread(&spread_grid().collect::<Vec<_>>(), &estimates, &truths);
     let second = first.and_then(|(_, s)| best_spread(&disagreement_grid(s).collect::<Vec<_>>(), &estimates, &truths));
     let mut spread =
         [first, second].into_iter().flatten().min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s).unwrap_or_default();
+    // Then what code without declarations adds (programs of other styles), if any is here.
+    if all.iter().any(|p| p.undeclared) {
+        let grid: Vec<Spread> = (0..=40).map(|k| Spread { undeclared: 0.05 * f64::from(k), ..spread }).collect();
+        spread = best_spread(&grid, &estimates, &truths).map_or(spread, |(_, s)| s);
+    }
     // Then the claim's confidence, by its log loss.
     let claims: Vec<(f64, bool)> =
         score(&all, &estimates, spread).claims.iter().map(|c| (c.confidence, c.holds)).collect();

@@ -17,7 +17,7 @@ use crate::kernel::{Kernel, Language};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-mod programs;
+pub(crate) mod programs;
 pub use programs::{size_prior, FLIP_CAP};
 
 /// The weights trained on the corpus's H100 measurements, as shipped.
@@ -128,6 +128,11 @@ pub struct Spread {
     /// How much the members' disagreement widens σ (0 in models trained before it).
     #[serde(default)]
     pub disagreement: f64,
+    /// σ added (in quadrature) to forecasts of code without `kforecast:` declarations,
+    /// whose sizes and launches are read from host code or assumed: the model's extra error
+    /// on such programs, out of family (0 in models trained before it).
+    #[serde(default)]
+    pub undeclared: f64,
 }
 
 fn one() -> f64 {
@@ -150,6 +155,7 @@ impl Default for Spread {
             claim_shift: 0.0,
             cap: no_cap(),
             disagreement: 0.0,
+            undeclared: 0.0,
         }
     }
 }
@@ -174,6 +180,16 @@ impl Spread {
     pub fn trees_disagree(&self, e: Estimate) -> bool {
         let rest = Estimate { disagreement: 0.0, ..e };
         self.disagreement * e.disagreement > self.sigma(rest)
+    }
+
+    /// The σ a forecast of code read with (or, `undeclared`, without) declarations gets
+    /// beside its own.
+    pub fn style_sigma(&self, undeclared: bool) -> f64 {
+        if undeclared {
+            self.undeclared
+        } else {
+            0.0
+        }
     }
 
     /// The forecast for an estimate, with σ scaled by `sigma_scale`.
@@ -352,14 +368,35 @@ impl TrainedForecaster {
 
     /// The forecast for two profiles.
     pub fn forecast_profiles(&self, base: &Profile, cand: &Profile) -> Forecast {
+        self.forecast_read(base, cand, false)
+    }
+
+    /// The forecast for two profiles of code read with (or, `undeclared`, without)
+    /// `kforecast:` declarations.
+    fn forecast_read(&self, base: &Profile, cand: &Profile, undeclared: bool) -> Forecast {
         let estimate = self.raw_estimate(base, cand).scaled(self.adjustment.mu_scale);
-        self.forecast_estimate(estimate, 0.0, base, cand)
+        self.forecast_estimate(estimate, 0.0, undeclared, base, cand)
     }
 
     /// The forecast for an estimate, with reasons from the two (representative) profiles,
-    /// widened where the pair lies outside the training range.
-    fn forecast_estimate(&self, estimate: Estimate, extra: f64, base: &Profile, cand: &Profile) -> Forecast {
-        let f = self.forecast_estimate_covered(estimate, extra, base, cand);
+    /// widened for code read without declarations and where the pair lies outside the
+    /// training range.
+    fn forecast_estimate(
+        &self,
+        estimate: Estimate,
+        extra: f64,
+        undeclared: bool,
+        base: &Profile,
+        cand: &Profile,
+    ) -> Forecast {
+        let style = self.model.spread.style_sigma(undeclared);
+        let mut f = self.forecast_estimate_covered(estimate, extra.hypot(style), base, cand);
+        if style > 0.0 {
+            f.reasons.push(format!(
+                "less sure: read from code without `kforecast:` declarations (±{style:.2} in log2 S: the model's \
+                 error on programs in other styles, measured out of family)"
+            ));
+        }
         let Some(coverage) = &self.coverage else { return f };
         if coverage.sigma_per_feature <= 0.0 && coverage.lost_per_feature <= 0.0 {
             return f;
@@ -407,8 +444,9 @@ impl Forecaster for TrainedForecaster {
             return Forecast::same_kernel(&self.id);
         }
         let (b, c) = (self.profile(&base), self.profile(&candidate));
+        let undeclared = base.declared.is_empty() && candidate.declared.is_empty();
         if b.assumed.is_empty() && c.assumed.is_empty() {
-            return self.forecast_profiles(&b, &c);
+            return self.forecast_read(&b, &c, undeclared);
         }
         self.forecast_over_sizes(&base, &candidate, &b, &c)
     }

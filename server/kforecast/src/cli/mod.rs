@@ -12,6 +12,7 @@ pub use output::forecast_json;
 pub mod profile;
 pub mod search;
 pub mod train;
+mod train_programs;
 pub mod verify;
 
 use anyhow::{bail, Context};

@@ -50,12 +50,42 @@ pub struct TrainArgs {
     /// train nothing. The forecaster ships it as `server/core/model/h100-coverage.json`.
     #[arg(long, value_name = "FILE", conflicts_with = "cv_only")]
     coverage: Option<PathBuf>,
+    /// Measured programs of other styles to learn from as well: a set in the layout of
+    /// `eval --set` (repeat for several). Default: `CORPUS/foreign-train` when it exists.
+    #[arg(long = "programs", value_name = "SET")]
+    programs: Vec<PathBuf>,
+    /// Learn from the corpus alone, not from `CORPUS/foreign-train`.
+    #[arg(long, conflicts_with = "programs")]
+    no_programs: bool,
+    /// How many times each program pair counts (its rows repeated): a few hundred
+    /// programs against thousands of corpus pairs.
+    #[arg(long, value_name = "N", default_value_t = PROGRAM_WEIGHT)]
+    program_weight: usize,
+}
+
+/// The default weight of a program pair.
+const PROGRAM_WEIGHT: usize = 3;
+
+/// The sets of programs to learn from beside the corpus.
+fn program_sets(args: &TrainArgs) -> Vec<PathBuf> {
+    if args.no_programs {
+        return Vec::new();
+    }
+    if !args.programs.is_empty() {
+        return args.programs.clone();
+    }
+    let default = args.corpus.join("foreign-train");
+    if default.join("families.json").is_file() {
+        vec![default]
+    } else {
+        Vec::new()
+    }
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let profiles = EmbeddedForecaster::new();
     let corpus = corpus::load(&args.corpus, args.measurements.as_deref(), &profiles)?;
-    let pairs: Vec<TrainPair> = corpus
+    let mut pairs: Vec<TrainPair> = corpus
         .pairs
         .iter()
         .filter(|p| p.split == "train" && !p.identical)
@@ -66,15 +96,25 @@ pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
             base: p.profiles.0.clone(),
             candidate: p.profiles.1.clone(),
             speedup: p.speedup,
+            // The corpus declares every kernel's sizes (corpus/README.md).
+            undeclared: false,
         })
         .collect();
     if pairs.is_empty() {
         anyhow::bail!("{}: no measured pairs in the train split", corpus.describe());
     }
+    let mut measurements = corpus.names();
+    for set in program_sets(&args) {
+        let programs = super::train_programs::load(&set, &profiles)?;
+        eprintln!("kforecast train: programs from {}", programs.describe);
+        for _ in 0..args.program_weight.max(1) {
+            pairs.extend(programs.pairs.iter().cloned());
+        }
+        measurements.push_str(&format!(" + {} (×{})", set.display(), args.program_weight.max(1)));
+    }
     if let Some(path) = &args.coverage {
         return write_coverage(&pairs, path);
     }
-    let measurements = corpus.names();
     let provenance = Provenance { device: corpus.device.clone(), measurements, ..Provenance::default() };
     let mut options = TrainOptions { seed: args.seed, ..TrainOptions::default() };
     let p = &mut options.params;

@@ -18,11 +18,18 @@ impl TrainedForecaster {
                 Profile::clone(&self.profiles.profile_assuming(cand, each)),
             )
         };
-        self.forecast_over_prior(b, c, at_size)
+        let undeclared = base.declared.is_empty() && cand.declared.is_empty();
+        self.forecast_over_prior(b, c, undeclared, at_size)
     }
 
     /// [`Self::forecast_over_sizes`] for profiles made at any assumed size by `at_size`.
-    fn forecast_over_prior(&self, b: &Profile, c: &Profile, at_size: impl Fn(f64) -> (Profile, Profile)) -> Forecast {
+    fn forecast_over_prior(
+        &self,
+        b: &Profile,
+        c: &Profile,
+        undeclared: bool,
+        at_size: impl Fn(f64) -> (Profile, Profile),
+    ) -> Forecast {
         let names: Vec<&str> = {
             let mut n: Vec<&str> = b.assumed.iter().chain(&c.assumed).map(String::as_str).collect();
             n.sort_unstable();
@@ -40,7 +47,7 @@ impl TrainedForecaster {
         let mu = at.iter().map(|(_, e)| e.mu).sum::<f64>() / n;
         let disagreement = at.iter().map(|(_, e)| e.disagreement).sum::<f64>() / n;
         let spread = (at.iter().map(|(_, e)| (e.mu - mu).powi(2)).sum::<f64>() / n).sqrt();
-        let mut f = self.forecast_estimate(Estimate { mu, disagreement }, spread, b, c);
+        let mut f = self.forecast_estimate(Estimate { mu, disagreement }, spread, undeclared, b, c);
         let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
         let lo = at.iter().min_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
         let hi = at.iter().max_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
@@ -76,28 +83,12 @@ impl TrainedForecaster {
     /// against the kernels it replaces): their profiles, and those of the torch operations
     /// their launching functions run, added up; over the size prior where sizes are unknown.
     pub fn forecast_programs(&self, base: &[&Kernel], cand: &[&Kernel]) -> Option<Forecast> {
-        let rates = self.profiles.rates();
-        let total = |ks: &[&Kernel], assumed: f64, elements: f64| -> Option<Profile> {
-            let mut it = ks.iter();
-            let mut p = Profile::clone(&self.profiles.profile_assuming(&solo(it.next()?), assumed));
-            for k in it {
-                p.absorb(&self.profiles.profile_assuming(&solo(k), assumed), rates);
-            }
-            let mut seen = std::collections::BTreeSet::new();
-            for k in ks {
-                let host = k.launches.first().map(|l| l.host_name.clone()).unwrap_or_default();
-                for (name, op) in crate::features::torch_op_profiles(k, rates, assumed, elements) {
-                    if seen.insert((host.clone(), name)) {
-                        p.absorb(&op, rates);
-                    }
-                }
-            }
-            Some(p)
-        };
+        let total = |ks: &[&Kernel], assumed: f64, elements: f64| self.profiles.program_profile(ks, assumed, elements);
         let assumed = crate::features::expr::ASSUMED_SIZE;
         let (b, c) = (total(base, assumed, assumed)?, total(cand, assumed, assumed)?);
+        let undeclared = base.iter().chain(cand).all(|k| k.declared.is_empty());
         if b.assumed.is_empty() && c.assumed.is_empty() {
-            return Some(self.forecast_profiles(&b, &c));
+            return Some(self.forecast_read(&b, &c, undeclared));
         }
         let d = b.assumed.iter().chain(&c.assumed).collect::<std::collections::BTreeSet<_>>().len();
         let at_size = |each: f64| {
@@ -108,7 +99,7 @@ impl TrainedForecaster {
                 _ => (b.clone(), c.clone()),
             }
         };
-        Some(self.forecast_over_prior(&b, &c, at_size))
+        Some(self.forecast_over_prior(&b, &c, undeclared, at_size))
     }
 }
 
@@ -130,17 +121,4 @@ pub fn size_prior(unknown: usize) -> Vec<(f64, f64)> {
 
 fn elements_label(e: f64) -> String {
     format!("2^{}", e.max(1.0).log2().round())
-}
-
-/// A kernel alone, without the other kernels its wrapper launches (a program counts each
-/// launch once).
-fn solo(k: &Kernel) -> std::borrow::Cow<'_, Kernel> {
-    if k.companions.is_empty() {
-        std::borrow::Cow::Borrowed(k)
-    } else {
-        let mut k = k.clone();
-        k.companions.clear();
-        k.identity = k.compute_identity();
-        std::borrow::Cow::Owned(k)
-    }
 }

@@ -1,0 +1,128 @@
+//! A program's profile: what its kernels and the torch operations around them cost,
+//! added up. The trained forecaster forecasts programs whose kernels do not pair one to
+//! one with it, and training reads measured programs of other styles through it, so a
+//! program is seen the same way when it is learned from and when it is forecast.
+
+use super::trained::programs::size_prior;
+use super::EmbeddedForecaster;
+use crate::features::Profile;
+use crate::kernel::Kernel;
+use crate::pairing::pair;
+use std::borrow::Cow;
+use std::collections::BTreeSet;
+
+/// Index in [`size_prior`] of the size a program is read at for training: 2^22 elements,
+/// the middle of the prior.
+const TRAINING_SIZE: usize = 4;
+
+impl EmbeddedForecaster {
+    /// The profiles of `ks` (each kernel alone) and of the torch operations their
+    /// launching functions run (each once per launching function), added up; sizes
+    /// nothing gives taken as `assumed`, a tensor nothing sizes as `elements` elements.
+    pub fn program_profile(&self, ks: &[&Kernel], assumed: f64, elements: f64) -> Option<Profile> {
+        let rates = self.rates();
+        let mut it = ks.iter();
+        let mut p = Profile::clone(&self.profile_assuming(&solo(it.next()?), assumed));
+        for k in it {
+            p.absorb(&self.profile_assuming(&solo(k), assumed), rates);
+        }
+        let mut seen = BTreeSet::new();
+        for k in ks {
+            let host = k.launches.first().map(|l| l.host_name.clone()).unwrap_or_default();
+            for (name, op) in crate::features::torch_op_profiles(k, rates, assumed, elements) {
+                if seen.insert((host.clone(), name)) {
+                    p.absorb(&op, rates);
+                }
+            }
+        }
+        Some(p)
+    }
+
+    /// The two profiles a measured pair of programs is learned from, read as
+    /// [`super::forecast_program`] reads them: one kernel paired with one and the same
+    /// torch operations around them give the two kernels' profiles; anything else the
+    /// two programs added up. Sizes the code leaves to run time are taken at the middle of
+    /// the size prior. None when the two versions are the same kernel or hold none.
+    pub fn program_pair_profiles(&self, base: &[Kernel], candidate: &[Kernel]) -> Option<(Profile, Profile)> {
+        let pairing = pair(base, candidate);
+        let same_ops = super::program::torch_ops_of(base) == super::program::torch_ops_of(candidate);
+        if pairing.pairs.len() == 1 && pairing.base_only.is_empty() && pairing.candidate_only.is_empty() && same_ops {
+            let p = &pairing.pairs[0];
+            let (b, c) = super::same_problem(base.get(p.base)?, candidate.get(p.candidate)?);
+            if b.identity() == c.identity() {
+                return None;
+            }
+            let (pb, pc) = (self.profile(&b), self.profile(&c));
+            let Some(each) = training_size(&pb, &pc) else {
+                return Some((Profile::clone(&pb), Profile::clone(&pc)));
+            };
+            return Some((
+                Profile::clone(&self.profile_assuming(&b, each.1)),
+                Profile::clone(&self.profile_assuming(&c, each.1)),
+            ));
+        }
+        let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
+        let assumed = crate::features::expr::ASSUMED_SIZE;
+        let (pb, pc) = (self.program_profile(&b, assumed, assumed)?, self.program_profile(&c, assumed, assumed)?);
+        let Some((elements, each)) = training_size(&pb, &pc) else { return Some((pb, pc)) };
+        Some((self.program_profile(&b, each, elements)?, self.program_profile(&c, each, elements)?))
+    }
+}
+
+/// The prior's (elements, value of each unknown size) a pair is read at for training;
+/// None when both versions give every size.
+fn training_size(b: &Profile, c: &Profile) -> Option<(f64, f64)> {
+    let names: BTreeSet<&String> = b.assumed.iter().chain(&c.assumed).collect();
+    if names.is_empty() {
+        return None;
+    }
+    size_prior(names.len()).get(TRAINING_SIZE).copied()
+}
+
+/// A kernel alone, without the other kernels its wrapper launches (a program counts each
+/// launch once).
+pub(crate) fn solo(k: &Kernel) -> Cow<'_, Kernel> {
+    if k.companions.is_empty() {
+        Cow::Borrowed(k)
+    } else {
+        let mut k = k.clone();
+        k.companions.clear();
+        k.identity = k.compute_identity();
+        Cow::Owned(k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::forecast::EmbeddedForecaster;
+    use crate::kernel::{Kernel, Language};
+
+    fn kernels(src: &str) -> Vec<Kernel> {
+        extract_text(Language::Cuda, src).kernels
+    }
+
+    const TWO: &str = "__global__ void scale(const float* a, float* t, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) t[i] = 2.0f * a[i]; }\n\
+        __global__ void shift(const float* t, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = t[i] + 1.0f; }\n\
+        void run(const float* a, float* t, float* b, int n) { scale<<<(n + 255) / 256, 256>>>(a, t, n); shift<<<(n + 255) / 256, 256>>>(t, b, n); }\n";
+    const FUSED: &str = "__global__ void fused(const float* a, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) b[i] = 2.0f * a[i] + 1.0f; }\n\
+        void run(const float* a, float* t, float* b, int n) { fused<<<(n + 255) / 256, 256>>>(a, b, n); }\n";
+
+    #[test]
+    fn a_renamed_kernel_is_learned_from_as_the_kernel_it_is() {
+        let p = EmbeddedForecaster::new();
+        let base = kernels(FUSED);
+        let cand = kernels(&FUSED.replace("fused", "fused_v2").replace("2.0f * a[i]", "a[i] * 2.0f"));
+        let (b, c) = p.program_pair_profiles(&base, &cand).expect("a pair");
+        assert_eq!(b.cost.memory, c.cost.memory);
+        assert!(!b.assumed.is_empty(), "`n` is known only at run time");
+        assert!(p.program_pair_profiles(&base, &base).is_none(), "the same kernel twice is nothing to learn");
+    }
+
+    #[test]
+    fn two_kernels_against_one_fused_are_learned_from_as_programs() {
+        let p = EmbeddedForecaster::new();
+        let (two, fused) = p.program_pair_profiles(&kernels(TWO), &kernels(FUSED)).expect("a pair");
+        assert!(two.cost.memory > 1.5 * fused.cost.memory, "{} vs {}", two.cost.memory, fused.cost.memory);
+    }
+}
