@@ -66,6 +66,93 @@ fn measurement(row: &Value) -> Measurement {
     m
 }
 
+/// Answers from a table; `stored` variants count as answered by the store, `wrong` ones
+/// as computing a wrong result (a miscompiled variant).
+struct Replay<'a> {
+    table: &'a Table,
+    stored: HashSet<String>,
+    wrong: HashSet<String>,
+    /// No GPU answers at all.
+    unavailable: bool,
+    calls: Vec<String>,
+}
+
+impl<'a> Replay<'a> {
+    fn new(table: &'a Table) -> Self {
+        Self { table, stored: HashSet::new(), wrong: HashSet::new(), unavailable: false, calls: Vec::new() }
+    }
+}
+
+impl Measurer for Replay<'_> {
+    fn measure(&mut self, candidate: &str) -> Measured {
+        let hash = ContentHash::of(candidate.as_bytes()).to_string();
+        if self.unavailable {
+            let m = Measurement::failure(Status::NoGpu, "no NVIDIA driver");
+            return Measured { measurement: m, gpu_run: false, unavailable: true };
+        }
+        let row = self.table.rows.get(&hash).unwrap_or_else(|| {
+            panic!("{}: a variant that is not in the recorded sweep:\n{candidate}", self.table.file)
+        });
+        let mut m = measurement(row);
+        if self.wrong.contains(&hash) {
+            m.status = Status::WrongResult;
+            m.speedup = None;
+        }
+        self.calls.push(hash.clone());
+        Measured { measurement: m, gpu_run: !self.stored.contains(&hash), unavailable: false }
+    }
+}
+
+fn search_with(
+    t: &Table,
+    measurer: &mut Replay,
+    config: &SearchConfig,
+    cancel: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> Outcome {
+    let original = Original::new(&t.text, t.language, t.kernel).expect("original");
+    let forecaster = EmbeddedForecaster::new();
+    Searcher { forecaster: &forecaster, measurer, operators: Vec::new(), cancel, progress }
+        .run(&original, config)
+        .expect("search")
+}
+
+fn search(t: &Table, budget: u32, seed: u64, surrogate: bool) -> (Outcome, Vec<String>) {
+    let mut replay = Replay::new(t);
+    let config = SearchConfig { budget, seed, surrogate };
+    let outcome = search_with(t, &mut replay, &config, &AtomicBool::new(false), &mut |_| {});
+    (outcome, replay.calls)
+}
+
+fn recorded_speedup(t: &Table, text: &str) -> f64 {
+    t.rows[&ContentHash::of(text.as_bytes()).to_string()]["speedup"].as_f64().expect("speedup")
+}
+
+fn execute(c: &mut Client, command: &str, uri: &str, kernel: &str) -> Value {
+    c.request("workspace/executeCommand", json!({"command": command, "arguments": [{"uri": uri, "kernel": kernel}]}))
+}
+
+/// Byte offset of an LSP position in an ASCII text.
+fn offset(text: &str, pos: &Value) -> usize {
+    let (line, col) = (pos["line"].as_u64().expect("line") as usize, pos["character"].as_u64().expect("col") as usize);
+    text.split_inclusive('\n').take(line).map(str::len).sum::<usize>() + col
+}
+
+fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (offset(text, &e["range"]["start"]), offset(text, &e["range"]["end"]), e["newText"].as_str().expect("text"))
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_string();
+    for (s, e, new) in edits {
+        out.replace_range(s..e, new);
+    }
+    out
+}
+
 /// A GPU worker on loopback (`/v1/health`, `/v1/measure`; no shared store) that answers from the recorded
 /// sweeps: each recorded variant is rendered, its job built as the server builds it, and
 /// the job's candidate looked up.
