@@ -35,6 +35,7 @@
 #   KF_WEB_TIMEOUT_MS      per-step timeout in the browser (default 60000)
 #   KF_SCREENSHOT=PATH     also hover the kernel and save a screenshot (PNG) there
 #   KF_SCREENSHOT_SIZE     WIDTHxHEIGHT of that screenshot (default 1280x900)
+#   KF_SCREENSHOT_PLAIN=PATH  with KF_SCREENSHOT, also a screenshot before the hover opens
 #   KEEP_TMP=1             keep the temporary workspace and logs for inspection
 set -euo pipefail
 

@@ -2,7 +2,8 @@
 // playwright-core, for tests/vscode_web_e2e.sh: opens a CUDA file whose text
 // equals its git HEAD (so no forecast), checks that no kforecast hint shows,
 // replaces the whole text with a faster version (clipboard paste, as a user
-// would), and waits for the kforecast inlay hint ("≈… faster · …") and code lens.
+// would), and waits for the kforecast inlay hint ("≈… faster · …") on the line that
+// opens the kernel's body and for the code lens saying the same.
 // With KF_SCREENSHOT set it then hovers the kernel name and saves a screenshot.
 //
 // Environment (all set by tests/vscode_web_e2e.sh):
@@ -15,6 +16,7 @@
 //   KF_NEW_TEXT     file whose content replaces the editor's text
 //   KF_TIMEOUT_MS   per-step timeout (default 60000)
 //   KF_SCREENSHOT   optional PNG path; KF_WIDTH / KF_HEIGHT: the viewport (1280x800);
+//                   KF_SCREENSHOT_PLAIN: another PNG path, taken before the hover opens;
 //                   KF_HOVER_GROW: pixels to drag the hover's bottom edge down (260)
 //   KF_ARTIFACTS    optional folder for a failure screenshot and page text
 'use strict';
@@ -182,13 +184,15 @@ async function main() {
     }
     log(`inlay hint: "${hint}" on: ${hintLine.trim()}`);
 
-    const lens = await step('waiting for the kforecast code lens', async () => {
+    // The lens says what the hint says (`kforecast: <hint> vs HEAD`), right after the edit.
+    const lens = await step(`waiting for the kforecast code lens to say "kforecast: ${hint} vs HEAD"`, async () => {
       const h = await page.waitForFunction(
-        () => {
-          const l = [...document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration')].find((x) => /kforecast:.*faster/.test(x.textContent));
+        (want) => {
+          const l = [...document.querySelectorAll('.editor-instance .monaco-editor .codelens-decoration')]
+            .find((x) => x.textContent.replace(/\u00a0/g, ' ').includes(want));
           return l ? l.textContent.replace(/\u00a0/g, ' ') : false;
         },
-        null, { timeout: TIMEOUT });
+        `kforecast: ${hint} vs HEAD`, { timeout: TIMEOUT });
       return h.jsonValue();
     });
     log(`code lens: "${lens}"`);
@@ -199,6 +203,14 @@ async function main() {
       // Hide the side bar so that the whole hint fits, then hover the kernel's name.
       await page.keyboard.press('Control+B');
       await page.waitForTimeout(500);
+      // The hover opens over the line below the name, where the hint is: with
+      // KF_SCREENSHOT_PLAIN, a picture of the hint and the lens alone first.
+      const plain = process.env.KF_SCREENSHOT_PLAIN;
+      if (plain) {
+        fs.mkdirSync(path.dirname(path.resolve(plain)), { recursive: true });
+        await page.screenshot({ path: plain });
+        log(`screenshot without the hover: ${plain}`);
+      }
       await step('hovering the kernel name', async () => {
         const name = page.locator('.editor-instance .monaco-editor .view-line span', { hasText: new RegExp(`^${kernel}$`) }).first();
         const box = await name.boundingBox();
