@@ -180,7 +180,9 @@ say "packaging the extension for linux-x64 with the server inside (.vsix)"
   [[ -d node_modules ]] || npm ci --no-audit --no-fund
   node scripts/package.js --target linux-x64 --server "$BIN" --out "$TMP/kforecast.vsix" </dev/null
 ) >"$TMP/vsce.log" 2>&1 || { tail -n 20 "$TMP/vsce.log" >&2; die "packaging the extension failed (cd extensions/vscode && node scripts/package.js --target linux-x64)"; }
-unzip -l "$TMP/kforecast.vsix" | grep -q ' extension/server/kforecast$' || die "the .vsix holds no server binary"
+# Listed to a file first: `unzip | grep -q` fails under pipefail when grep stops reading early.
+unzip -l "$TMP/kforecast.vsix" >"$TMP/vsix-contents.txt"
+grep -q ' extension/server/kforecast$' "$TMP/vsix-contents.txt" || die "the .vsix holds no server binary"
 
 WORK="$TMP/work"
 mkdir -p "$WORK/src" "$TMP/home" "$TMP/config" "$TMP/data/User" "$TMP/extensions" "$TMP/kfcache" "$TMP/artifacts"
