@@ -7,8 +7,10 @@
 # (extensions/vscode/test-web/drive.cjs), opens the PREVIOUS version of
 # transpose.cu committed in a fresh git repository, checks that no forecast
 # shows, pastes the CURRENT version over it, and asserts that the kforecast
-# inlay hint ("≈…× faster · …%") appears on the kernel's signature in the
-# editor DOM, and the code lens above it.
+# inlay hint ("≈…× faster · …%") appears at the end of the line that opens the
+# kernel's body in the editor DOM, and the code lens above it saying the same; then
+# that the Quick Fix menu (Ctrl+.) at the kernel lists Search under "Rewrite"
+# (refactor.rewrite) and not Set baseline, which Source Action… lists (source).
 #
 #   bash tests/vscode_web_e2e.sh
 #

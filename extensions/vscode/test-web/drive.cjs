@@ -3,7 +3,8 @@
 // equals its git HEAD (so no forecast), checks that no kforecast hint shows,
 // replaces the whole text with a faster version (clipboard paste, as a user
 // would), and waits for the kforecast inlay hint ("≈… faster · …") on the line that
-// opens the kernel's body and for the code lens saying the same.
+// opens the kernel's body and for the code lens saying the same, then reads the
+// Quick Fix and Source Action menus at the kernel (code action kinds).
 // With KF_SCREENSHOT set it then hovers the kernel name and saves a screenshot.
 //
 // Environment (all set by tests/vscode_web_e2e.sh):
@@ -57,6 +58,22 @@ const viewLines = (page) =>
 const hintTexts = (page) =>
   page.$$eval('.editor-instance .monaco-editor .view-line span[class*="dyn-rule"]', (ss) =>
     ss.map((s) => s.textContent.replace(/\u00a0/g, ' ').trim()).filter((t) => t.length > 0));
+
+// The open code action menu (Quick Fix, Source Action): each action with the group
+// header above it ("Rewrite", "More Actions...", …).
+async function actionMenu(page) {
+  await page.waitForSelector('.action-widget .monaco-list-row.action', { timeout: TIMEOUT });
+  await page.waitForTimeout(500);
+  return page.$$eval('.action-widget .monaco-list-row', (rows) => {
+    let group = '';
+    const out = [];
+    for (const r of rows) {
+      if (r.classList.contains('group-header')) group = r.textContent.trim();
+      else out.push({ group, title: (r.getAttribute('aria-label') || r.textContent).trim() });
+    }
+    return out;
+  });
+}
 
 const codeLensTexts = (page) =>
   page.$$eval('.editor-instance .monaco-editor .codelens-decoration', (ls) => ls.map((l) => l.textContent.replace(/\u00a0/g, ' ')));
@@ -250,6 +267,30 @@ async function main() {
       await page.screenshot({ path: shot });
       log(`screenshot: ${shot}`);
     }
+
+    // Code action kinds, as VS Code's menus group them: with the cursor on the kernel's
+    // name, Quick Fix (Ctrl+.) lists Search under "Rewrite" (refactor.rewrite) and not Set
+    // baseline, which Source Action lists (source).
+    const name = page.locator('.editor-instance .monaco-editor .view-line span', { hasText: new RegExp(`^${kernel}$`) }).first();
+    await step('clicking the kernel name', () => name.click());
+    await page.keyboard.press('Control+.');
+    const quick = await step('reading the Quick Fix menu', () => actionMenu(page));
+    log(`quick fix menu: ${JSON.stringify(quick)}`);
+    const search = quick.find((a) => a.title.startsWith(`Search faster variants of \`${kernel}\``));
+    if (!search || search.group !== 'Rewrite') throw new Failure(`Search is not a Rewrite action (refactor.rewrite): ${JSON.stringify(quick)}`);
+    if (quick.some((a) => a.title.startsWith('Set '))) throw new Failure(`Set baseline is in the Quick Fix menu (it is a source action): ${JSON.stringify(quick)}`);
+    await page.keyboard.press('Escape');
+    await step('opening Source Action…', async () => {
+      await page.keyboard.press('F1');
+      await page.waitForSelector('.quick-input-widget input', { state: 'visible', timeout: TIMEOUT });
+      await page.keyboard.type('Source Action...');
+      await page.waitForSelector('.quick-input-list .monaco-list-row[aria-label*="Source Action"]', { timeout: TIMEOUT });
+      await page.keyboard.press('Enter');
+    });
+    const source = await step('reading the Source Action menu', () => actionMenu(page));
+    log(`source action menu: ${JSON.stringify(source)}`);
+    if (!source.some((a) => a.title === `Set \`${kernel}\` as baseline`)) throw new Failure(`no Set baseline source action: ${JSON.stringify(source)}`);
+    await page.keyboard.press('Escape');
   } catch (e) {
     const dir = process.env.KF_ARTIFACTS;
     if (dir) {
