@@ -7,8 +7,12 @@
 # (extensions/vscode/test-web/drive.cjs), opens the PREVIOUS version of
 # transpose.cu committed in a fresh git repository, checks that no forecast
 # shows, pastes the CURRENT version over it, and asserts that the kforecast
-# inlay hint ("≈…× faster · …%") appears on the kernel's signature in the
-# editor DOM, and the code lens above it.
+# inlay hint ("≈…× faster · …%") appears at the end of the line that opens the
+# kernel's body in the editor DOM, and the code lens above it saying the same; then
+# that the Quick Fix menu (Ctrl+.) at the kernel lists Search under "Rewrite"
+# (refactor.rewrite) and not Set baseline, which Source Action… lists (source); and
+# that a kernel with no `kforecast:` declaration (scale.cu) gets a Warning from Verify
+# whose quick fix inserts a filled-in declaration, after which Verify builds its job.
 #
 #   bash tests/vscode_web_e2e.sh
 #
@@ -35,6 +39,7 @@
 #   KF_WEB_TIMEOUT_MS      per-step timeout in the browser (default 60000)
 #   KF_SCREENSHOT=PATH     also hover the kernel and save a screenshot (PNG) there
 #   KF_SCREENSHOT_SIZE     WIDTHxHEIGHT of that screenshot (default 1280x900)
+#   KF_SCREENSHOT_PLAIN=PATH  with KF_SCREENSHOT, also a screenshot before the hover opens
 #   KEEP_TMP=1             keep the temporary workspace and logs for inspection
 set -euo pipefail
 
@@ -179,11 +184,17 @@ say "packaging the extension for linux-x64 with the server inside (.vsix)"
   [[ -d node_modules ]] || npm ci --no-audit --no-fund
   node scripts/package.js --target linux-x64 --server "$BIN" --out "$TMP/kforecast.vsix" </dev/null
 ) >"$TMP/vsce.log" 2>&1 || { tail -n 20 "$TMP/vsce.log" >&2; die "packaging the extension failed (cd extensions/vscode && node scripts/package.js --target linux-x64)"; }
-unzip -l "$TMP/kforecast.vsix" | grep -q ' extension/server/kforecast$' || die "the .vsix holds no server binary"
+# Listed to a file first: `unzip | grep -q` fails under pipefail when grep stops reading early.
+unzip -l "$TMP/kforecast.vsix" >"$TMP/vsix-contents.txt"
+grep -q ' extension/server/kforecast$' "$TMP/vsix-contents.txt" || die "the .vsix holds no server binary"
 
 WORK="$TMP/work"
 mkdir -p "$WORK/src" "$TMP/home" "$TMP/config" "$TMP/data/User" "$TMP/extensions" "$TMP/kfcache" "$TMP/artifacts"
 cp test-workspaces/cuda/previous/src/transpose.cu "$WORK/src/transpose.cu"
+# A kernel with no `kforecast:` declaration, and its edit (the declaration quick fix).
+printf '%s\n' '__global__ void scale(const float* x, float* y, float a, int n) {' \
+  '    int i = blockIdx.x * blockDim.x + threadIdx.x;' '    if (i < n) y[i] = a * x[i] + 0.0f;' '}' >"$WORK/src/scale.cu"
+sed 's/ + 0.0f//' "$WORK/src/scale.cu" >"$TMP/scale-edited.cu"
 git -C "$WORK" init -q
 git -C "$WORK" -c user.name=e2e -c user.email=e2e@example.invalid add -A
 git -C "$WORK" -c user.name=e2e -c user.email=e2e@example.invalid -c commit.gpgsign=false commit -q -m previous
@@ -251,6 +262,8 @@ set +e
 KF_PLAYWRIGHT="$PW_PKG" KF_CHROMIUM="$CHROMIUM" KF_PROFILE="$TMP/chromium-profile" \
 KF_URL="http://127.0.0.1:$PORT/?folder=$WORK" KF_OPEN=transpose.cu KF_KERNEL=transpose \
 KF_NEW_TEXT="$ROOT/test-workspaces/cuda/src/transpose.cu" KF_TIMEOUT_MS="${KF_WEB_TIMEOUT_MS:-60000}" \
+KF_DECL_OPEN=scale.cu KF_DECL_KERNEL=scale KF_DECL_NEW_TEXT="$TMP/scale-edited.cu" KF_DECL_MARKER='x[i];' \
+KF_LOGS="$TMP/data/logs" \
 KF_SCREENSHOT="$SHOT" KF_WIDTH="${SIZE%x*}" KF_HEIGHT="${SIZE#*x}" KF_ARTIFACTS="$TMP/artifacts" \
   timeout 240 node extensions/vscode/test-web/drive.cjs
 rc=$?

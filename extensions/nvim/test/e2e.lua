@@ -495,6 +495,9 @@ for _, spec in ipairs(cases) do
   run(case, spec)
 end
 run(gating_case)
+run(dofile(repo .. "/extensions/nvim/test/e2e_declaration.lua"), {
+  workdir = workdir, kf = kf, log = log, check = check, wait_for = wait_for, hints = hints, sync_request = sync_request,
+})
 run(function()
   log("== workspace-local config cannot set what sends data or names secrets")
   local project = vim.fn.tempname()

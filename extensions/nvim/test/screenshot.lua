@@ -24,6 +24,8 @@ vim.cmd.syntax("on")
 
 require("kforecast").setup({
   server_path = bin,
+  -- Off by default; on here so that the picture shows the lens beside the hint.
+  codelens = true,
   cmd_env = { KFORECAST_CACHE_DIR = vim.env.KF_CACHE },
   settings = { confidenceThreshold = 0.7, baselineMode = "git" },
 })
@@ -68,7 +70,8 @@ timer:start(500, 250, vim.schedule_wrap(function()
   end
   vim.fn.winrestview({ topline = 1 })
   vim.defer_fn(function()
-    vim.lsp.buf.hover({ border = "rounded", max_width = 90, max_height = 40 })
+    -- One row lower than usual, so that the line opening the body (the hint) stays in view.
+    vim.lsp.buf.hover({ border = "rounded", max_width = 90, max_height = 40, offset_y = 1 })
     vim.defer_fn(function()
       finish("ok")
     end, 1500)

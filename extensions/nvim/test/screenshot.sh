@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Takes docs/screenshots/nvim.png from a real run: Neovim with the kforecast
+# Takes docs/images/nvim.png from a real run: Neovim with the kforecast
 # plugin in an xterm on a virtual X display (Xvfb), editing transpose.cu whose
 # PREVIOUS version is committed in a fresh git repository and whose text was
 # replaced with the CURRENT version; the picture shows the forecast inlay hint,
 # the code lens and the hover on the kernel.
 #
-#   bash extensions/nvim/test/screenshot.sh [OUT.png]     (default docs/screenshots/nvim.png)
+#   bash extensions/nvim/test/screenshot.sh [OUT.png]     (default docs/images/nvim.png)
 #
 # Needs Xvfb, xterm and ImageMagick's `import` (Debian: apt-get install -y xvfb
 # xterm imagemagick fonts-dejavu-core; installed here when missing and root),
@@ -15,7 +15,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 cd "$ROOT"
-OUT="${1:-docs/screenshots/nvim.png}"
+OUT="${1:-docs/images/nvim.png}"
 COLS="${KF_COLS:-132}"
 ROWS="${KF_ROWS:-51}"
 FONT_SIZE="${KF_FONT_SIZE:-11}"
@@ -80,7 +80,7 @@ done
 Xvfb ":$DISPLAY_NUM" -screen 0 1600x1200x24 -nolisten tcp >"$TMP/xvfb.log" 2>&1 &
 XVFB_PID=$!
 export DISPLAY=":$DISPLAY_NUM"
-for _ in $(seq 1 50); do xwininfo -root >/dev/null 2>&1 && break; sleep 0.1; done
+for _ in $(seq 1 200); do xwininfo -root >/dev/null 2>&1 && break; sleep 0.1; done
 xwininfo -root >/dev/null 2>&1 || die "Xvfb did not start (see $TMP/xvfb.log)"
 
 # Neovim in an xterm (24-bit colour, DejaVu Sans Mono, no scroll bar, no border).

@@ -9,10 +9,14 @@
 //! Named constants that feed both the kernel and its launch are mutated as one knob, so
 //! a kernel that assumes `blockDim.x == TILE` keeps that true.
 
+mod literals;
+
 use super::diff;
 use crate::declaration::split_top;
 use crate::extract::extract_text;
 use crate::kernel::{HelperKind, Kernel, Language, TextRange};
+pub(super) use literals::line_number;
+use literals::{constant_literal, ident_char, int_at, lines_in, literal_in, local_literal, local_literals, split_args};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
@@ -228,93 +232,6 @@ fn is_pow2(v: i64) -> bool {
     v > 0 && v & (v - 1) == 0
 }
 
-/// A decimal integer starting exactly at `at`: (value, end).
-fn int_at(text: &str, at: usize) -> Option<(i64, usize)> {
-    let bytes = text.as_bytes();
-    let mut end = at;
-    while end < bytes.len() && bytes[end].is_ascii_digit() {
-        end += 1;
-    }
-    if end == at || end - at > 9 {
-        return None;
-    }
-    // `0x10`, `1.5`, `10u` are not plain decimal literals.
-    if end < bytes.len() && (bytes[end].is_ascii_alphanumeric() || bytes[end] == b'.' || bytes[end] == b'_') {
-        return None;
-    }
-    Some((text[at..end].parse().ok()?, end))
-}
-
-/// The whole of `text[range]` is one decimal literal (surrounding spaces allowed).
-fn literal_in(text: &str, start: usize, end: usize) -> Option<(i64, TextRange)> {
-    let slice = text.get(start..end)?;
-    let lead = slice.len() - slice.trim_start().len();
-    let trimmed = slice.trim();
-    let (v, e) = int_at(text, start + lead)?;
-    (e - (start + lead) == trimmed.len()).then_some((v, TextRange::new(start + lead, e)))
-}
-
-/// The top-level arguments between the bracket at `open` and its partner, as byte
-/// ranges (untrimmed), and the closing bracket's offset.
-fn split_args(text: &str, open: usize) -> Option<(Vec<(usize, usize)>, usize)> {
-    let bytes = text.as_bytes();
-    let (opener, closer) = match bytes.get(open)? {
-        b'(' => (b'(', b')'),
-        b'<' => (b'<', b'>'),
-        b'{' => (b'{', b'}'),
-        b'[' => (b'[', b']'),
-        _ => return None,
-    };
-    let mut depth = 0i32;
-    let mut parts = Vec::new();
-    let mut start = open + 1;
-    let mut quote: Option<u8> = None;
-    for (i, &c) in bytes.iter().enumerate().skip(open) {
-        if let Some(q) = quote {
-            if c == q {
-                quote = None;
-            }
-            continue;
-        }
-        match c {
-            b'"' | b'\'' => quote = Some(c),
-            c if c == opener || (opener != b'<' && matches!(c, b'(' | b'[' | b'{')) => depth += 1,
-            c if c == closer || (opener != b'<' && matches!(c, b')' | b']' | b'}')) => {
-                depth -= 1;
-                if depth == 0 {
-                    if text[start..i].trim().is_empty() && parts.is_empty() {
-                        return Some((parts, i));
-                    }
-                    parts.push((start, i));
-                    return Some((parts, i));
-                }
-            }
-            b',' if depth == 1 => {
-                parts.push((start, i));
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Line starts and texts of `text[start..end]`.
-fn lines_in(text: &str, start: usize, end: usize) -> impl Iterator<Item = (usize, &str)> {
-    let slice = text.get(start..end).unwrap_or("");
-    let mut at = start;
-    slice.split_inclusive('\n').map(move |l| {
-        let here = at;
-        at += l.len();
-        (here, l.trim_end_matches('\n'))
-    })
-}
-
-/// 1-based line of a byte offset.
-pub(super) fn line_number(text: &str, offset: usize) -> usize {
-    text.get(..offset).map(|t| t.matches('\n').count() + 1).unwrap_or(1)
-}
-
 /// Names that set the problem, never knobs: declared sizes and the names in declared
 /// shapes, the names a `cudaMalloc` size is computed from, the names passed as a CUDA
 /// kernel's arguments at a launch (unless that launch also uses them for its block,
@@ -364,18 +281,6 @@ pub fn problem_sizes(text: &str, k: &Kernel) -> BTreeSet<String> {
 fn fixed_name(name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
     ["WARP", "MASK", "LANE", "BITS", "SHIFT"].iter().any(|w| upper.contains(w))
-}
-
-fn ident_char(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
-}
-
-/// `NAME` as a whole word at `at` in `text`.
-fn word_at(text: &str, at: usize, name: &str) -> bool {
-    let bytes = text.as_bytes();
-    text.get(at..at + name.len()) == Some(name)
-        && (at == 0 || !ident_char(bytes[at - 1]))
-        && bytes.get(at + name.len()).is_none_or(|c| !ident_char(*c))
 }
 
 fn cuda_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
@@ -460,39 +365,6 @@ fn cuda_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
     knobs
 }
 
-/// `#define NAME 32` or `constexpr int NAME = 32;` at file level: the literal.
-fn constant_literal(text: &str, name: &str) -> Option<(i64, TextRange)> {
-    for (start, line) in lines_in(text, 0, text.len()) {
-        let trimmed = line.trim_start();
-        let lead = line.len() - trimmed.len();
-        if let Some(rest) = trimmed.strip_prefix("#define") {
-            let after = rest.trim_start();
-            let name_at = start + lead + 7 + (rest.len() - after.len());
-            if word_at(text, name_at, name) {
-                let value_at = name_at + name.len();
-                let gap = text[value_at..].len() - text[value_at..].trim_start_matches([' ', '\t']).len();
-                let (v, e) = int_at(text, value_at + gap)?;
-                let tail = text[e..].split('\n').next().unwrap_or("").trim();
-                return (tail.is_empty() || tail.starts_with("//") || tail.starts_with("/*"))
-                    .then_some((v, TextRange::new(value_at + gap, e)));
-            }
-        } else if (trimmed.starts_with("constexpr") || trimmed.starts_with("const ") || trimmed.starts_with("static"))
-            && !trimmed.contains('(')
-        {
-            let Some(eq) = trimmed.find('=') else { continue };
-            let head = trimmed[..eq].trim_end();
-            if !head.ends_with(name) || !word_at(text, start + lead + head.len() - name.len(), name) {
-                continue;
-            }
-            let value_at = start + lead + eq + 1;
-            let gap = text[value_at..].len() - text[value_at..].trim_start().len();
-            let (v, e) = int_at(text, value_at + gap)?;
-            return text[e..].trim_start().starts_with(';').then_some((v, TextRange::new(value_at + gap, e)));
-        }
-    }
-    None
-}
-
 /// Literal block size and template arguments at the launch `<<<…>>>`, tied to equal
 /// literals in `__launch_bounds__`; a block given by a host local `int threads = 256;`.
 fn launch_literals(
@@ -563,48 +435,6 @@ fn launch_literals(
         }
         knobs.push(Knob { name, kind: KnobKind::TemplateArg, value, domain: pow2_near(value), sites });
     }
-}
-
-/// The last `NAME = <int>` (C or Python) before `before` in the enclosing function,
-/// if there is exactly one such assignment there.
-fn local_literal(text: &str, name: &str, before: usize) -> Option<(i64, TextRange)> {
-    let found = local_literals(text, name, before);
-    (found.len() == 1).then(|| found[0])
-}
-
-/// Every `NAME = <int>` and `A, NAME = 1, <int>` between the start of the enclosing
-/// function and `before`.
-fn local_literals(text: &str, name: &str, before: usize) -> Vec<(i64, TextRange)> {
-    let window = text.get(..before).unwrap_or("");
-    let start =
-        ["\ndef ", "\nasync def ", "\n}"].iter().filter_map(|p| window.rfind(p)).max().map(|i| i + 1).unwrap_or(0);
-    let mut out = Vec::new();
-    for (line_start, line) in lines_in(text, start, before) {
-        let code = line.split("//").next().unwrap_or(line);
-        let code = code.split('#').next().unwrap_or(code);
-        let Some(eq) = code.find('=') else { continue };
-        if code[eq + 1..].starts_with('=') || code[..eq].ends_with(['<', '>', '!', '+', '-', '*', '/']) {
-            continue;
-        }
-        let targets: Vec<&str> = code[..eq].split(',').map(|t| t.split_whitespace().last().unwrap_or("")).collect();
-        let Some(slot) = targets.iter().position(|t| *t == name) else { continue };
-        // The value list, split like the targets.
-        let mut value_at = line_start + eq + 1;
-        for (i, part) in code[eq + 1..].split(',').enumerate() {
-            if i == slot {
-                let v = part.trim().trim_end_matches(';').trim();
-                let lead = part.len() - part.trim_start().len();
-                if let Some((value, end)) = int_at(text, value_at + lead) {
-                    if end - (value_at + lead) == v.len() && targets.len() == code[eq + 1..].split(',').count() {
-                        out.push((value, TextRange::new(value_at + lead, end)));
-                    }
-                }
-                break;
-            }
-            value_at += part.len() + 1;
-        }
-    }
-    out
 }
 
 fn triton_domain(name: &str, value: i64, dot: bool) -> Option<(KnobKind, Vec<i64>)> {
@@ -731,145 +561,4 @@ fn push_triton(knobs: &mut Vec<Knob>, name: &str, key: &str, literal: Option<(i6
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const TRANSPOSE: &str = r#"#define TILE_DIM   32
-#define BLOCK_ROWS 8   // rows per block
-#define WARP_SIZE 32
-// kforecast: rows = 4096; cols = 4096; in: f32[rows, cols]; out: f32[rows, cols]
-__global__ void __launch_bounds__(TILE_DIM * BLOCK_ROWS)
-transpose(const float* __restrict__ in, float* __restrict__ out, int rows, int cols)
-{
-    __shared__ float tile[TILE_DIM][TILE_DIM + 1];
-    int x = blockIdx.x * TILE_DIM + threadIdx.x;
-#pragma unroll
-    for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) tile[threadIdx.y + j][threadIdx.x] = in[x + j * WARP_SIZE];
-    __syncthreads();
-    #pragma unroll 4
-    for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) out[x + j] = tile[threadIdx.x][threadIdx.y + j];
-}
-void launch(const float* in, float* out, int rows, int cols) {
-    dim3 block(TILE_DIM, BLOCK_ROWS);
-    dim3 grid(cols / TILE_DIM, rows / TILE_DIM);
-    transpose<<<grid, block>>>(in, out, rows, cols);
-}
-"#;
-
-    fn names(space: &KnobSpace) -> Vec<&str> {
-        space.knobs.iter().map(|k| k.name.as_str()).collect()
-    }
-
-    #[test]
-    fn cuda_constants_unrolls_and_launch_bounds() {
-        let space = KnobSpace::discover(TRANSPOSE, Language::Cuda, "transpose").expect("space");
-        assert_eq!(names(&space), vec!["TILE_DIM", "BLOCK_ROWS", "minBlocksPerSM", "unroll@L10", "unroll@L13"]);
-        assert_eq!(space.original(), vec![32, 8, 0, 0, 4]);
-        let mut v = space.original();
-        v[0] = 64;
-        v[2] = 2;
-        v[3] = 2;
-        v[4] = 0;
-        let text = space.render(&v);
-        assert!(
-            text.starts_with("#define TILE_DIM   64\n#define BLOCK_ROWS 8   // rows per block\n#define WARP_SIZE 32")
-        );
-        assert!(text.contains("__launch_bounds__(TILE_DIM * BLOCK_ROWS, 2)"), "{text}");
-        assert!(text.contains("#pragma unroll 2\n") && text.contains("    #pragma unroll\n"), "{text}");
-        assert_eq!(space.render(&space.original()), TRANSPOSE);
-        assert_eq!(
-            space.describe(&v),
-            "TILE_DIM 32→64, minBlocksPerSM default→2, unroll@L10 full→2, unroll@L13 4→full"
-        );
-        // Re-reading the variant finds the new values at the same knobs.
-        let again = KnobSpace::discover(&text, Language::Cuda, "transpose").expect("again");
-        assert_eq!(again.original(), v);
-        let all: Vec<Vec<i64>> = space.combinations().collect();
-        assert_eq!(all.len() as f64, space.size());
-        assert_eq!(all[0], space.original());
-        assert_eq!(all.iter().collect::<std::collections::HashSet<_>>().len(), all.len());
-    }
-
-    #[test]
-    fn cuda_literal_block_ties_template_argument_and_bounds() {
-        let text = "template <int BLOCK>\n__global__ void __launch_bounds__(256) k(float* o) { o[threadIdx.x] = BLOCK; }\nvoid go(float* o) {\n    const int threads = 256;\n    k<256><<<4, threads>>>(o);\n}\n";
-        let space = KnobSpace::discover(text, Language::Cuda, "k").expect("space");
-        let block = space.knobs.iter().find(|k| k.name == "block").expect("block");
-        assert_eq!(block.sites.len(), 3, "{block:?}");
-        let i = space.knobs.iter().position(|k| k.name == "block").expect("i");
-        let mut v = space.original();
-        v[i] = 128;
-        let out = space.render(&v);
-        assert!(
-            out.contains("__launch_bounds__(128)") && out.contains("threads = 128;") && out.contains("k<128><<<"),
-            "{out}"
-        );
-    }
-
-    const ADD: &str = r#"import triton
-# kforecast: wrapper = add(x, y); x: f32[1 << 24]; y: f32[1 << 24]
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr):
-    pid = tl.program_id(axis=0)
-
-def add(x, y):
-    out = torch.empty_like(x)
-    BLOCK_SIZE = 64
-    grid = (triton.cdiv(n, BLOCK_SIZE),)
-    add_kernel[grid](x, y, out, n, BLOCK_SIZE=BLOCK_SIZE, num_warps=1)
-    return out
-"#;
-
-    #[test]
-    fn triton_locals_literals_and_absent_options() {
-        let space = KnobSpace::discover(ADD, Language::Triton, "add_kernel").expect("space");
-        assert_eq!(names(&space), vec!["BLOCK_SIZE", "num_warps", "num_stages"]);
-        assert_eq!(space.original(), vec![64, 1, 0]);
-        let text = space.render(&[1024, 4, 2]);
-        assert!(text.contains("    BLOCK_SIZE = 1024\n"), "{text}");
-        assert!(text.contains("BLOCK_SIZE=BLOCK_SIZE, num_warps=4, num_stages=2)"), "{text}");
-        let tuple = ADD.replace("    BLOCK_SIZE = 64\n", "    BLOCK_SIZE, OTHER = 64, 3\n");
-        let space = KnobSpace::discover(&tuple, Language::Triton, "add_kernel").expect("tuple");
-        assert!(space.render(&[128, 1, 0]).contains("BLOCK_SIZE, OTHER = 128, 3"));
-    }
-
-    #[test]
-    fn triton_branching_locals_and_autotune_configs() {
-        let branches = ADD
-            .replace("num_warps=1", "num_warps=nw")
-            .replace("    BLOCK_SIZE = 64\n", "    BLOCK_SIZE = 64\n    nw = 4\n    if n > 10:\n        nw = 8\n");
-        let space = KnobSpace::discover(&branches, Language::Triton, "add_kernel").expect("space");
-        let nw = space.knobs.iter().find(|k| k.name == "num_warps").expect("num_warps");
-        assert_eq!(nw.value, 8);
-        assert!(space.render(&[64, 2, 0]).contains("num_warps=2)"));
-        let tuned = ADD.replace(
-            "@triton.jit",
-            "@triton.autotune(configs=[triton.Config({\"BLOCK_SIZE\": 128}, num_warps=4)], key=[\"n\"])\n@triton.jit",
-        )
-        .replace(", BLOCK_SIZE=BLOCK_SIZE, num_warps=1", "");
-        let space = KnobSpace::discover(&tuned, Language::Triton, "add_kernel").expect("tuned");
-        assert_eq!(names(&space), vec!["config1.BLOCK_SIZE", "config1.num_warps"]);
-        assert!(space.render(&[256, 8]).contains("triton.Config({\"BLOCK_SIZE\": 256}, num_warps=8)"));
-    }
-
-    #[test]
-    fn problem_sizes_are_never_knobs() {
-        let sgemm = include_str!("../../../../tests/data/foreign/sgemm/sgemm_2d.cu");
-        let space = KnobSpace::discover(sgemm, Language::Cuda, "sgemm2DBlocktiling").expect("space");
-        let found = names(&space);
-        for tile in ["BM", "BN", "BK", "TM", "TN"] {
-            assert!(found.contains(&tile), "{tile} is a knob: {found:?}");
-        }
-        for size in ["M", "N", "K"] {
-            assert!(!found.contains(&size), "{size} sets the problem: {found:?}");
-        }
-        let matvec = include_str!("../../../../tests/data/foreign/matvec.cu");
-        let space = KnobSpace::discover(matvec, Language::Cuda, "matvec").expect("space");
-        let found = names(&space);
-        assert!(found.contains(&"threads") && !found.contains(&"M") && !found.contains(&"N"), "{found:?}");
-        // A declared size is not a knob either.
-        let declared = "#define N 4096\n#define TILE 32\n// kforecast: N = 4096\n__global__ void k(float* x) { x[threadIdx.x % TILE] = N; }\nvoid run(float* x) { k<<<N / TILE, TILE>>>(x); }\n";
-        let space = KnobSpace::discover(declared, Language::Cuda, "k").expect("space");
-        assert_eq!(names(&space), vec!["TILE"]);
-    }
-}
+mod tests;

@@ -1,6 +1,8 @@
 //! Triton jobs run in the user's Python (torch + triton) through the runner script kept
-//! in the repository (`server/kforecast/runners/triton_runner.py`, embedded here). One
-//! runner process stays warm across jobs; it is restarted after a fatal GPU error.
+//! in the repository (`server/kforecast/runners/triton_runner.py` and the
+//! `kforecast_runner_*.py` modules it imports, embedded here and run as one `python -c`
+//! script). One runner process stays warm across jobs; it is restarted after a fatal GPU
+//! error.
 
 use kforecast_core::measure::protocol::{
     Check, DeviceInfo, Measurement, Protocol, Status, TimeStats, TritonInput, TritonJob,
@@ -10,6 +12,30 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 const RUNNER: &str = include_str!("../../runners/triton_runner.py");
+
+/// The modules `triton_runner.py` imports, by file name, each after those it imports.
+const RUNNER_MODULES: [(&str, &str); 4] = [
+    ("kforecast_runner_common.py", include_str!("../../runners/kforecast_runner_common.py")),
+    ("kforecast_runner_stats.py", include_str!("../../runners/kforecast_runner_stats.py")),
+    ("kforecast_runner_request.py", include_str!("../../runners/kforecast_runner_request.py")),
+    ("kforecast_runner_torch.py", include_str!("../../runners/kforecast_runner_torch.py")),
+];
+
+/// The runner as one `python -c` script (no files to write): each module made from its
+/// embedded text and put in `sys.modules`, then `triton_runner.py` run as `__main__`.
+/// JSON strings are Python string literals. About 50 KB, one argument (Linux takes 128 KB).
+fn runner_script() -> String {
+    let literal = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    let mut script = String::from("import sys as _sys, types as _types\n");
+    for (file, text) in RUNNER_MODULES {
+        let (name, file, text) = (literal(file.trim_end_matches(".py")), literal(file), literal(text));
+        script += &format!(
+            "_m = _types.ModuleType({name})\n_m.__file__ = {file}\n_sys.modules[{name}] = _m\n\
+             exec(compile({text}, {file}, 'exec'), _m.__dict__)\n"
+        );
+    }
+    script + &format!("exec(compile({}, 'triton_runner.py', 'exec'), {{'__name__': '__main__'}})\n", literal(RUNNER))
+}
 
 struct Process {
     child: Child,
@@ -43,7 +69,7 @@ impl TritonRunner {
         }
         if self.process.is_none() {
             let mut cmd = Command::new(python());
-            cmd.arg("-c").arg(RUNNER).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
+            cmd.arg("-c").arg(runner_script()).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit());
             super::supervisor::die_with_parent(&mut cmd);
             let mut child = cmd.spawn().map_err(|e| {
                 format!("cannot start `{}` for the Triton runner: {e} (set KFORECAST_PYTHON)", python())
