@@ -513,8 +513,15 @@ fn a_kernel_without_a_declaration_gets_a_quick_fix_that_lets_verify_build_its_jo
     let inserted = edit["newText"].as_str().expect("newText");
     assert!(inserted.starts_with("// kforecast: x: f32[n]; y: f32[n]; a = 1.0; n = 1 << 20"), "{inserted}");
 
-    // Applied, Verify builds its job (it runs, or says there is no GPU here).
+    // Applied, the warning goes with the edit, before any Verify.
     c.change(&uri, 3, (0, 0), (0, 0), inserted);
+    c.wait_notification(|n| {
+        n["method"] == "textDocument/publishDiagnostics"
+            && n["params"]["diagnostics"]
+                .as_array()
+                .is_some_and(|d| d.iter().all(|x| x["code"] != "missing-declaration"))
+    });
+    // And Verify builds its job (it runs, or says there is no GPU here).
     let started = c.request(
         "workspace/executeCommand",
         json!({"command": "kforecast.verify", "arguments": [{"uri": uri, "kernel": "scale"}]}),

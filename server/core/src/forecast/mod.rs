@@ -157,6 +157,18 @@ impl Forecast {
     }
 }
 
+impl Forecast {
+    /// The forecast against what it compares with: `≈1.8× faster than HEAD`,
+    /// `same speed as HEAD (≈1.04×)`, `the same kernel as HEAD`.
+    pub fn versus(&self, baseline: &str) -> String {
+        match self.claim {
+            Claim::Same if self.identical => format!("the same kernel as {baseline}"),
+            Claim::Same => format!("same speed as {baseline} (≈{:.2}×)", self.speedup),
+            _ => format!("{} than {baseline}", self.headline()),
+        }
+    }
+}
+
 fn fmt_ratio(r: f64) -> String {
     if r >= 10.0 {
         format!("{r:.0}")

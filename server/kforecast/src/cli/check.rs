@@ -155,9 +155,9 @@ pub fn run(args: CheckArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> {
             } else {
                 let (word, note) = severity(f, args.threshold);
                 super::out(format!(
-                    "{location}: {word}: `{}` {} than {label} (confidence {:.0}%){note}",
+                    "{location}: {word}: `{}` {} (confidence {:.0}%){note}",
                     report.name,
-                    f.headline().replace(" (same kernel)", ""),
+                    f.versus(&label),
                     f.confidence * 100.0
                 ));
                 if f.identical {

@@ -74,10 +74,9 @@ pub fn run(args: ForecastArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode>
         let (word, note) = severity(&f, args.threshold);
         let what = args.kernel.as_ref().map(|k| format!("`{k}` ")).unwrap_or_default();
         super::out(format!(
-            "{}: {word}: {what}{} than {} (confidence {:.0}%){note}",
+            "{}: {word}: {what}{} (confidence {:.0}%){note}",
             candidate.display(),
-            f.headline().replace(" (same kernel)", ""),
-            base.display(),
+            f.versus(&base.display().to_string()),
             f.confidence * 100.0
         ));
         super::out(format!("    = bins: {}", bins_line(&f)));

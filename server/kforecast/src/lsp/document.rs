@@ -221,6 +221,32 @@ impl Document {
         self.current = self.last_good.resolve(&extraction);
         self.reports = analyzer.compare(&self.current, &self.baseline.kernels);
         self.llm.apply(&mut self.reports);
+        self.recheck_declarations();
+    }
+
+    /// What a Verify could not build a job for is asked again of the current text: a
+    /// declaration added since (the quick fix's, say) clears its warnings, and the ones
+    /// left move with the text. Only building the job, no GPU.
+    fn recheck_declarations(&mut self) {
+        if self.spec_errors.is_empty() {
+            return;
+        }
+        let ((bp, bt, bk), (cp, ct, ck)) = self.sides();
+        let names: Vec<String> = self.spec_errors.keys().cloned().collect();
+        for name in names {
+            if !ck.iter().any(|k| k.name == name) {
+                self.spec_errors.remove(&name);
+                continue;
+            }
+            match crate::cli::verify::build_job(&name, (&bp, &bt, &bk), (&cp, &ct, &ck)) {
+                Ok(_) => {
+                    self.spec_errors.remove(&name);
+                }
+                Err(errors) => {
+                    self.spec_errors.insert(name, errors);
+                }
+            }
+        }
     }
 
     /// Makes the current version the baseline (of one kernel, or all).

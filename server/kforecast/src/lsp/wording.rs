@@ -17,11 +17,7 @@ pub fn hint_text(f: &Forecast) -> String {
 
 /// `≈1.8× faster than HEAD`, `same speed as HEAD (≈1.04×)`, `the same kernel as HEAD`.
 pub fn versus(f: &Forecast, baseline: &str) -> String {
-    match f.claim {
-        Claim::Same if f.identical => format!("the same kernel as {baseline}"),
-        Claim::Same => format!("same speed as {baseline} (≈{:.2}×)", f.speedup),
-        _ => format!("{} than {baseline}", f.headline()),
-    }
+    f.versus(baseline)
 }
 
 /// The speed range the no-change band covers: `0.87–1.15×`.
