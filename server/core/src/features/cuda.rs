@@ -679,6 +679,12 @@ impl Walker<'_> {
                     _ => Coef::Unknown,
                 }
             }
+            // A cooperative group's `block.thread_rank()`: the lane's index.
+            "call_expression"
+                if node.child_by_field_name("function").is_some_and(|f| self.text(f).ends_with(".thread_rank")) =>
+            {
+                Coef::Lin(1.0)
+            }
             "call_expression" => {
                 let mut cursor = node.walk();
                 let args: Vec<Coef> = node
@@ -730,6 +736,13 @@ impl Walker<'_> {
                 return;
             }
             "call_expression" => self.call(node, weight),
+            // `*(x + i)`, `*p`: a load (a store on the left of `=`) through a global pointer.
+            "pointer_expression" if node.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    let (store, load) = access_kind(node, self.src);
+                    self.pointer_load(arg, weight, store, load);
+                }
+            }
             "gnu_asm_expression" if self.text(node).contains("mma") => {
                 self.acc.tensor_flops += 256.0 * weight;
             }
@@ -762,7 +775,14 @@ impl Walker<'_> {
         };
         let name = self.text(function).to_string();
         let short = name.rsplit("::").next().unwrap_or(&name);
-        if short.starts_with("atomic") {
+        if LOAD_INTRINSICS.contains(&short) {
+            // `__ldg(&a[i])` is read at its subscript; `__ldg(row + j)` here.
+            if let Some(arg) = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)) {
+                if arg.kind() != "pointer_expression" {
+                    self.pointer_load(arg, weight, false, true);
+                }
+            }
+        } else if short.starts_with("atomic") {
             // The atomic's target without its `&`: `&a[i]` → `a[i]`.
             let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)).map(|t| {
                 if t.kind() == "pointer_expression" {
@@ -870,6 +890,40 @@ impl Walker<'_> {
             return;
         };
         let coef = if indices.len() == 1 { self.coef(index, 0) } else { Coef::Unknown };
+        self.global_access(base_text, width, coef, weight, load, store);
+    }
+
+    /// A load through a pointer expression rather than a subscript: `__ldg(row + j)`,
+    /// `__ldg(p)`, `*(x + i)`. Ignored unless it points into a global buffer.
+    fn pointer_load(&mut self, arg: Node, weight: f64, store: bool, load: bool) {
+        let mut a = arg;
+        while a.kind() == "parenthesized_expression" {
+            match a.named_child(0) {
+                Some(c) => a = c,
+                None => return,
+            }
+        }
+        let global = |w: &Self, n: Node| n.kind() == "identifier" && w.global.contains_key(w.text(n));
+        let (base, coef) = match a.kind() {
+            "identifier" => (a, self.vars.get(self.text(a)).copied().unwrap_or(Coef::Uniform)),
+            "binary_expression" if a.child_by_field_name("operator").is_some_and(|o| o.kind() == "+") => {
+                let (Some(l), Some(r)) = (a.child_by_field_name("left"), a.child_by_field_name("right")) else {
+                    return;
+                };
+                let (base, offset) = if global(self, l) { (l, r) } else { (r, l) };
+                let pointer = self.vars.get(self.text(base)).copied().unwrap_or(Coef::Uniform);
+                (base, pointer.add(self.coef(offset, 0)))
+            }
+            _ => return,
+        };
+        let base_text = self.text(base).to_string();
+        let Some(width) = self.global.get(base_text.as_str()).copied() else { return };
+        self.global_access(base_text, width, coef, weight, load, store);
+    }
+
+    /// One global access of `base_text` (elements of `width` words) whose index varies
+    /// across the lanes as `coef`: its bytes, sector use and vector width.
+    fn global_access(&mut self, base_text: String, width: f64, coef: Coef, weight: f64, load: bool, store: bool) {
         let elem = 4.0 * width;
         let bytes = match coef {
             Coef::Uniform => {
@@ -911,6 +965,9 @@ impl Walker<'_> {
         }
     }
 }
+
+/// Cache-hinted load intrinsics that read through a pointer (`__ldg(p + i)`).
+const LOAD_INTRINSICS: [&str; 6] = ["__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"];
 
 /// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`): a
 /// chain of subscripts is counted at its innermost one, the one whose argument is the array.

@@ -473,6 +473,10 @@ impl ExprParser<'_> {
                         self.device_queries += e.device_queries;
                         return Some(e.value);
                     }
+                    if name.ends_with(".thread_rank") && args.is_empty() {
+                        // A cooperative group's `block.thread_rank()`: the thread's index.
+                        return Some(self.env.values.get("threadIdx.x").copied().unwrap_or(0.0));
+                    }
                     return match call(&name, &args) {
                         Some(v) => Some(v),
                         // `x.numel()`, `x.stride(0)`: defined by a declaration.

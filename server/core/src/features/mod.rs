@@ -10,6 +10,8 @@ pub mod cost;
 mod cuda;
 pub mod expr;
 mod launch;
+#[cfg(test)]
+mod reading_tests;
 pub mod torch_ops;
 mod triton;
 

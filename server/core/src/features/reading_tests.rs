@@ -1,0 +1,73 @@
+//! Profiles of kernels written in styles other than the corpus's own (found misread in
+//! the foreign-style training set): what a user reading `kforecast profile` would notice.
+
+use crate::extract::extract_text;
+use crate::kernel::Language;
+
+fn profile_of(src: &str, name: &str) -> super::Profile {
+    let ex = extract_text(Language::Cuda, src);
+    super::profile(ex.kernel(name).expect("kernel"))
+}
+
+const ROWS: f64 = 4096.0;
+const COLS: f64 = 4096.0;
+
+/// A row-per-warp argmax over a declared 4096 × 4096 matrix, its row read by `read`.
+fn argmax_rows(read: &str) -> String {
+    format!(
+        r#"
+// kforecast: rows = 4096; cols = 4096; x: f32[rows, cols] randn; out: i32[rows]
+__global__ void argmax_rows(const float* __restrict__ x, int* __restrict__ out, int rows, int cols) {{
+    int lane = threadIdx.x & 31;
+    int r = blockIdx.x * 8 + (threadIdx.x >> 5);
+    if (r >= rows) return;
+    const float* row = x + (size_t)r * cols;
+    float best = -1e30f;
+    for (int j = lane; j < cols; j += 32) {{
+        float v = {read};
+        best = v > best ? v : best;
+    }}
+    if (lane == 0) out[r] = (int)best;
+}}
+void launch(const float* x, int* out, int rows, int cols) {{
+    argmax_rows<<<(rows + 7) / 8, 256>>>(x, out, rows, cols);
+}}
+"#
+    )
+}
+
+#[test]
+fn loads_through_ldg_and_pointer_arithmetic_are_counted() {
+    let matrix = ROWS * COLS * 4.0;
+    for read in ["row[j]", "__ldg(row + j)", "__ldg(&row[j])", "*(row + j)"] {
+        let p = profile_of(&argmax_rows(read), "argmax_rows");
+        let ratio = p.features.load_bytes / matrix;
+        assert!((0.9..1.2).contains(&ratio), "{read}: {} bytes loaded", p.features.load_bytes);
+    }
+}
+
+#[test]
+fn a_cooperative_groups_loop_reads_its_row_once() {
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+struct ArgMax { float v; int j; };
+__device__ ArgMax pick(ArgMax a, ArgMax b) { return b.v > a.v ? b : a; }
+// kforecast: rows = 4096; cols = 4096; x: f32[rows, cols] randn; out: i32[rows]
+__global__ void row_argmax(const float* __restrict__ x, int* __restrict__ out, int cols) {
+    cg::thread_block block = cg::this_thread_block();
+    const float* row = x + (size_t)blockIdx.x * cols;
+    ArgMax mine{-1e30f, 0};
+    for (int j = block.thread_rank(); j < cols; j += 256) mine = pick(mine, ArgMax{row[j], j});
+    if (block.thread_rank() == 0) out[blockIdx.x] = mine.j;
+}
+void launch(const float* x, int* out, int rows, int cols) {
+    row_argmax<<<rows, 256>>>(x, out, cols);
+}
+"#;
+    let p = profile_of(src, "row_argmax");
+    let ratio = p.features.load_bytes / (ROWS * COLS * 4.0);
+    assert!((0.9..1.2).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
+    assert_eq!(p.features.uncoalesced_bytes, 0.0, "{:?}", p.features);
+}
+
