@@ -134,6 +134,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
             [(elements / threads_per_block).ceil(), 1.0, 1.0]
         }
     };
+    // No launch can exceed the grid's limits (2^31 − 1 blocks in x, 65535 in y and z),
+    // whatever sizes were assumed.
+    let grid = [grid[0].min(2_147_483_647.0), grid[1].min(65_535.0), grid[2].min(65_535.0)];
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
     let threads = blocks * threads_per_block;
     let mut mean_index = Vec::new();

@@ -25,6 +25,13 @@ pub struct Env {
 /// Size assumed for a problem dimension nothing in the file pins down.
 pub const ASSUMED_SIZE: f64 = 4_194_304.0;
 
+/// The value each of `unknown` sizes known only at run time is assumed to have, so that
+/// together they make about [`ASSUMED_SIZE`] elements (as `forecast::trained::size_prior`
+/// spreads them; at most three are taken to index one tensor).
+pub fn assumed_each(unknown: usize) -> f64 {
+    ASSUMED_SIZE.powf(1.0 / unknown.clamp(1, 3) as f64).round().max(2.0)
+}
+
 /// Streaming multiprocessors of the modelled device (H100 SXM).
 pub const SM_COUNT: f64 = 132.0;
 

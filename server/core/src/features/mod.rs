@@ -91,9 +91,16 @@ pub fn profile(kernel: &Kernel) -> Profile {
     profile_with(kernel, &Rates::H100)
 }
 
-/// Profiles a kernel with the given device rates.
+/// Profiles a kernel with the given device rates. Where several sizes are known only at
+/// run time (rows and cols, N·C·H·W), each is taken so that together they make about
+/// [`expr::ASSUMED_SIZE`] elements, as the forecaster's size prior does, never that many
+/// per dimension.
 pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
-    profile_assuming(kernel, rates, expr::ASSUMED_SIZE)
+    let p = profile_assuming(kernel, rates, expr::ASSUMED_SIZE);
+    match p.assumed.len() {
+        0 | 1 => p,
+        unknown => profile_assuming(kernel, rates, expr::assumed_each(unknown)),
+    }
 }
 
 /// The torch operations a kernel's launching function runs beside it, each as one launch's

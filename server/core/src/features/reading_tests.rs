@@ -71,3 +71,15 @@ void launch(const float* x, int* out, int rows, int cols) {
     assert_eq!(p.features.uncoalesced_bytes, 0.0, "{:?}", p.features);
 }
 
+#[test]
+fn sizes_known_only_at_run_time_make_a_plausible_problem_together() {
+    // rows and cols come from the tensor at run time: the grid is rows, the loop cols.
+    let src = argmax_rows("row[j]").replace("// kforecast: rows = 4096; cols = 4096;", "// sizes:");
+    let p = profile_of(&src, "argmax_rows");
+    assert_eq!(p.assumed, ["cols", "rows"]);
+    let elements = super::expr::ASSUMED_SIZE;
+    let ratio = p.features.load_bytes / (4.0 * elements);
+    assert!((0.5..2.0).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
+    assert!(p.features.blocks < elements, "{} blocks", p.features.blocks);
+}
+
