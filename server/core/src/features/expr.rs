@@ -188,6 +188,8 @@ pub fn components(text: &str) -> Option<Vec<String>> {
     for c in inner.chars() {
         match c {
             '(' | '[' | '{' => depth += 1,
+            // `(unsigned)CDIV(n, 256)`: the first `(` closes early, so the text is not a tuple.
+            ')' | ']' | '}' if depth == 0 => return None,
             ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {
                 parts.push(std::mem::take(&mut current));

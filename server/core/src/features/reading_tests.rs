@@ -83,3 +83,22 @@ fn sizes_known_only_at_run_time_make_a_plausible_problem_together() {
     assert!(p.features.blocks < elements, "{} blocks", p.features.blocks);
 }
 
+#[test]
+fn a_cast_launch_dimension_is_not_a_size_named_unsigned() {
+    let src = r#"
+#define CDIV(a, b) (((a) + (b) - 1) / (b))
+__global__ void scale(const float* x, float* y, long long n) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 2.0f * x[i];
+}
+void launch(const float* x, float* y, int rows, int cols) {
+    long long total = (long long)rows * cols;
+    scale<<<(unsigned)CDIV(total, 256), 256>>>(x, y, total);
+}
+"#;
+    let p = profile_of(src, "scale");
+    assert_eq!(p.assumed, ["cols", "rows"]);
+    let each = super::expr::assumed_each(2);
+    assert_eq!(p.features.blocks, (each * each / 256.0).ceil());
+}
+
