@@ -580,7 +580,7 @@ impl Walker<'_> {
             match op {
                 "<" | "<=" => {
                     if let Coef::Lin(a) = self.coef(l, 0) {
-                        let lo = self.env.eval(self.text(l)).map(|e| e.value);
+                        let lo = self.env.eval_quiet(self.text(l)).map(|e| e.value);
                         let hi = self.env.eval(self.text(r)).map(|e| e.value);
                         if let (Some(lo), Some(hi)) = (lo, hi) {
                             let threads = self.threads_x;
@@ -638,7 +638,7 @@ impl Walker<'_> {
                     return Coef::Unknown;
                 };
                 let (cl, cr) = (self.coef(l, depth + 1), self.coef(r, depth + 1));
-                let value = |n: Node| self.env.eval(self.text(n)).filter(|e| e.guesses == 0).map(|e| e.value);
+                let value = |n: Node| self.env.eval_quiet(self.text(n)).filter(|e| e.guesses == 0).map(|e| e.value);
                 match op.kind() {
                     "+" => cl.add(cr),
                     "-" => cl.add(match cr {

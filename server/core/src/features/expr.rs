@@ -124,6 +124,15 @@ impl Env {
         self.eval_depth(text, 0)
     }
 
+    /// Evaluates `text` without naming what it lacks as a problem size: an index's scale
+    /// (`oy * S - P`, `s + eps`) is not a size unless it also bounds a loop or the grid.
+    pub fn eval_quiet(&self, text: &str) -> Option<Eval> {
+        let before = self.missing.borrow().clone();
+        let e = self.eval(text);
+        *self.missing.borrow_mut() = before;
+        e
+    }
+
     /// Evaluates, falling back to `default` (counted as a guess) on failure.
     pub fn eval_or(&self, text: Option<&str>, default: f64) -> Eval {
         text.and_then(|t| self.eval(t)).unwrap_or(Eval { value: default, guesses: 1, device_queries: 0 })

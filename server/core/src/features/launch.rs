@@ -58,9 +58,19 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
             env.set(p, ASSUMED_STRIDE);
         }
     }
+    // A window's padding nothing gives (`pad`, `padding`, `P`) is a small parameter, not a
+    // problem size: taken as 1.
+    for name in PADDING_NAMES {
+        if env.eval(name).is_none_or(|e| e.guesses > 0) {
+            env.set(name, 1.0);
+        }
+    }
     env.missing.borrow_mut().clear();
     env
 }
+
+/// Names of a pooling or convolution window's padding.
+const PADDING_NAMES: [&str; 6] = ["pad", "padding", "pad_h", "pad_w", "P", "dilation"];
 
 /// The stride assumed for a stride parameter nothing gives (floats).
 const ASSUMED_STRIDE: f64 = 32.0;
@@ -83,6 +93,8 @@ pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeS
     // Buffers are not sizes: declared tensors, pointer parameters and what a launch binds to them.
     let mut buffers: BTreeSet<String> = kernel.declared.shapes.keys().cloned().collect();
     let pointers = pointer_params(kernel, params);
+    // A float scalar (`float eps`, `(float)lr`) is never a size.
+    buffers.extend(float_params(kernel, params));
     for (i, p) in params.iter().enumerate() {
         if pointers.contains(p) {
             buffers.insert(p.clone());
@@ -103,6 +115,25 @@ pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeS
             let root = name.split('.').next().unwrap_or(name);
             params.iter().any(|p| p == root) || launch_words.contains(root)
         })
+        .cloned()
+        .collect()
+}
+
+/// The CUDA kernel's floating-point scalar parameters (`float eps`, `double alpha`).
+fn float_params(kernel: &Kernel, params: &[String]) -> Vec<String> {
+    let src = &kernel.source;
+    let sig_end = kernel.signature_end.saturating_sub(kernel.range.start).min(src.len());
+    let sig = src.get(..sig_end).unwrap_or_default();
+    let decls: Vec<&str> = sig.rsplit_once('(').map(|(_, p)| p).unwrap_or_default().split(',').collect();
+    let floats: Vec<&str> = decls
+        .into_iter()
+        .filter(|d| {
+            !d.contains('*') && crate::extract::words(d).any(|w| ["float", "double", "half", "__half"].contains(&w))
+        })
+        .collect();
+    params
+        .iter()
+        .filter(|p| floats.iter().any(|d| crate::extract::words(d).any(|w| w == p.as_str())))
         .cloned()
         .collect()
 }

@@ -102,3 +102,32 @@ void launch(const float* x, float* y, int rows, int cols) {
     assert_eq!(p.features.blocks, (each * each / 256.0).ceil());
 }
 
+#[test]
+fn float_scalars_and_window_offsets_are_not_problem_sizes() {
+    let src = r#"
+__global__ void pool(const float* x, float* y, int H, int W, int OH, int OW, int S, int P, float eps) {
+    int ox = blockIdx.x * blockDim.x + threadIdx.x;
+    int oy = blockIdx.y;
+    if (ox >= OW) return;
+    float best = -1e30f;
+    for (int ky = 0; ky < 3; ++ky) {
+        int iy = oy * S - P + ky;
+        for (int kx = 0; kx < 3; ++kx) {
+            int ix = ox * S - P + kx;
+            if (iy >= 0 && iy < H && ix >= 0 && ix < W) best = fmaxf(best, x[iy * W + ix] + eps);
+        }
+    }
+    y[oy * OW + ox] = best;
+}
+void launch(const float* x, float* y, int H, int W, int S, int P, float eps) {
+    int OH = (H + 2 * P - 3) / S + 1, OW = (W + 2 * P - 3) / S + 1;
+    dim3 grid((OW + 127) / 128, OH);
+    pool<<<grid, 128>>>(x, y, H, W, OH, OW, S, P, eps);
+}
+"#;
+    let p = profile_of(src, "pool");
+    for name in ["eps", "P"] {
+        assert!(!p.assumed.iter().any(|a| a == name), "{name} taken for a size: {:?}", p.assumed);
+    }
+}
+
