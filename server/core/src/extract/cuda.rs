@@ -324,6 +324,10 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
             reassign(n, ancestors, src, &mut out);
             return true;
         }
+        if n.kind() == "call_expression" {
+            sm_count_query(n, src, &mut out);
+            return true;
+        }
         if n.kind() != "declaration" {
             return true;
         }
@@ -350,6 +354,21 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
         false
     });
     out
+}
+
+/// `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)` sets `sms` to the
+/// device's SM count (a device query, `num_sms()`), whatever it was initialised with.
+fn sm_count_query(call: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
+    let Some(function) = call.child_by_field_name("function") else { return };
+    if node_text(function, src).trim() != "cudaDeviceGetAttribute" {
+        return;
+    }
+    let Some(args) = call.child_by_field_name("arguments") else { return };
+    let (Some(target), Some(attr)) = (args.named_child(0), args.named_child(1)) else { return };
+    if node_text(attr, src).trim() == "cudaDevAttrMultiProcessorCount" {
+        let name = node_text(target, src).trim().trim_start_matches('&').trim().to_string();
+        out.insert(name, "num_sms()".to_string());
+    }
 }
 
 /// A later assignment to a local: `blocks = min(blocks, cap);` and `blocks += 1;` update

@@ -131,3 +131,29 @@ void launch(const float* x, float* y, int H, int W, int S, int P, float eps) {
     }
 }
 
+#[test]
+fn a_grid_sized_from_the_sm_count_has_that_many_blocks() {
+    for query in [
+        "int sms = 0; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);",
+        "cudaDeviceProp props; cudaGetDeviceProperties(&props, 0); int sms = props.multiProcessorCount;",
+    ] {
+        let src = format!(
+            r#"
+// kforecast: n = 1 << 24; x: f32[n] randn; y: f32[n]
+__global__ void axpy(const float* x, float* y, int n) {{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) y[i] += 2.0f * x[i];
+}}
+void launch(const float* x, float* y, int n) {{
+    {query}
+    int grid = sms * 4;
+    axpy<<<grid, 256>>>(x, y, n);
+}}
+"#
+        );
+        let p = profile_of(&src, "axpy");
+        assert_eq!(p.features.blocks, 132.0 * 4.0, "{query}");
+        let ratio = p.features.load_bytes / (2.0 * 4.0 * f64::from(1u32 << 24));
+        assert!((0.9..1.2).contains(&ratio), "{query}: {} bytes loaded", p.features.load_bytes);
+    }
+}
+
