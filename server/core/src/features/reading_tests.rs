@@ -157,3 +157,51 @@ void launch(const float* x, float* y, int n) {{
     }
 }
 
+/// A templated kernel launched from a function template that a C entry point instantiates.
+fn templated_dot(instance: &str) -> String {
+    format!(
+        r#"
+// kforecast: n = 1 << 24; x: f32[n] randn; y: f32[n] randn; out: f32[1] zeros
+template <int BLOCK, int ITEMS>
+__global__ void dot_block(const float* x, const float* y, float* out, long long n) {{
+    __shared__ float partial[BLOCK];
+    long long base = (long long)blockIdx.x * BLOCK * ITEMS + threadIdx.x;
+    float s = 0.f;
+    for (int k = 0; k < ITEMS; ++k) {{
+        long long i = base + (long long)k * BLOCK;
+        if (i < n) s += x[i] * y[i];
+    }}
+    partial[threadIdx.x] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) atomicAdd(out, partial[0]);
+}}
+template <int BLOCK, int ITEMS>
+static int launch_dot(const float* x, const float* y, float* out, long long n) {{
+    long long blocks = (n + (long long)BLOCK * ITEMS - 1) / ((long long)BLOCK * ITEMS);
+    dot_block<BLOCK, ITEMS><<<(unsigned)blocks, BLOCK>>>(x, y, out, n);
+    return 0;
+}}
+extern "C" int dot(const float* x, const float* y, float* out, long long n) {{
+    return launch_dot<{instance}>(x, y, out, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_launcher_template_binds_the_kernel_instance() {
+    let ex = extract_text(Language::Cuda, &templated_dot("256, 8"));
+    let k = ex.kernel("dot_block").expect("kernel");
+    let p = super::profile(k);
+    let n = f64::from(1u32 << 24);
+    assert_eq!(p.features.block_threads, 256.0);
+    assert_eq!(p.features.blocks, n / 2048.0);
+    let ratio = p.features.load_bytes / (2.0 * 4.0 * n);
+    assert!((0.9..1.2).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
+    assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    // Another instance is another kernel.
+    let other = extract_text(Language::Cuda, &templated_dot("128, 4"));
+    let o = other.kernel("dot_block").expect("kernel");
+    assert_ne!(k.identity(), o.identity());
+    assert_eq!(super::profile(o).features.blocks, n / 512.0);
+}
