@@ -166,8 +166,8 @@ impl Env {
                 return e;
             }
         }
-        if device_query(name).is_some() && name.contains('.') {
-            // `props.multiProcessorCount`: the device's, taken as an H100's.
+        if device_query(name).is_some() {
+            // `props.multiProcessorCount`, `_SM_COUNT`: the device's, taken as an H100's.
             return Eval { value: SM_COUNT, guesses: 1, device_queries: 1 };
         }
         if let Ok(mut missing) = self.missing.try_borrow_mut() {
