@@ -27,9 +27,9 @@ pub const ASSUMED_SIZE: f64 = 4_194_304.0;
 
 /// The value each of `unknown` sizes known only at run time is assumed to have, so that
 /// together they make about [`ASSUMED_SIZE`] elements (as `forecast::trained::size_prior`
-/// spreads them; at most three are taken to index one tensor).
+/// spreads them; at most four are taken to index one tensor: N·C·H·W).
 pub fn assumed_each(unknown: usize) -> f64 {
-    ASSUMED_SIZE.powf(1.0 / unknown.clamp(1, 3) as f64).round().max(2.0)
+    ASSUMED_SIZE.powf(1.0 / unknown.clamp(1, 4) as f64).round().max(2.0)
 }
 
 /// Streaming multiprocessors of the modelled device (H100 SXM).
