@@ -53,24 +53,40 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
     // enough that each access has a sector of its own), so the sizes the prior spreads
     // over are the problem's extents.
     let cuda = kernel.language == crate::kernel::Language::Cuda;
+    let mut strides_assumed = BTreeSet::new();
     for p in params.iter().filter(|p| cuda && is_stride(p)) {
         if env.eval(p).is_none_or(|e| e.guesses > 0) {
             env.set(p, ASSUMED_STRIDE);
+            strides_assumed.insert(p.as_str());
         }
     }
     // A window's padding nothing gives (`pad`, `padding`, `P`) is a small parameter, not a
-    // problem size: taken as 1.
-    for name in PADDING_NAMES {
+    // problem size: taken as 1, a radius as 4.
+    for (name, value) in WINDOW_NAMES {
         if env.eval(name).is_none_or(|e| e.guesses > 0) {
-            env.set(name, 1.0);
+            env.set(name, value);
+        }
+    }
+    // A window's stride, seen in an output size `(H + 2 * P - 3) / S + 1`: taken as 1
+    // (whatever its name, `S` or `stride`), not as a size or a memory stride.
+    if let Some(l) = launch {
+        let texts: Vec<String> = l.texts().map(|t| t.replace(' ', "").replace("(int)", "")).collect();
+        for word in l.texts().flat_map(crate::extract::words).collect::<BTreeSet<_>>() {
+            let divides = format!("/{word}+1");
+            let unknown = strides_assumed.contains(word) || env.eval(word).is_none_or(|e| e.guesses > 0);
+            if unknown && texts.iter().any(|t| t.contains(&divides)) {
+                env.set(word, 1.0);
+            }
         }
     }
     env.missing.borrow_mut().clear();
     env
 }
 
-/// Names of a pooling or convolution window's padding.
-const PADDING_NAMES: [&str; 6] = ["pad", "padding", "pad_h", "pad_w", "P", "dilation"];
+/// Names of a pooling or convolution window's padding and radius, and the value taken
+/// for each where nothing gives it.
+const WINDOW_NAMES: [(&str, f64); 7] =
+    [("pad", 1.0), ("padding", 1.0), ("pad_h", 1.0), ("pad_w", 1.0), ("P", 1.0), ("dilation", 1.0), ("radius", 4.0)];
 
 /// The stride assumed for a stride parameter nothing gives (floats).
 const ASSUMED_STRIDE: f64 = 32.0;
