@@ -136,12 +136,20 @@ impl Profile {
     /// work and cost, and a launch's fixed cost. The shape features stay this kernel's.
     pub fn absorb(&mut self, other: &Profile, rates: &Rates) {
         let (f, o) = (&mut self.features, &other.features);
+        // Passes over memory count by the traffic each makes: a one-block tail kernel that
+        // touches a few elements is not a second pass, two full-size kernels are two.
+        let (fb, ob) = (f.load_bytes + f.store_bytes, o.load_bytes + o.store_bytes);
+        let larger = fb.max(ob);
+        f.global_passes = if larger > 0.0 {
+            (f.global_passes * fb + o.global_passes * ob) / larger
+        } else {
+            f.global_passes + o.global_passes
+        };
         f.load_bytes += o.load_bytes;
         f.store_bytes += o.store_bytes;
         f.uncoalesced_bytes += o.uncoalesced_bytes;
         f.tensor_flops += o.tensor_flops;
         f.scalar_ops += o.scalar_ops;
-        f.global_passes += o.global_passes;
         f.launches += o.launches;
         let (c, q) = (&mut self.cost, &other.cost);
         c.memory += q.memory;

@@ -205,3 +205,32 @@ fn a_launcher_template_binds_the_kernel_instance() {
     assert_ne!(k.identity(), o.identity());
     assert_eq!(super::profile(o).features.blocks, n / 512.0);
 }
+
+#[test]
+fn a_one_block_tail_kernel_is_not_a_second_pass() {
+    let src = r#"
+// kforecast: n = 1 << 24; x: f32[n] randn; y: f32[n]
+__global__ void body4(const float4* x, float4* y, int n4) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n4) { float4 v = x[i]; v.x *= 2.f; v.y *= 2.f; v.z *= 2.f; v.w *= 2.f; y[i] = v; }
+}
+__global__ void tail(const float* x, float* y, int start, int n) {
+    int i = start + threadIdx.x;
+    if (i < n) y[i] = 2.f * x[i];
+}
+void launch(const float* x, float* y, int n) {
+    body4<<<(n / 4 + 255) / 256, 256>>>((const float4*)x, (float4*)y, n / 4);
+    tail<<<1, 32>>>(x, y, n / 4 * 4, n);
+}
+"#;
+    let ex = extract_text(Language::Cuda, src);
+    let mut p = super::profile(ex.kernel("body4").expect("kernel"));
+    let t = super::profile(ex.kernel("tail").expect("kernel"));
+    assert!(t.features.load_bytes < 1024.0, "{:?}", t.features);
+    p.absorb(&t, &super::Rates::H100);
+    assert!((p.features.global_passes - 1.0).abs() < 0.01, "{}", p.features.global_passes);
+    let mut twice = super::profile(ex.kernel("body4").expect("kernel"));
+    twice.absorb(&super::profile(ex.kernel("body4").expect("kernel")), &super::Rates::H100);
+    assert_eq!(twice.features.global_passes, 2.0);
+}
+
