@@ -110,9 +110,10 @@ fn vector_width(type_text: &str) -> f64 {
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let mut parser = parser_for(Language::Cuda);
-    let tree = parser.parse(&kernel.source, None);
-    let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), kernel.source.as_bytes()));
-    let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
+    let source = expand_loop_macros(&kernel.source, &kernel.helpers);
+    let tree = parser.parse(source.as_ref(), None);
+    let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), source.as_bytes()));
+    let params = def.map(|d| param_names(d, &source)).unwrap_or_default();
     let mut env = launch::environment(kernel, &params, assumed);
     let launch = kernel.launches.first();
     let mut guesses = 0;
@@ -152,7 +153,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let dynamic_smem = launch.and_then(|l| l.shared_mem.as_deref()).and_then(|s| env.eval(s)).map(|e| e.value);
 
     let mut walker = Walker {
-        src: &kernel.source,
+        src: &source,
         rates,
         env,
         vars: HashMap::new(),
@@ -162,7 +163,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         pass: 0,
         block_x: block[0],
         block_rows: block[1] * block[2],
-        subscripts: def.map(|d| subscript_counts(d, &kernel.source)).unwrap_or_default(),
+        subscripts: def.map(|d| subscript_counts(d, &source)).unwrap_or_default(),
         threads_x: (grid[0] * block[0]).max(1.0),
         acc: Acc::default(),
         loop_load: vec![0.0],
@@ -234,6 +235,71 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     .combine();
     let assumed = launch::problem_sizes(kernel, &params, &walker.env.missing.borrow());
     Profile { language: Language::Cuda, features, cost, guesses, assumed }
+}
+
+/// The kernel's text with its loop macros expanded (`FOR_GRID_STRIDE(i, n) body` → the
+/// `for` it stands for), so that the walk sees the loop and what runs in it. Only
+/// function-like macros whose body is a loop are expanded; an expression macro is read
+/// where it is evaluated.
+fn expand_loop_macros<'s>(source: &'s str, helpers: &[crate::kernel::Helper]) -> std::borrow::Cow<'s, str> {
+    let mut env = Env::default();
+    for h in helpers.iter().filter(|h| h.kind == crate::kernel::HelperKind::Macro) {
+        env.define_macro(&h.text);
+    }
+    let loops: Vec<(&String, &(Vec<String>, String))> = env
+        .macros
+        .iter()
+        .filter(|(_, (_, body))| crate::extract::words(body).any(|w| w == "for" || w == "while"))
+        .collect();
+    if loops.is_empty() {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut text = source.to_string();
+    for (name, (params, body)) in loops {
+        let mut from = 0;
+        for _ in 0..64 {
+            let Some(at) = text[from..].find(name.as_str()).map(|i| i + from) else { break };
+            let before = text[..at].chars().next_back();
+            let after = &text[at + name.len()..];
+            let open = after.len() - after.trim_start().len();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') || !after.trim_start().starts_with('(') {
+                from = at + name.len();
+                continue;
+            }
+            let args_start = at + name.len() + open + 1;
+            let Some((args, end)) = macro_args(&text[args_start..]) else { break };
+            if args.len() != params.len() {
+                from = at + name.len();
+                continue;
+            }
+            let expanded =
+                params.iter().zip(&args).fold(body.clone(), |b, (p, a)| crate::extract::substitute(&b, p, a.trim()));
+            text.replace_range(at..args_start + end, &expanded);
+            from = at + expanded.len();
+        }
+    }
+    std::borrow::Cow::Owned(text)
+}
+
+/// The comma-separated arguments of a call whose `(` is just before `text`, and the
+/// offset after its `)`.
+fn macro_args(text: &str) -> Option<(Vec<String>, usize)> {
+    let mut depth = 0usize;
+    let mut args = vec![String::new()];
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' if depth == 0 => return Some((args, i + 1)),
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                args.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        args.last_mut()?.push(c);
+    }
+    None
 }
 
 /// The kernel's `parameter_declaration` nodes, in order.
@@ -524,7 +590,9 @@ impl Walker<'_> {
         let (Some(a), Some(b)) = (self.eval_mean_thread(&start), self.eval_mean_thread(&bound_text)) else {
             return guess(self);
         };
-        let step_of = |op: &str| update_text.split_once(op).map(|(_, s)| s.to_string());
+        // The step from the text as written: `(long long)gridDim.x` is a cast only with its space.
+        let update_raw = self.text(update).to_string();
+        let step_of = |op: &str| update_raw.split_once(op).map(|(_, s)| s.to_string());
         let trip = if update_text.contains("++") || update_text.contains("--") {
             (b - a).abs()
         } else if let Some(s) = step_of("+=").or_else(|| step_of("-=")) {

@@ -234,3 +234,27 @@ void launch(const float* x, float* y, int n) {
     assert_eq!(twice.features.global_passes, 2.0);
 }
 
+#[test]
+fn a_loop_written_as_a_macro_is_walked() {
+    let src = r#"
+#define FOR_GRID_STRIDE(i, n) \
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); \
+         i += (long long)gridDim.x * blockDim.x)
+// kforecast: n = 1 << 24; idx: i32[n] randint(0, 256); w: f32[n] randn; bins: f32[256] zeros
+__global__ void bincount(const int* idx, const float* w, float* bins, long long n) {
+    FOR_GRID_STRIDE(i, n) atomicAdd(bins + idx[i], w[i]);
+}
+void launch(const int* idx, const float* w, float* bins, long long n) {
+    bincount<<<1024, 256>>>(idx, w, bins, n);
+}
+"#;
+    let p = profile_of(src, "bincount");
+    let n = f64::from(1u32 << 24);
+    let ratio = p.features.load_bytes / (8.0 * n);
+    assert!((0.9..1.2).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
+    // One atomic per element, spread over the threads.
+    let per_thread = n / (1024.0 * 256.0);
+    assert!(p.features.atomics >= 0.9 * per_thread, "{:?}", p.features);
+    assert_eq!(p.features.loops, 1.0);
+}
+
