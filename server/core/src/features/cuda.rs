@@ -706,7 +706,9 @@ impl Walker<'_> {
                     return Coef::Unknown;
                 };
                 let (cl, cr) = (self.coef(l, depth + 1), self.coef(r, depth + 1));
-                let value = |n: Node| self.env.eval_quiet(self.text(n)).filter(|e| e.guesses == 0).map(|e| e.value);
+                // A size known only at run time scales an index by its assumed value: `idx % OH`
+                // keeps the lanes apart, `(idx / OH) % OW` does not, `oy * OW` strides them.
+                let value = |n: Node| self.env.eval_quiet(self.text(n)).map(|e| e.value);
                 match op.kind() {
                     "+" => cl.add(cr),
                     "-" => cl.add(match cr {

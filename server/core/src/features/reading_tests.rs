@@ -258,3 +258,27 @@ void launch(const int* idx, const float* w, float* bins, long long n) {
     assert_eq!(p.features.loops, 1.0);
 }
 
+#[test]
+fn a_column_major_thread_order_is_uncoalesced_at_run_time_sizes() {
+    let kernel = |order: &str| {
+        format!(
+            r#"
+__global__ void up2(const float* in, float* out, long long planes, int H, int W) {{
+    const int OH = 2 * H, OW = 2 * W;
+    long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx >= planes * OH * OW) return;
+    {order}
+    long long p = idx / ((long long)OH * OW);
+    out[(p * OH + oy) * OW + ox] = in[(p * H + oy / 2) * W + ox / 2];
+}}
+void launch(const float* in, float* out, long long planes, int H, int W) {{
+    up2<<<(planes * 4 * H * W + 255) / 256, 256>>>(in, out, planes, H, W);
+}}
+"#
+        )
+    };
+    let rows = profile_of(&kernel("int ox = (int)(idx % OW); int oy = (int)((idx / OW) % OH);"), "up2");
+    let cols = profile_of(&kernel("int oy = (int)(idx % OH); int ox = (int)((idx / OH) % OW);"), "up2");
+    assert_eq!(rows.features.uncoalesced_bytes, 0.0, "{:?}", rows.features);
+    assert!(cols.features.uncoalesced_bytes > rows.features.store_bytes, "{:?}", cols.features);
+}
