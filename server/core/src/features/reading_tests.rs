@@ -282,3 +282,31 @@ void launch(const float* in, float* out, long long planes, int H, int W) {{
     assert_eq!(rows.features.uncoalesced_bytes, 0.0, "{:?}", rows.features);
     assert!(cols.features.uncoalesced_bytes > rows.features.store_bytes, "{:?}", cols.features);
 }
+
+#[test]
+fn a_window_stride_is_taken_as_one_not_as_a_size() {
+    let src = r#"
+__global__ void pool(const float* x, float* y, int H, int W, int OH, int OW, int stride, int pad, int total) {
+    int o = blockIdx.x * blockDim.x + threadIdx.x;
+    if (o >= total) return;
+    int ox = o % OW, oy = (o / OW) % OH, plane = o / (OW * OH);
+    float best = -1e30f;
+    for (int k = 0; k < 9; ++k) {
+        int iy = oy * stride - pad + k / 3, ix = ox * stride - pad + k % 3;
+        if (iy >= 0 && iy < H && ix >= 0 && ix < W) best = fmaxf(best, x[(plane * H + iy) * W + ix]);
+    }
+    y[o] = best;
+}
+void launch(const float* x, float* y, int N, int C, int H, int W, int stride, int pad) {
+    int OH = (H + 2 * pad - 3) / stride + 1, OW = (W + 2 * pad - 3) / stride + 1;
+    int total = N * C * OH * OW;
+    pool<<<(total + 255) / 256, 256>>>(x, y, H, W, OH, OW, stride, pad, total);
+}
+"#;
+    let p = profile_of(src, "pool");
+    assert_eq!(p.assumed, ["C", "H", "N", "W"]);
+    // Stride 1, padding 1: as many outputs as inputs, about 2^22 of them.
+    let outputs = p.features.store_bytes / 4.0;
+    assert!((0.5..2.0).contains(&(outputs / super::expr::ASSUMED_SIZE)), "{outputs} outputs");
+}
+
