@@ -963,6 +963,11 @@ impl Walker<'_> {
             return;
         };
         let coef = if indices.len() == 1 { self.coef(index, 0) } else { Coef::Unknown };
+        // A pointer derived per lane (`plane = x + (n * C + c) * H * W`) varies with it.
+        let coef = match self.vars.get(base_text.as_str()) {
+            Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),
+            _ => coef,
+        };
         self.global_access(base_text, width, coef, weight, load, store);
     }
 
@@ -976,19 +981,26 @@ impl Walker<'_> {
                 None => return,
             }
         }
-        let global = |w: &Self, n: Node| n.kind() == "identifier" && w.global.contains_key(w.text(n));
-        let (base, coef) = match a.kind() {
-            "identifier" => (a, self.vars.get(self.text(a)).copied().unwrap_or(Coef::Uniform)),
-            "binary_expression" if a.child_by_field_name("operator").is_some_and(|o| o.kind() == "+") => {
-                let (Some(l), Some(r)) = (a.child_by_field_name("left"), a.child_by_field_name("right")) else {
-                    return;
-                };
-                let (base, offset) = if global(self, l) { (l, r) } else { (r, l) };
-                let pointer = self.vars.get(self.text(base)).copied().unwrap_or(Coef::Uniform);
-                (base, pointer.add(self.coef(offset, 0)))
+        // The global pointer among the terms of `base + yy * W + xx`; the address's stride
+        // across the lanes is the whole sum's (a derived pointer's own included).
+        let mut base = None;
+        let mut terms = vec![a];
+        while let Some(t) = terms.pop() {
+            match t.kind() {
+                "identifier" if self.global.contains_key(self.text(t)) => {
+                    base = Some(t);
+                    break;
+                }
+                "parenthesized_expression" => terms.extend(t.named_child(0)),
+                "binary_expression" if t.child_by_field_name("operator").is_some_and(|o| o.kind() == "+") => {
+                    terms.extend(t.child_by_field_name("right"));
+                    terms.extend(t.child_by_field_name("left"));
+                }
+                _ => {}
             }
-            _ => return,
-        };
+        }
+        let Some(base) = base else { return };
+        let coef = self.coef(a, 0);
         let base_text = self.text(base).to_string();
         let Some(width) = self.global.get(base_text.as_str()).copied() else { return };
         self.global_access(base_text, width, coef, weight, load, store);

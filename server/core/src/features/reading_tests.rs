@@ -310,3 +310,24 @@ void launch(const float* x, float* y, int N, int C, int H, int W, int stride, in
     assert!((0.5..2.0).contains(&(outputs / super::expr::ASSUMED_SIZE)), "{outputs} outputs");
 }
 
+#[test]
+fn a_pointer_derived_per_lane_strides_its_reads() {
+    let kernel = |pointer: &str| {
+        format!(
+            r#"
+// kforecast: n = 1 << 20; x: f32[n, 64] randn; y: f32[n]
+__global__ void k(const float* x, float* y, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float* p = {pointer};
+    y[i] = __ldg(p + 0 * n + 1) + p[0];
+}}
+void launch(const float* x, float* y, int n) {{ k<<<(n + 255) / 256, 256>>>(x, y, n); }}
+"#
+        )
+    };
+    let along = profile_of(&kernel("x + i"), "k");
+    let across = profile_of(&kernel("x + (size_t)i * 64"), "k");
+    assert_eq!(along.features.uncoalesced_bytes, 0.0, "{:?}", along.features);
+    assert!(across.features.uncoalesced_bytes > along.features.load_bytes, "{:?}", across.features);
+}
