@@ -483,7 +483,9 @@ impl Walker<'_> {
                     if let Some(size) = c.child_by_field_name("size") {
                         let s = self.text(size);
                         let v = self.env.eval(s).map(|e| e.value).unwrap_or(32.0);
-                        padded |= s.contains('+') || (v as i64 % 2 == 1 && v > 1.0);
+                        // `[TILE + PAD]` pads only where it moves the row off the 32 banks
+                        // (`#define PAD 0` does not).
+                        padded |= (s.contains('+') || (v as i64 % 2 == 1 && v > 1.0)) && v as i64 % 32 != 0;
                         elems *= v.max(1.0);
                     }
                     cur = c.child_by_field_name("declarator");

@@ -331,3 +331,30 @@ void launch(const float* x, float* y, int n) {{ k<<<(n + 255) / 256, 256>>>(x, y
     assert_eq!(along.features.uncoalesced_bytes, 0.0, "{:?}", along.features);
     assert!(across.features.uncoalesced_bytes > along.features.load_bytes, "{:?}", across.features);
 }
+
+#[test]
+fn a_tile_padded_by_a_zero_define_is_not_padded() {
+    let kernel = |pad: u32| {
+        format!(
+            r#"
+#define TILE 32
+#define PAD {pad}
+// kforecast: n = 4096; x: f32[n, n] randn; y: f32[n, n]
+__global__ void transpose_tile(const float* x, float* y, int n) {{
+    __shared__ float tile[TILE][TILE + PAD];
+    int c = blockIdx.x * TILE + threadIdx.x, r = blockIdx.y * TILE + threadIdx.y;
+    tile[threadIdx.y][threadIdx.x] = x[r * n + c];
+    __syncthreads();
+    y[(blockIdx.x * TILE + threadIdx.y) * n + blockIdx.y * TILE + threadIdx.x] = tile[threadIdx.x][threadIdx.y];
+}}
+void launch(const float* x, float* y, int n) {{
+    transpose_tile<<<dim3(n / TILE, n / TILE), dim3(TILE, TILE)>>>(x, y, n);
+}}
+"#
+        )
+    };
+    let plain = profile_of(&kernel(0), "transpose_tile");
+    let padded = profile_of(&kernel(1), "transpose_tile");
+    assert_eq!((plain.features.shared_padded, padded.features.shared_padded), (0.0, 1.0));
+    assert!(plain.features.bank_conflicts > 0.0 && padded.features.bank_conflicts == 0.0, "{:?}", plain.features);
+}
