@@ -649,6 +649,11 @@ impl Walker<'_> {
             };
             match op {
                 "<" | "<=" => {
+                    // An index that wraps (`ox = o % OW`, then `ix = ox * S + kx < W`) spans its
+                    // bound in every row, not once across the grid: no fraction of the threads.
+                    if self.wraps(self.text(l), 0) {
+                        return false;
+                    }
                     if let Coef::Lin(a) = self.coef(l, 0) {
                         let lo = self.env.eval_quiet(self.text(l)).map(|e| e.value);
                         let hi = self.env.eval(self.text(r)).map(|e| e.value);
@@ -675,6 +680,14 @@ impl Walker<'_> {
             }
         });
         frac
+    }
+
+    /// Whether `text` or a local it is computed from takes a remainder (`o % OW`).
+    fn wraps(&self, text: &str, depth: usize) -> bool {
+        text.contains('%')
+            || (depth < 4
+                && crate::extract::words(text)
+                    .any(|w| self.env.texts.get(w).is_some_and(|def| self.wraps(def, depth + 1))))
     }
 
     fn coef(&self, node: Node, depth: usize) -> Coef {
