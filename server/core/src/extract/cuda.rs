@@ -21,6 +21,9 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                     function(child, item, &params, src, &mut facts);
                 }
             }
+            for l in &mut facts.launches {
+                l.host_template.clone_from(&params);
+            }
         }
         "preproc_def" | "preproc_function_def" => {
             if let Some(name) = item.child_by_field_name("name") {
@@ -56,7 +59,34 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
         }
         _ => launches(item, src, &mut facts),
     }
+    if matches!(item.kind(), "function_definition" | "template_declaration") {
+        facts.template_calls = template_calls(item, src);
+    }
     facts
+}
+
+/// Calls of function templates with explicit arguments in `item` (`launch_dot<256, 8>(…)`),
+/// not kernel launches.
+fn template_calls(item: Node, src: &SourceText) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    walk::preorder(item, |n| {
+        if n.kind() != "call_expression" || has_child_kind(n, "kernel_call_syntax") {
+            return true;
+        }
+        let Some(function) = n.child_by_field_name("function").filter(|f| f.kind() == "template_function") else {
+            return true;
+        };
+        let name = function.child_by_field_name("name").map(|c| node_text(c, src).into_owned());
+        let args = function.child_by_field_name("arguments").map(|list| {
+            let mut c = list.walk();
+            list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect::<Vec<_>>()
+        });
+        if let (Some(name), Some(args)) = (name, args) {
+            out.push((name.rsplit("::").next().unwrap_or_default().trim().to_string(), args));
+        }
+        out.len() < 64
+    });
+    out
 }
 
 /// A macro's text on one line: each backslash-newline becomes a space.
@@ -282,6 +312,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         facts.launches.push(LaunchDraft {
             callee,
             template_args,
+            host_template: Vec::new(),
             site: LaunchSite {
                 range: node_range(n),
                 grid: operands.first().cloned(),
@@ -324,6 +355,10 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
             reassign(n, ancestors, src, &mut out);
             return true;
         }
+        if n.kind() == "call_expression" {
+            sm_count_query(n, src, &mut out);
+            return true;
+        }
         if n.kind() != "declaration" {
             return true;
         }
@@ -350,6 +385,21 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
         false
     });
     out
+}
+
+/// `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)` sets `sms` to the
+/// device's SM count (a device query, `num_sms()`), whatever it was initialised with.
+fn sm_count_query(call: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
+    let Some(function) = call.child_by_field_name("function") else { return };
+    if node_text(function, src).trim() != "cudaDeviceGetAttribute" {
+        return;
+    }
+    let Some(args) = call.child_by_field_name("arguments") else { return };
+    let (Some(target), Some(attr)) = (args.named_child(0), args.named_child(1)) else { return };
+    if node_text(attr, src).trim() == "cudaDevAttrMultiProcessorCount" {
+        let name = node_text(target, src).trim().trim_start_matches('&').trim().to_string();
+        out.insert(name, "num_sms()".to_string());
+    }
 }
 
 /// A later assignment to a local: `blocks = min(blocks, cap);` and `blocks += 1;` update

@@ -79,6 +79,9 @@ struct LaunchDraft {
     callee: String,
     /// Template arguments of a CUDA launch, in order.
     template_args: Vec<String>,
+    /// Template parameters of the launching function (`template <int BLOCK> void run()`),
+    /// bound by a call of it elsewhere in the file (`run<256>()`).
+    host_template: Vec<String>,
     site: LaunchSite,
 }
 
@@ -88,6 +91,8 @@ struct ItemFacts {
     kernels: Vec<KernelDraft>,
     helpers: Vec<HelperDraft>,
     launches: Vec<LaunchDraft>,
+    /// Calls of function templates with explicit arguments (`launch_dot<256, 8>(…)`).
+    template_calls: Vec<(String, Vec<String>)>,
 }
 
 /// Bytes above a kernel searched for its `kforecast:` declaration.
@@ -220,6 +225,20 @@ impl ItemFacts {
     }
 }
 
+/// A launch inside a function template (`template <int BLOCK> int run(…) { k<BLOCK><<<…>>> }`)
+/// takes the template's arguments from the file's call of it (`run<256>(…)`) as locals,
+/// so that the kernel's instance and its launch shape are known.
+fn bind_host_template(site: &mut LaunchSite, params: &[String], calls: &HashMap<&str, &[String]>) {
+    let Some(args) = calls.get(site.host_name.as_str()).filter(|a| a.len() == params.len()) else {
+        return;
+    };
+    for (param, arg) in params.iter().zip(args.iter()) {
+        if param != arg {
+            site.locals.entry(param.clone()).or_insert_with(|| arg.clone());
+        }
+    }
+}
+
 /// Launches of kernels no item of the file defines, with file offsets.
 fn orphan_launches(placed: &[(usize, Arc<ItemFacts>)]) -> Vec<(String, LaunchSite)> {
     let defined: BTreeSet<&str> = placed.iter().flat_map(|(_, f)| f.kernels.iter().map(|k| k.name.as_str())).collect();
@@ -244,7 +263,11 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
     let mut helpers: HashMap<&str, &HelperDraft> = HashMap::new();
     let mut launches: HashMap<&str, Vec<(&LaunchDraft, usize)>> = HashMap::new();
     let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();
+    let mut template_calls: HashMap<&str, &[String]> = HashMap::new();
     for (base, facts) in &placed {
+        for (callee, args) in &facts.template_calls {
+            template_calls.entry(callee.as_str()).or_insert(args);
+        }
         for h in &facts.helpers {
             helpers.entry(h.name.as_str()).or_insert(h);
         }
@@ -272,6 +295,7 @@ fn assemble(language: Language, placed: Vec<(usize, Arc<ItemFacts>)>, src: &Sour
                             let mut site = l.site.clone();
                             site.range = site.range.shifted(*b as isize);
                             add_file_constants(&mut site, &helpers);
+                            bind_host_template(&mut site, &l.host_template, &template_calls);
                             for (i, arg) in l.template_args.iter().enumerate() {
                                 let key = draft.constexpr_params.get(i).cloned().unwrap_or(format!("T{i}"));
                                 site.meta.insert(key, arg.clone());

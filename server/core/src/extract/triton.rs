@@ -248,6 +248,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         facts.launches.push(LaunchDraft {
             callee,
             template_args: Vec::new(),
+            host_template: Vec::new(),
             site: LaunchSite {
                 range: node_range(n),
                 grid: Some(grid.join(", ")),

@@ -110,9 +110,10 @@ fn vector_width(type_text: &str) -> f64 {
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let mut parser = parser_for(Language::Cuda);
-    let tree = parser.parse(&kernel.source, None);
-    let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), kernel.source.as_bytes()));
-    let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
+    let source = expand_loop_macros(&kernel.source, &kernel.helpers);
+    let tree = parser.parse(source.as_ref(), None);
+    let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), source.as_bytes()));
+    let params = def.map(|d| param_names(d, &source)).unwrap_or_default();
     let mut env = launch::environment(kernel, &params, assumed);
     let launch = kernel.launches.first();
     let mut guesses = 0;
@@ -134,6 +135,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
             [(elements / threads_per_block).ceil(), 1.0, 1.0]
         }
     };
+    // No launch can exceed the grid's limits (2^31 − 1 blocks in x, 65535 in y and z),
+    // whatever sizes were assumed.
+    let grid = [grid[0].min(2_147_483_647.0), grid[1].min(65_535.0), grid[2].min(65_535.0)];
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
     let threads = blocks * threads_per_block;
     let mut mean_index = Vec::new();
@@ -149,7 +153,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let dynamic_smem = launch.and_then(|l| l.shared_mem.as_deref()).and_then(|s| env.eval(s)).map(|e| e.value);
 
     let mut walker = Walker {
-        src: &kernel.source,
+        src: &source,
         rates,
         env,
         vars: HashMap::new(),
@@ -159,7 +163,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         pass: 0,
         block_x: block[0],
         block_rows: block[1] * block[2],
-        subscripts: def.map(|d| subscript_counts(d, &kernel.source)).unwrap_or_default(),
+        subscripts: def.map(|d| subscript_counts(d, &source)).unwrap_or_default(),
         threads_x: (grid[0] * block[0]).max(1.0),
         acc: Acc::default(),
         loop_load: vec![0.0],
@@ -231,6 +235,71 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     .combine();
     let assumed = launch::problem_sizes(kernel, &params, &walker.env.missing.borrow());
     Profile { language: Language::Cuda, features, cost, guesses, assumed }
+}
+
+/// The kernel's text with its loop macros expanded (`FOR_GRID_STRIDE(i, n) body` → the
+/// `for` it stands for), so that the walk sees the loop and what runs in it. Only
+/// function-like macros whose body is a loop are expanded; an expression macro is read
+/// where it is evaluated.
+fn expand_loop_macros<'s>(source: &'s str, helpers: &[crate::kernel::Helper]) -> std::borrow::Cow<'s, str> {
+    let mut env = Env::default();
+    for h in helpers.iter().filter(|h| h.kind == crate::kernel::HelperKind::Macro) {
+        env.define_macro(&h.text);
+    }
+    let loops: Vec<(&String, &(Vec<String>, String))> = env
+        .macros
+        .iter()
+        .filter(|(_, (_, body))| crate::extract::words(body).any(|w| w == "for" || w == "while"))
+        .collect();
+    if loops.is_empty() {
+        return std::borrow::Cow::Borrowed(source);
+    }
+    let mut text = source.to_string();
+    for (name, (params, body)) in loops {
+        let mut from = 0;
+        for _ in 0..64 {
+            let Some(at) = text[from..].find(name.as_str()).map(|i| i + from) else { break };
+            let before = text[..at].chars().next_back();
+            let after = &text[at + name.len()..];
+            let open = after.len() - after.trim_start().len();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') || !after.trim_start().starts_with('(') {
+                from = at + name.len();
+                continue;
+            }
+            let args_start = at + name.len() + open + 1;
+            let Some((args, end)) = macro_args(&text[args_start..]) else { break };
+            if args.len() != params.len() {
+                from = at + name.len();
+                continue;
+            }
+            let expanded =
+                params.iter().zip(&args).fold(body.clone(), |b, (p, a)| crate::extract::substitute(&b, p, a.trim()));
+            text.replace_range(at..args_start + end, &expanded);
+            from = at + expanded.len();
+        }
+    }
+    std::borrow::Cow::Owned(text)
+}
+
+/// The comma-separated arguments of a call whose `(` is just before `text`, and the
+/// offset after its `)`.
+fn macro_args(text: &str) -> Option<(Vec<String>, usize)> {
+    let mut depth = 0usize;
+    let mut args = vec![String::new()];
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' if depth == 0 => return Some((args, i + 1)),
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                args.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        args.last_mut()?.push(c);
+    }
+    None
 }
 
 /// The kernel's `parameter_declaration` nodes, in order.
@@ -414,7 +483,9 @@ impl Walker<'_> {
                     if let Some(size) = c.child_by_field_name("size") {
                         let s = self.text(size);
                         let v = self.env.eval(s).map(|e| e.value).unwrap_or(32.0);
-                        padded |= s.contains('+') || (v as i64 % 2 == 1 && v > 1.0);
+                        // `[TILE + PAD]` pads only where it moves the row off the 32 banks
+                        // (`#define PAD 0` does not).
+                        padded |= (s.contains('+') || (v as i64 % 2 == 1 && v > 1.0)) && v as i64 % 32 != 0;
                         elems *= v.max(1.0);
                     }
                     cur = c.child_by_field_name("declarator");
@@ -521,7 +592,9 @@ impl Walker<'_> {
         let (Some(a), Some(b)) = (self.eval_mean_thread(&start), self.eval_mean_thread(&bound_text)) else {
             return guess(self);
         };
-        let step_of = |op: &str| update_text.split_once(op).map(|(_, s)| s.to_string());
+        // The step from the text as written: `(long long)gridDim.x` is a cast only with its space.
+        let update_raw = self.text(update).to_string();
+        let step_of = |op: &str| update_raw.split_once(op).map(|(_, s)| s.to_string());
         let trip = if update_text.contains("++") || update_text.contains("--") {
             (b - a).abs()
         } else if let Some(s) = step_of("+=").or_else(|| step_of("-=")) {
@@ -576,8 +649,13 @@ impl Walker<'_> {
             };
             match op {
                 "<" | "<=" => {
+                    // An index that wraps (`ox = o % OW`, then `ix = ox * S + kx < W`) spans its
+                    // bound in every row, not once across the grid: no fraction of the threads.
+                    if self.wraps(self.text(l), 0) {
+                        return false;
+                    }
                     if let Coef::Lin(a) = self.coef(l, 0) {
-                        let lo = self.env.eval(self.text(l)).map(|e| e.value);
+                        let lo = self.env.eval_quiet(self.text(l)).map(|e| e.value);
                         let hi = self.env.eval(self.text(r)).map(|e| e.value);
                         if let (Some(lo), Some(hi)) = (lo, hi) {
                             let threads = self.threads_x;
@@ -602,6 +680,14 @@ impl Walker<'_> {
             }
         });
         frac
+    }
+
+    /// Whether `text` or a local it is computed from takes a remainder (`o % OW`).
+    fn wraps(&self, text: &str, depth: usize) -> bool {
+        text.contains('%')
+            || (depth < 4
+                && crate::extract::words(text)
+                    .any(|w| self.env.texts.get(w).is_some_and(|def| self.wraps(def, depth + 1))))
     }
 
     fn coef(&self, node: Node, depth: usize) -> Coef {
@@ -635,7 +721,9 @@ impl Walker<'_> {
                     return Coef::Unknown;
                 };
                 let (cl, cr) = (self.coef(l, depth + 1), self.coef(r, depth + 1));
-                let value = |n: Node| self.env.eval(self.text(n)).filter(|e| e.guesses == 0).map(|e| e.value);
+                // A size known only at run time scales an index by its assumed value: `idx % OH`
+                // keeps the lanes apart, `(idx / OH) % OW` does not, `oy * OW` strides them.
+                let value = |n: Node| self.env.eval_quiet(self.text(n)).map(|e| e.value);
                 match op.kind() {
                     "+" => cl.add(cr),
                     "-" => cl.add(match cr {
@@ -678,6 +766,12 @@ impl Walker<'_> {
                     _ if cl == Coef::Uniform && cr == Coef::Uniform => Coef::Uniform,
                     _ => Coef::Unknown,
                 }
+            }
+            // A cooperative group's `block.thread_rank()`: the lane's index.
+            "call_expression"
+                if node.child_by_field_name("function").is_some_and(|f| self.text(f).ends_with(".thread_rank")) =>
+            {
+                Coef::Lin(1.0)
             }
             "call_expression" => {
                 let mut cursor = node.walk();
@@ -730,6 +824,13 @@ impl Walker<'_> {
                 return;
             }
             "call_expression" => self.call(node, weight),
+            // `*(x + i)`, `*p`: a load (a store on the left of `=`) through a global pointer.
+            "pointer_expression" if node.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    let (store, load) = access_kind(node, self.src);
+                    self.pointer_load(arg, weight, store, load);
+                }
+            }
             "gnu_asm_expression" if self.text(node).contains("mma") => {
                 self.acc.tensor_flops += 256.0 * weight;
             }
@@ -762,7 +863,14 @@ impl Walker<'_> {
         };
         let name = self.text(function).to_string();
         let short = name.rsplit("::").next().unwrap_or(&name);
-        if short.starts_with("atomic") {
+        if LOAD_INTRINSICS.contains(&short) {
+            // `__ldg(&a[i])` is read at its subscript; `__ldg(row + j)` here.
+            if let Some(arg) = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)) {
+                if arg.kind() != "pointer_expression" {
+                    self.pointer_load(arg, weight, false, true);
+                }
+            }
+        } else if short.starts_with("atomic") {
             // The atomic's target without its `&`: `&a[i]` → `a[i]`.
             let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)).map(|t| {
                 if t.kind() == "pointer_expression" {
@@ -870,6 +978,52 @@ impl Walker<'_> {
             return;
         };
         let coef = if indices.len() == 1 { self.coef(index, 0) } else { Coef::Unknown };
+        // A pointer derived per lane (`plane = x + (n * C + c) * H * W`) varies with it.
+        let coef = match self.vars.get(base_text.as_str()) {
+            Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),
+            _ => coef,
+        };
+        self.global_access(base_text, width, coef, weight, load, store);
+    }
+
+    /// A load through a pointer expression rather than a subscript: `__ldg(row + j)`,
+    /// `__ldg(p)`, `*(x + i)`. Ignored unless it points into a global buffer.
+    fn pointer_load(&mut self, arg: Node, weight: f64, store: bool, load: bool) {
+        let mut a = arg;
+        while a.kind() == "parenthesized_expression" {
+            match a.named_child(0) {
+                Some(c) => a = c,
+                None => return,
+            }
+        }
+        // The global pointer among the terms of `base + yy * W + xx`; the address's stride
+        // across the lanes is the whole sum's (a derived pointer's own included).
+        let mut base = None;
+        let mut terms = vec![a];
+        while let Some(t) = terms.pop() {
+            match t.kind() {
+                "identifier" if self.global.contains_key(self.text(t)) => {
+                    base = Some(t);
+                    break;
+                }
+                "parenthesized_expression" => terms.extend(t.named_child(0)),
+                "binary_expression" if t.child_by_field_name("operator").is_some_and(|o| o.kind() == "+") => {
+                    terms.extend(t.child_by_field_name("right"));
+                    terms.extend(t.child_by_field_name("left"));
+                }
+                _ => {}
+            }
+        }
+        let Some(base) = base else { return };
+        let coef = self.coef(a, 0);
+        let base_text = self.text(base).to_string();
+        let Some(width) = self.global.get(base_text.as_str()).copied() else { return };
+        self.global_access(base_text, width, coef, weight, load, store);
+    }
+
+    /// One global access of `base_text` (elements of `width` words) whose index varies
+    /// across the lanes as `coef`: its bytes, sector use and vector width.
+    fn global_access(&mut self, base_text: String, width: f64, coef: Coef, weight: f64, load: bool, store: bool) {
         let elem = 4.0 * width;
         let bytes = match coef {
             Coef::Uniform => {
@@ -911,6 +1065,9 @@ impl Walker<'_> {
         }
     }
 }
+
+/// Cache-hinted load intrinsics that read through a pointer (`__ldg(p + i)`).
+const LOAD_INTRINSICS: [&str; 6] = ["__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"];
 
 /// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`): a
 /// chain of subscripts is counted at its innermost one, the one whose argument is the array.

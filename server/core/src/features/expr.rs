@@ -25,6 +25,13 @@ pub struct Env {
 /// Size assumed for a problem dimension nothing in the file pins down.
 pub const ASSUMED_SIZE: f64 = 4_194_304.0;
 
+/// The value each of `unknown` sizes known only at run time is assumed to have, so that
+/// together they make about [`ASSUMED_SIZE`] elements (as `forecast::trained::size_prior`
+/// spreads them; at most four are taken to index one tensor: N·C·H·W).
+pub fn assumed_each(unknown: usize) -> f64 {
+    ASSUMED_SIZE.powf(1.0 / unknown.clamp(1, 4) as f64).round().max(2.0)
+}
+
 /// Streaming multiprocessors of the modelled device (H100 SXM).
 pub const SM_COUNT: f64 = 132.0;
 
@@ -117,6 +124,15 @@ impl Env {
         self.eval_depth(text, 0)
     }
 
+    /// Evaluates `text` without naming what it lacks as a problem size: an index's scale
+    /// (`oy * S - P`, `s + eps`) is not a size unless it also bounds a loop or the grid.
+    pub fn eval_quiet(&self, text: &str) -> Option<Eval> {
+        let before = self.missing.borrow().clone();
+        let e = self.eval(text);
+        *self.missing.borrow_mut() = before;
+        e
+    }
+
     /// Evaluates, falling back to `default` (counted as a guess) on failure.
     pub fn eval_or(&self, text: Option<&str>, default: f64) -> Eval {
         text.and_then(|t| self.eval(t)).unwrap_or(Eval { value: default, guesses: 1, device_queries: 0 })
@@ -150,6 +166,10 @@ impl Env {
                 return e;
             }
         }
+        if device_query(name).is_some() {
+            // `props.multiProcessorCount`, `_SM_COUNT`: the device's, taken as an H100's.
+            return Eval { value: SM_COUNT, guesses: 1, device_queries: 1 };
+        }
         if let Ok(mut missing) = self.missing.try_borrow_mut() {
             if missing.len() < 64 {
                 missing.insert(name.to_string());
@@ -181,6 +201,8 @@ pub fn components(text: &str) -> Option<Vec<String>> {
     for c in inner.chars() {
         match c {
             '(' | '[' | '{' => depth += 1,
+            // `(unsigned)CDIV(n, 256)`: the first `(` closes early, so the text is not a tuple.
+            ')' | ']' | '}' if depth == 0 => return None,
             ')' | ']' | '}' => depth -= 1,
             ',' if depth == 0 => {
                 parts.push(std::mem::take(&mut current));
@@ -472,6 +494,10 @@ impl ExprParser<'_> {
                         self.guesses += e.guesses;
                         self.device_queries += e.device_queries;
                         return Some(e.value);
+                    }
+                    if name.ends_with(".thread_rank") && args.is_empty() {
+                        // A cooperative group's `block.thread_rank()`: the thread's index.
+                        return Some(self.env.values.get("threadIdx.x").copied().unwrap_or(0.0));
                     }
                     return match call(&name, &args) {
                         Some(v) => Some(v),

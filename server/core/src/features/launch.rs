@@ -53,14 +53,40 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
     // enough that each access has a sector of its own), so the sizes the prior spreads
     // over are the problem's extents.
     let cuda = kernel.language == crate::kernel::Language::Cuda;
+    let mut strides_assumed = BTreeSet::new();
     for p in params.iter().filter(|p| cuda && is_stride(p)) {
         if env.eval(p).is_none_or(|e| e.guesses > 0) {
             env.set(p, ASSUMED_STRIDE);
+            strides_assumed.insert(p.as_str());
+        }
+    }
+    // A window's padding nothing gives (`pad`, `padding`, `P`) is a small parameter, not a
+    // problem size: taken as 1, a radius as 4.
+    for (name, value) in WINDOW_NAMES {
+        if env.eval(name).is_none_or(|e| e.guesses > 0) {
+            env.set(name, value);
+        }
+    }
+    // A window's stride, seen in an output size `(H + 2 * P - 3) / S + 1`: taken as 1
+    // (whatever its name, `S` or `stride`), not as a size or a memory stride.
+    if let Some(l) = launch {
+        let texts: Vec<String> = l.texts().map(|t| t.replace(' ', "").replace("(int)", "")).collect();
+        for word in l.texts().flat_map(crate::extract::words).collect::<BTreeSet<_>>() {
+            let divides = format!("/{word}+1");
+            let unknown = strides_assumed.contains(word) || env.eval(word).is_none_or(|e| e.guesses > 0);
+            if unknown && texts.iter().any(|t| t.contains(&divides)) {
+                env.set(word, 1.0);
+            }
         }
     }
     env.missing.borrow_mut().clear();
     env
 }
+
+/// Names of a pooling or convolution window's padding and radius, and the value taken
+/// for each where nothing gives it.
+const WINDOW_NAMES: [(&str, f64); 7] =
+    [("pad", 1.0), ("padding", 1.0), ("pad_h", 1.0), ("pad_w", 1.0), ("P", 1.0), ("dilation", 1.0), ("radius", 4.0)];
 
 /// The stride assumed for a stride parameter nothing gives (floats).
 const ASSUMED_STRIDE: f64 = 32.0;
@@ -83,6 +109,8 @@ pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeS
     // Buffers are not sizes: declared tensors, pointer parameters and what a launch binds to them.
     let mut buffers: BTreeSet<String> = kernel.declared.shapes.keys().cloned().collect();
     let pointers = pointer_params(kernel, params);
+    // A float scalar (`float eps`, `(float)lr`) is never a size.
+    buffers.extend(float_params(kernel, params));
     for (i, p) in params.iter().enumerate() {
         if pointers.contains(p) {
             buffers.insert(p.clone());
@@ -103,6 +131,25 @@ pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeS
             let root = name.split('.').next().unwrap_or(name);
             params.iter().any(|p| p == root) || launch_words.contains(root)
         })
+        .cloned()
+        .collect()
+}
+
+/// The CUDA kernel's floating-point scalar parameters (`float eps`, `double alpha`).
+fn float_params(kernel: &Kernel, params: &[String]) -> Vec<String> {
+    let src = &kernel.source;
+    let sig_end = kernel.signature_end.saturating_sub(kernel.range.start).min(src.len());
+    let sig = src.get(..sig_end).unwrap_or_default();
+    let decls: Vec<&str> = sig.rsplit_once('(').map(|(_, p)| p).unwrap_or_default().split(',').collect();
+    let floats: Vec<&str> = decls
+        .into_iter()
+        .filter(|d| {
+            !d.contains('*') && crate::extract::words(d).any(|w| ["float", "double", "half", "__half"].contains(&w))
+        })
+        .collect();
+    params
+        .iter()
+        .filter(|p| floats.iter().any(|d| crate::extract::words(d).any(|w| w == p.as_str())))
         .cloned()
         .collect()
 }

@@ -10,6 +10,8 @@ pub mod cost;
 mod cuda;
 pub mod expr;
 mod launch;
+#[cfg(test)]
+mod reading_tests;
 pub mod torch_ops;
 mod triton;
 
@@ -89,9 +91,16 @@ pub fn profile(kernel: &Kernel) -> Profile {
     profile_with(kernel, &Rates::H100)
 }
 
-/// Profiles a kernel with the given device rates.
+/// Profiles a kernel with the given device rates. Where several sizes are known only at
+/// run time (rows and cols, N·C·H·W), each is taken so that together they make about
+/// [`expr::ASSUMED_SIZE`] elements, as the forecaster's size prior does, never that many
+/// per dimension.
 pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
-    profile_assuming(kernel, rates, expr::ASSUMED_SIZE)
+    let p = profile_assuming(kernel, rates, expr::ASSUMED_SIZE);
+    match p.assumed.len() {
+        0 | 1 => p,
+        unknown => profile_assuming(kernel, rates, expr::assumed_each(unknown)),
+    }
 }
 
 /// The torch operations a kernel's launching function runs beside it, each as one launch's
@@ -127,12 +136,20 @@ impl Profile {
     /// work and cost, and a launch's fixed cost. The shape features stay this kernel's.
     pub fn absorb(&mut self, other: &Profile, rates: &Rates) {
         let (f, o) = (&mut self.features, &other.features);
+        // Passes over memory count by the traffic each makes: a one-block tail kernel that
+        // touches a few elements is not a second pass, two full-size kernels are two.
+        let (fb, ob) = (f.load_bytes + f.store_bytes, o.load_bytes + o.store_bytes);
+        let larger = fb.max(ob);
+        f.global_passes = if larger > 0.0 {
+            (f.global_passes * fb + o.global_passes * ob) / larger
+        } else {
+            f.global_passes + o.global_passes
+        };
         f.load_bytes += o.load_bytes;
         f.store_bytes += o.store_bytes;
         f.uncoalesced_bytes += o.uncoalesced_bytes;
         f.tensor_flops += o.tensor_flops;
         f.scalar_ops += o.scalar_ops;
-        f.global_passes += o.global_passes;
         f.launches += o.launches;
         let (c, q) = (&mut self.cost, &other.cost);
         c.memory += q.memory;

@@ -23,6 +23,8 @@ pub struct TorchOp {
     pub matmul: bool,
     /// The tensor the op reads first (for its size), if named.
     pub input: Option<String>,
+    /// A fill's shape as a product (`torch.zeros((), …)` → `1`, `torch.zeros(b, n)` → `b*n`).
+    pub shape: Option<String>,
 }
 
 /// Functions and methods that allocate without computing or only view (free here).
@@ -74,7 +76,11 @@ const ELEMENTWISE: [&str; 24] = [
 ];
 
 /// Reductions over a dimension (one read, a small write).
-const REDUCTIONS: [&str; 10] = ["sum", "mean", "var", "std", "max", "min", "amax", "amin", "norm", "argmax"];
+const REDUCTIONS: [&str; 12] =
+    ["sum", "mean", "var", "std", "var_mean", "std_mean", "max", "min", "amax", "amin", "norm", "argmax"];
+
+/// Functions that fill a new tensor of the shape their arguments give (one write).
+const FILLS: [&str; 3] = ["zeros", "ones", "full"];
 
 /// Row-wise normalisations (about two passes in torch's fused kernels).
 const ROWWISE: [&str; 7] = ["softmax", "log_softmax", "layer_norm", "rms_norm", "cross_entropy", "cumsum", "logsumexp"];
@@ -97,6 +103,7 @@ fn classify(name: &str, value: &str) -> Option<TorchOp> {
             flops_per_element: 0.0,
             matmul: true,
             input,
+            shape: None,
         });
     }
     let open = v.find('(')?;
@@ -111,6 +118,16 @@ fn classify(name: &str, value: &str) -> Option<TorchOp> {
     let first_arg = v[open + 1..].split([',', ')']).next().map(str::trim).filter(|a| !a.is_empty());
     let input = if method { Some(receiver.to_string()) } else { first_arg.map(str::to_string) };
     let label = format!("{name} = {}", if method { format!("{receiver}.{function}") } else { callee.to_string() });
+    if FILLS.contains(&function) && is_torch {
+        return Some(TorchOp {
+            name: label,
+            passes: 1.0,
+            flops_per_element: 0.0,
+            matmul: false,
+            input: None,
+            shape: Some(fill_shape(&v[open + 1..v.rfind(')').unwrap_or(v.len())])),
+        });
+    }
     let (passes, flops, matmul) = if MATMUL.contains(&function) {
         (3.0, 0.0, true)
     } else if ROWWISE.contains(&function) {
@@ -124,14 +141,56 @@ fn classify(name: &str, value: &str) -> Option<TorchOp> {
     };
     // A binary element-wise op on the result (`F.silu(a) * b`) reads one more tensor.
     let extra = if !matmul && v[v.rfind(')').unwrap_or(0)..].contains(['*', '+', '-', '/']) { 1.0 } else { 0.0 };
-    Some(TorchOp { name: label, passes: passes + extra, flops_per_element: flops, matmul, input })
+    Some(TorchOp { name: label, passes: passes + extra, flops_per_element: flops, matmul, input, shape: None })
+}
+
+/// The element count of a fill's positional arguments as a product: `(), device=d` → `1`,
+/// `(b, n)` → `(b)*(n)`, `b, n, dtype=t` → `(b)*(n)`.
+fn fill_shape(args: &str) -> String {
+    let positional: Vec<&str> = split_top(args).into_iter().take_while(|a| !a.contains('=')).collect();
+    let dims: Vec<&str> = match positional[..] {
+        // One tuple or list argument: its items are the dimensions.
+        [one] if (one.starts_with('(') && one.ends_with(')')) || (one.starts_with('[') && one.ends_with(']')) => {
+            split_top(&one[1..one.len() - 1])
+        }
+        _ => positional,
+    };
+    let dims: Vec<String> = dims.into_iter().filter(|d| !d.is_empty()).map(|d| format!("({d})")).collect();
+    if dims.is_empty() {
+        "1".to_string()
+    } else {
+        dims.join("*")
+    }
+}
+
+/// `text` split at its top-level commas, each part trimmed.
+fn split_top(text: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(text[start..].trim());
+    parts
 }
 
 /// A torch op as one launch's profile: its tensor's elements from `env` (`x.numel()`), or
 /// `unknown` where nothing gives them; bytes at `elem` bytes each.
 pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) -> Profile {
     let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
-    let elements = op.input.as_deref().and_then(|x| exact(&format!("{x}.numel()"))).unwrap_or(unknown).max(1.0);
+    let elements = match &op.shape {
+        Some(shape) => exact(shape),
+        None => op.input.as_deref().and_then(|x| exact(&format!("{x}.numel()"))),
+    };
+    let elements = elements.unwrap_or(unknown).max(1.0);
     let bytes = op.passes * elements * elem;
     let flops = if op.matmul { 2.0 * elements.powf(1.5) } else { op.flops_per_element * elements };
     let features = Features {
@@ -175,5 +234,25 @@ mod tests {
         let big = profile(&ops[1], &env, 4.0, 1.0, &Rates::H100);
         assert_eq!(big.features.load_bytes, 1024.0 * small.features.load_bytes);
         assert!(big.cost.total > small.cost.total);
+    }
+
+    #[test]
+    fn a_fill_is_sized_by_its_shape_and_var_mean_is_a_reduction() {
+        let mut site = LaunchSite::default();
+        site.locals.insert("out".into(), "torch.zeros((), device=x.device, dtype=torch.float32)".into());
+        site.locals.insert("acc".into(), "torch.zeros(b, n, device='cuda')".into());
+        site.locals.insert("stats".into(), "torch.var_mean(xg, dim=1, correction=0)".into());
+        let ops = torch_ops(&site);
+        assert_eq!(ops.len(), 3, "{ops:?}");
+        let mut env = Env::default();
+        env.define("b", "8");
+        env.define("n", "1024");
+        let unknown = 4_194_304.0;
+        let by_name = |n: &str| ops.iter().find(|o| o.name.starts_with(n)).expect("op");
+        let scalar = profile(by_name("out"), &env, 4.0, unknown, &Rates::H100);
+        assert_eq!(scalar.features.store_bytes, 2.0);
+        let acc = profile(by_name("acc"), &env, 4.0, unknown, &Rates::H100);
+        assert_eq!(acc.features.load_bytes + acc.features.store_bytes, 8.0 * 1024.0 * 4.0);
+        assert!(by_name("stats").name.contains("var_mean"));
     }
 }

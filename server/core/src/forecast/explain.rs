@@ -43,14 +43,14 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
     }
     if c.global_passes != b.global_passes && (b.global_passes + c.global_passes) > 0.0 {
         let dir = if c.global_passes > b.global_passes { "more" } else { "fewer" };
-        push(0.45, format!("{dir} passes over global memory ({} → {})", b.global_passes, c.global_passes));
+        push(0.45, format!("{dir} passes over global memory ({} → {})", num(b.global_passes), num(c.global_passes)));
     }
     if c.launches != b.launches && b.launches > 0.0 && c.launches > 0.0 {
         let what = if c.launches < b.launches { "fused" } else { "split" };
-        push(0.55, format!("{what}: kernels launched per run {} → {}", b.launches, c.launches));
+        push(0.55, format!("{what}: kernels launched per run {} → {}", num(b.launches), num(c.launches)));
     }
-    if c.vector_width != b.vector_width {
-        push(0.2, format!("vector width {} → {} words per access", b.vector_width, c.vector_width));
+    if num(c.vector_width) != num(b.vector_width) {
+        push(0.2, format!("vector width {} → {} words per access", num(b.vector_width), num(c.vector_width)));
     }
     if c.contended_atomics < b.contended_atomics * 0.5 {
         push(0.6, "fewer same-address atomics (contention at L2 removed)".to_string());
@@ -74,23 +74,23 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
         push(0.5, format!("{what} using tensor cores"));
     }
     if c.block_threads != b.block_threads {
-        push(0.15, format!("threads per block {} → {}", b.block_threads, c.block_threads));
+        push(0.15, format!("threads per block {} → {}", num(b.block_threads), num(c.block_threads)));
     }
     if (c.occupancy - b.occupancy).abs() > 0.1 {
         push(0.15, format!("modelled occupancy {:.0}% → {:.0}%", b.occupancy * 100.0, c.occupancy * 100.0));
     }
     if c.tile_elems != b.tile_elems && (b.tile_elems > 0.0 || c.tile_elems > 0.0) {
-        push(0.15, format!("largest tile {} → {} elements", b.tile_elems, c.tile_elems));
+        push(0.15, format!("largest tile {} → {} elements", num(b.tile_elems), num(c.tile_elems)));
     }
     if c.num_stages != b.num_stages && base.language == crate::Language::Triton {
-        push(0.1, format!("num_stages {} → {}", b.num_stages, c.num_stages));
+        push(0.1, format!("num_stages {} → {}", num(b.num_stages), num(c.num_stages)));
     }
     if c.group_swizzle != b.group_swizzle {
         let what = if c.group_swizzle > 0.0 { "adds" } else { "drops" };
         push(0.2, format!("{what} grouped program ordering (L2 reuse)"));
     }
     if c.autotune_configs != b.autotune_configs {
-        push(0.1, format!("autotune configurations {} → {}", b.autotune_configs, c.autotune_configs));
+        push(0.1, format!("autotune configurations {} → {}", num(b.autotune_configs), num(c.autotune_configs)));
     }
     if c.unrolled_loops > b.unrolled_loops {
         push(0.05, "more loops unrolled".to_string());
@@ -106,4 +106,24 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
         reasons.push("no change the model can see in memory traffic, arithmetic or launch shape".to_string());
     }
     reasons
+}
+
+/// A feature's value as a reader wants it: a whole number where it is one to within a
+/// hundredth (a bytes-weighted mean width of 3.9999992 is 4), else one decimal.
+fn num(v: f64) -> String {
+    if (v - v.round()).abs() < 0.01 {
+        format!("{}", v.round())
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_feature_is_shown_rounded() {
+        assert_eq!(super::num(3.9999992847444332), "4");
+        assert_eq!(super::num(2.0), "2");
+        assert_eq!(super::num(1.26), "1.3");
+    }
 }

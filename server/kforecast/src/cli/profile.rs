@@ -42,6 +42,7 @@ pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
                 "launch_bounds": k.launch_bounds,
                 "helpers": k.helpers.iter().map(|h| (h.name.clone(), h.text.clone())).collect::<Vec<_>>(),
                 "guesses": p.guesses,
+                "assumed": p.assumed,
                 "cost": p.cost,
                 "features": p.features,
             });
@@ -156,6 +157,17 @@ fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> St
                 "{} quantit{} not known from the file (declare sizes with `kforecast:`)",
                 p.guesses,
                 if p.guesses == 1 { "y" } else { "ies" }
+            ),
+        ));
+    }
+    if !p.assumed.is_empty() {
+        let names: Vec<String> = p.assumed.iter().map(|n| format!("`{n}`")).collect();
+        rows.push((
+            "run-time sizes",
+            format!(
+                "{} known only at run time (each taken as {})",
+                names.join(", "),
+                count(features::expr::assumed_each(p.assumed.len()))
             ),
         ));
     }

@@ -110,7 +110,7 @@ pub const FLIP_CAP: f64 = 0.5;
 /// a 1024-wide layer) to 2^28 (32k rows of 8k): (elements, the value each of `unknown`
 /// sizes takes so that together they make that many elements).
 pub fn size_prior(unknown: usize) -> Vec<(f64, f64)> {
-    let d = unknown.clamp(1, 3) as f64;
+    let d = unknown.clamp(1, 4) as f64;
     (0..8)
         .map(|i| {
             let elements = f64::from(1u32 << (14 + 2 * i));
