@@ -138,6 +138,25 @@ fn declared_env(items: &[Item]) -> Env {
     env
 }
 
+/// The declared values, then what the file says elsewhere (a CUDA string's sizes from the
+/// Python that calls it).
+fn kernel_declared_env(k: &Kernel, items: &[Item]) -> Env {
+    let mut declared = declared_env(items);
+    for (key, v) in k.declared.definitions() {
+        if !declared.texts.contains_key(&key) {
+            declared.define(&key, &v);
+        }
+    }
+    declared
+}
+
+/// The environment of the launch a CUDA job runs `k` as (see [`launch_context`]): the
+/// declarations `items`, the host code's values on every path to the launch, the launch's
+/// template arguments and the file's definitions.
+pub fn launch_env(k: &Kernel, text: &str, items: &[Item]) -> Env {
+    launch_context(k, text, &kernel_declared_env(k, items)).env
+}
+
 /// A value the declaration pins down. A device query (`num_sms()`, capping a grid-stride
 /// launch) is taken as an H100's, as the profile takes it.
 fn eval_exact(env: &Env, text: &str) -> Option<f64> {
@@ -378,13 +397,7 @@ pub fn cuda_job(
             }
         }
     }
-    let mut declared = declared_env(items);
-    // What the file says elsewhere (a CUDA string's sizes from the Python that calls it).
-    for (k, v) in cand.declared.definitions() {
-        if !declared.texts.contains_key(&k) {
-            declared.define(&k, &v);
-        }
-    }
+    let declared = kernel_declared_env(cand, items);
     let context = launch_context(cand, cand_text, &declared);
     let params = cuda_params(cand);
     if params.is_empty() && !cand.source.contains("()") {
