@@ -76,6 +76,7 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                             .and_then(|i| k.constexpr_params.get(i).cloned());
                         site.meta.insert(named.unwrap_or(key), value);
                     }
+                    site.allocations = allocated(o.text, site.range.start, &site.args, None);
                     let line = line_of(o.text, site.range.start);
                     site.external = Some(format!("{}:{}", o.label, line + 1));
                     notes.push(format!("`{}` is launched in {}", k.name, site.external.as_deref().unwrap_or("")));
@@ -110,12 +111,17 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                 if bound.is_empty() {
                     continue;
                 }
+                // The caller's buffers, under the launcher's parameter names.
+                let allocations = allocated(o.text, call.at, &call.args, Some(&params));
                 let line = line_of(o.text, call.at);
                 let names: Vec<String> = bound.iter().map(|(p, v)| format!("{p} = {v}")).collect();
                 notes.push(format!("`{host}` is called in {}:{} with {}", o.label, line + 1, names.join(", ")));
                 if let Some(site) = k.launches.first_mut() {
                     for (p, v) in bound {
                         site.locals.entry(p).or_insert(v);
+                    }
+                    for (p, bytes) in allocations {
+                        site.allocations.entry(p).or_insert(bytes);
                     }
                 }
                 break 'files;
@@ -126,6 +132,30 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
         }
     }
     notes
+}
+
+/// The byte counts (numbers) of the buffers passed as `args` at offset `at` of `text` that
+/// the host code there allocates with `cudaMalloc`, by the argument's name (or by the
+/// name in `rename` at its position: a launcher's parameter).
+fn allocated(
+    text: &str,
+    at: usize,
+    args: &[String],
+    rename: Option<&[String]>,
+) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let host = super::host::facts_at(text, at);
+    if host.allocations.is_empty() {
+        return out;
+    }
+    let env = call_env(&host.values);
+    for (i, a) in args.iter().enumerate() {
+        let Some(bytes) = host.allocations.get(a.trim()) else { continue };
+        let Some(e) = env.eval(bytes).filter(|e| e.guesses == 0) else { continue };
+        let name = rename.and_then(|r| r.get(i)).map_or(a.trim(), String::as_str);
+        out.insert(name.to_string(), super::host::number(e.value));
+    }
+    out
 }
 
 /// The caller's locals as an environment.
@@ -201,6 +231,27 @@ mod tests {
         let p = crate::features::profile(&ks[0]);
         assert_eq!(p.features.blocks, 32.0, "{p:?}");
         assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    }
+
+    #[test]
+    fn verify_takes_the_buffers_allocated_beside_a_launch_in_another_file() {
+        let main = "int main() {\n  const int M = 8192, N = 4096;\n  float *A, *x, *y;\n  \
+                    cudaMalloc(&A, sizeof(float) * M * N);\n  cudaMalloc(&x, sizeof(float) * N);\n  \
+                    cudaMalloc(&y, sizeof(float) * M);\n  matvec<<<(M + 255) / 256, 256>>>(A, x, y, M, N);\n}\n";
+        let mut ks = extract_text(Language::Cuda, KERNELS).kernels;
+        link(&mut ks, KERNELS, &[OtherFile { label: "main.cu".into(), text: main }]);
+        let k = &ks[0];
+        let (job, _) = crate::measure::spec::job(("kernels.cu", k, KERNELS), ("kernels.cu", k, KERNELS))
+            .unwrap_or_else(|e| panic!("{:?}", e.iter().map(|e| &e.message).collect::<Vec<_>>()));
+        let crate::measure::protocol::Job::Cuda(job) = job else { panic!("a CUDA job") };
+        let len = |name: &str| {
+            job.args.iter().find_map(|a| match a {
+                crate::measure::protocol::Arg::Buffer { name: n, len, .. } if n == name => Some(*len),
+                _ => None,
+            })
+        };
+        assert_eq!((len("A"), len("x"), len("y")), (Some(8192 * 4096), Some(4096), Some(8192)));
+        assert_eq!(job.candidate.grid, [32, 1, 1]);
     }
 
     #[test]

@@ -77,10 +77,39 @@ pub fn job(base: (&str, &Kernel, &str), candidate: (&str, &Kernel, &str)) -> Res
             Job::Cuda(job)
         }
         Language::Triton => {
+            if !declared.iter().any(|i| i.key == "wrapper") {
+                declared.extend(data_call_items(ck, cand_text));
+            }
             Job::Triton(triton_job(&ck.name, (base_name, base_text), (cand_name, cand_text), &declared, ck.name_range)?)
         }
     };
     Ok((job, declared))
+}
+
+/// The declaration a GPU MODE-style program implies where it has none: the launching
+/// function takes one tuple it unpacks (`x, w = data`) that `generate_input` makes, so
+/// `wrapper = custom_kernel((x, w))`, each part's shape and dtype, and the sizes the call of
+/// `generate_input` (or its defaults) gives. Anchored at the kernel's name.
+fn data_call_items(k: &Kernel, text: &str) -> Vec<Item> {
+    let Some(host) = k.launches.first().map(|l| l.host_name.as_str()).filter(|h| !h.is_empty()) else {
+        return Vec::new();
+    };
+    let Some(call) = crate::extract::gpumode::data_call(text, host) else { return Vec::new() };
+    let item = |key: &str, value: String, typed: bool| Item { key: key.to_string(), value, typed, range: k.name_range };
+    let mut out = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
+    for part in &call.parts {
+        let Some((dims, dtype)) = call.tensors.get(part) else { return Vec::new() };
+        used.extend(dims.iter().flat_map(|d| crate::extract::words(d).map(str::to_string)));
+        out.push(item(part, format!("{dtype}[{}] randn", dims.join(", ")), true));
+    }
+    for (name, value) in &call.sizes {
+        if used.contains(name) {
+            out.push(item(name, value.clone(), false));
+        }
+    }
+    out.push(item("wrapper", format!("{}(({}))", call.wrapper, call.parts.join(", ")), false));
+    out
 }
 
 /// A typed buffer: `f32[n, m] randn out`.
@@ -305,7 +334,11 @@ struct LaunchContext<'k> {
 fn launch_context<'k>(k: &'k Kernel, text: &str, declared: &Env) -> LaunchContext<'k> {
     let mut first = None;
     for l in &k.launches {
-        let host = facts_at(text, l.range.start);
+        // A launch in another file: what linking read there (its locals, its buffers).
+        let mut host = if l.external.is_some() { HostFacts::default() } else { facts_at(text, l.range.start) };
+        for (name, bytes) in &l.allocations {
+            host.allocations.entry(name.clone()).or_insert_with(|| bytes.clone());
+        }
         let env = host_env(k, l, &host, declared);
         if !host.conditions.iter().any(|c| is_false(&env, c)) {
             return LaunchContext { launch: Some(l), host, env };
@@ -771,6 +804,9 @@ pub(crate) fn dtype_name(d: DType) -> &'static str {
     }
 }
 
+/// The function added to a Triton file whose wrapper takes a tuple of inputs.
+const TUPLE_ADAPTER: &str = "_kforecast_call";
+
 /// Builds the Triton job: the wrapper named by `wrapper = f(a, b)` is called in both
 /// versions of the file with the declared inputs.
 pub fn triton_job(
@@ -789,7 +825,17 @@ pub fn triton_job(
             format!("`{kernel}`: name the launch wrapper to call, e.g. `# kforecast: wrapper = softmax(x)`"),
         )]);
     };
-    let (name, args) = declaration::call(&wrapper.value);
+    let (mut name, mut args) = declaration::call(&wrapper.value);
+    // `custom_kernel((x, w))`: one tuple of inputs, passed by an adapter added to the file.
+    let mut adapter = String::new();
+    if let [tuple] = &args[..] {
+        if let Some(inner) = tuple.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+            let parts = declaration::list(inner);
+            adapter = format!("\n\ndef {TUPLE_ADAPTER}({0}):\n    return {name}(({0},))\n", parts.join(", "));
+            name = TUPLE_ADAPTER.to_string();
+            args = parts;
+        }
+    }
     let mut inputs = Vec::new();
     for arg in &args {
         let Some(it) = items.iter().find(|i| &i.key == arg) else {
@@ -839,7 +885,7 @@ pub fn triton_job(
     }
     let version = |(file_name, source): (&str, &str)| TritonVersion {
         file_name: file_name.to_string(),
-        source: source.to_string(),
+        source: format!("{source}{adapter}"),
         wrapper: name.clone(),
     };
     Ok(TritonJob {
@@ -1039,5 +1085,26 @@ void launch(int count, float a, const float* x, float* y) {
         assert_eq!(job.base.wrapper, "softmax");
         assert_eq!(job.args, vec!["x"]);
         assert!(matches!(&job.inputs[0], TritonInput::Tensor { shape, .. } if shape == &vec![64, 1024]));
+    }
+
+    #[test]
+    fn a_gpu_mode_program_is_called_with_the_tuple_generate_input_makes() {
+        let text = "import torch\nimport triton\n\n@triton.jit\ndef k(x_ptr, w_ptr, y_ptr, N, BLOCK: tl.constexpr):\n    pass\n\n\
+                    def custom_kernel(data):\n    x, w = data\n    y = torch.empty_like(x)\n    \
+                    k[(x.shape[0],)](x, w, y, x.shape[1], BLOCK=1024)\n    return y\n\n\
+                    def generate_input(M: int, N: int = 4096, seed: int = 0):\n    \
+                    x = torch.randn(M, N, device='cuda', dtype=torch.float16)\n    w = torch.randn(N, device='cuda')\n    \
+                    return x, w\n\nif __name__ == '__main__':\n    custom_kernel(generate_input(8192))\n";
+        let kernel = extract_text(Language::Triton, text).kernels.remove(0);
+        let (job, items) = job(("a.py", &kernel, text), ("b.py", &kernel, text)).expect("job");
+        let Job::Triton(job) = job else { panic!("a Triton job") };
+        assert_eq!(job.args, ["x", "w"]);
+        assert!(
+            matches!(&job.inputs[0], TritonInput::Tensor { shape, dtype: DType::F16, .. } if shape == &[8192, 4096])
+        );
+        assert!(matches!(&job.inputs[1], TritonInput::Tensor { shape, dtype: DType::F32, .. } if shape == &[4096]));
+        assert_eq!(job.candidate.wrapper, TUPLE_ADAPTER);
+        assert!(job.candidate.source.ends_with("def _kforecast_call(x, w):\n    return custom_kernel((x, w,))\n"));
+        assert!(items.iter().any(|i| i.key == "wrapper" && i.value == "custom_kernel((x, w))"), "{items:?}");
     }
 }
