@@ -186,6 +186,30 @@ pub fn launch_env(k: &Kernel, text: &str, items: &[Item]) -> Env {
     launch_context(k, text, &kernel_declared_env(k, items)).env
 }
 
+/// What the host code pins down for `k`'s parameters with nothing declared (its launch in
+/// the file or, linked, in another): a scalar's value, a buffer's length in elements (from
+/// the `cudaMalloc` of what the launch passes), by parameter name.
+pub fn inferred_params(k: &Kernel, text: &str) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    let context = launch_context(k, text, &kernel_declared_env(k, &[]));
+    let Some(launch) = context.launch else { return out };
+    for (p, arg) in cuda_params(k).iter().zip(&launch.args) {
+        let arg = arg.trim();
+        let value = if p.pointer {
+            let t = p.base_type.replace("const", "");
+            let Some(dtype) = DType::parse(t.trim()).or_else(|| vector_dtype(t.trim())) else { continue };
+            let bytes = context.host.allocations.get(arg).and_then(|b| eval_exact(&context.env, b));
+            bytes.map(|b| (b / dtype.size() as f64).floor())
+        } else {
+            eval_exact(&context.env, arg)
+        };
+        if let Some(v) = value.filter(|v| v.is_finite()) {
+            out.insert(p.name.clone(), v);
+        }
+    }
+    out
+}
+
 /// A value the declaration pins down. A device query (`num_sms()`, capping a grid-stride
 /// launch) is taken as an H100's, as the profile takes it.
 fn eval_exact(env: &Env, text: &str) -> Option<f64> {
