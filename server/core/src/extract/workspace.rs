@@ -2,12 +2,17 @@
 //! another file (`kernels.cu` defines it, `main.cu` launches it with `const int M =
 //! 8192`), and a launcher called from another file with the sizes (`launch_matvec(A, x,
 //! y, 8192, 8192)` in a `.cpp`). Both are read with the grammar and kept as text, so the
-//! forecaster and Verify evaluate them as they evaluate the file's own launches.
+//! forecaster and Verify evaluate them as they evaluate the file's own launches. Each other
+//! file is parsed once per content and kept in an index, so an edit re-reads only the
+//! edited file.
 
 use super::cuda::host_calls;
 use super::{extract_text, node_text};
+use crate::hash::ContentHash;
 use crate::kernel::{Kernel, Language};
 use crate::source::SourceText;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Another file of the workspace: a label for messages (`src/main.cu`) and its text.
 pub struct OtherFile<'a> {
@@ -45,10 +50,85 @@ pub fn sibling_files(path: &std::path::Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A call of a host function in another file, with the `cudaMalloc` byte counts (numbers)
+/// of the buffers it passes, by the argument's text.
+type AllocatedCall = (HostCall, BTreeMap<String, String>);
+
+/// What one other file says, read once per content (see [`index`]): the launches of
+/// kernels it does not define, and, asked by name, the calls of a host function, each with
+/// the buffers allocated where it is.
+struct SiblingIndex {
+    text: String,
+    /// (callee, launch site at the file's offsets), as [`extract_text`] finds them.
+    launches: Vec<(String, crate::kernel::LaunchSite)>,
+    /// The `cudaMalloc` byte counts beside each launch, by the launch's index, read on first ask.
+    launch_allocations: Mutex<HashMap<usize, BTreeMap<String, String>>>,
+    /// Calls of a host function by its name, with the allocations beside each (by argument
+    /// text), read on first ask.
+    calls: Mutex<HashMap<String, Arc<Vec<AllocatedCall>>>>,
+}
+
+impl SiblingIndex {
+    fn new(text: &str) -> Self {
+        Self {
+            text: text.to_string(),
+            launches: extract_text(Language::Cuda, text).external_launches,
+            launch_allocations: Mutex::new(HashMap::new()),
+            calls: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn launch_allocations(&self, i: usize) -> BTreeMap<String, String> {
+        let Some((_, site)) = self.launches.get(i) else { return BTreeMap::new() };
+        let mut memo = self.launch_allocations.lock().unwrap_or_else(|e| e.into_inner());
+        memo.entry(i).or_insert_with(|| allocated(&self.text, site.range.start, &site.args)).clone()
+    }
+
+    fn calls(&self, host: &str) -> Arc<Vec<AllocatedCall>> {
+        let mut memo = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        memo.entry(host.to_string())
+            .or_insert_with(|| {
+                let calls = host_calls(&self.text, host);
+                Arc::new(
+                    calls
+                        .into_iter()
+                        .map(|c| {
+                            let allocations = allocated(&self.text, c.at, &c.args);
+                            (c, allocations)
+                        })
+                        .collect(),
+                )
+            })
+            .clone()
+    }
+}
+
+/// Indexes kept, at most (a folder's worth many times over); past it the cache starts over.
+const MAX_INDEXES: usize = 512;
+
+/// The index of a file's text: parsed once per content, so that an edit of one file
+/// re-reads only that file (a changed sibling has another hash and is read again).
+fn index(text: &str) -> Arc<SiblingIndex> {
+    static CACHE: OnceLock<Mutex<HashMap<ContentHash, Arc<SiblingIndex>>>> = OnceLock::new();
+    let key = ContentHash::of(text.as_bytes());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return found.clone();
+    }
+    // Parsed outside the lock: another document's analysis need not wait for this one.
+    let built = Arc::new(SiblingIndex::new(text));
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= MAX_INDEXES {
+        cache.clear();
+    }
+    cache.entry(key).or_insert(built).clone()
+}
+
 /// Completes `kernels` (of the file whose text is `own`) from `others`: a kernel with no
 /// launch in its file takes the first launch of it found elsewhere (marked external, so no
 /// edit is ever made there), and a launching function's parameters that a call elsewhere
 /// passes numbers for become the launch's locals. Returns what was taken, for a hover.
+/// Each other file is parsed once per content (see [`index`]).
 pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<String> {
     let mut notes = Vec::new();
     if others.is_empty() {
@@ -64,9 +144,9 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                 if !(o.text.contains(&needle) || o.text.contains(&templated) && o.text.contains("<<<")) {
                     continue;
                 }
-                let ex = extract_text(Language::Cuda, o.text);
-                if let Some((_, site)) = ex.external_launches.iter().find(|(callee, _)| callee == &k.name) {
-                    let mut site = site.clone();
+                let ix = index(o.text);
+                if let Some(i) = ix.launches.iter().position(|(callee, _)| callee == &k.name) {
+                    let mut site = ix.launches[i].1.clone();
                     // Template arguments under the kernel's own parameter names.
                     let meta = std::mem::take(&mut site.meta);
                     for (key, value) in meta {
@@ -76,7 +156,7 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                             .and_then(|i| k.constexpr_params.get(i).cloned());
                         site.meta.insert(named.unwrap_or(key), value);
                     }
-                    site.allocations = allocated(o.text, site.range.start, &site.args, None);
+                    site.allocations = ix.launch_allocations(i);
                     let line = line_of(o.text, site.range.start);
                     site.external = Some(format!("{}:{}", o.label, line + 1));
                     notes.push(format!("`{}` is launched in {}", k.name, site.external.as_deref().unwrap_or("")));
@@ -97,7 +177,7 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
         }
         let host = site.host_name.clone();
         'files: for o in others.iter().filter(|o| o.text.len() <= MAX_OTHER_FILE && o.text.contains(host.as_str())) {
-            for call in host_calls(o.text, &host) {
+            for (call, allocations) in index(o.text).calls(&host).iter() {
                 if call.args.len() != params.len() {
                     continue;
                 }
@@ -111,8 +191,6 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                 if bound.is_empty() {
                     continue;
                 }
-                // The caller's buffers, under the launcher's parameter names.
-                let allocations = allocated(o.text, call.at, &call.args, Some(&params));
                 let line = line_of(o.text, call.at);
                 let names: Vec<String> = bound.iter().map(|(p, v)| format!("{p} = {v}")).collect();
                 notes.push(format!("`{host}` is called in {}:{} with {}", o.label, line + 1, names.join(", ")));
@@ -120,8 +198,11 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                     for (p, v) in bound {
                         site.locals.entry(p).or_insert(v);
                     }
-                    for (p, bytes) in allocations {
-                        site.allocations.entry(p).or_insert(bytes);
+                    // The caller's buffers, under the launcher's parameter names.
+                    for (p, a) in params.iter().zip(&call.args) {
+                        if let Some(bytes) = allocations.get(a.trim()) {
+                            site.allocations.entry(p.clone()).or_insert_with(|| bytes.clone());
+                        }
                     }
                 }
                 break 'files;
@@ -135,31 +216,25 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
 }
 
 /// The byte counts (numbers) of the buffers passed as `args` at offset `at` of `text` that
-/// the host code there allocates with `cudaMalloc`, by the argument's name (or by the
-/// name in `rename` at its position: a launcher's parameter).
-fn allocated(
-    text: &str,
-    at: usize,
-    args: &[String],
-    rename: Option<&[String]>,
-) -> std::collections::BTreeMap<String, String> {
-    let mut out = std::collections::BTreeMap::new();
+/// the host code there allocates with `cudaMalloc`, by the argument's text.
+fn allocated(text: &str, at: usize, args: &[String]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
     let host = super::host::facts_at(text, at);
     if host.allocations.is_empty() {
         return out;
     }
     let env = call_env(&host.values);
-    for (i, a) in args.iter().enumerate() {
+    for a in args {
         let Some(bytes) = host.allocations.get(a.trim()) else { continue };
-        let Some(e) = env.eval(bytes).filter(|e| e.guesses == 0) else { continue };
-        let name = rename.and_then(|r| r.get(i)).map_or(a.trim(), String::as_str);
-        out.insert(name.to_string(), super::host::number(e.value));
+        if let Some(e) = env.eval(bytes).filter(|e| e.guesses == 0) {
+            out.insert(a.trim().to_string(), super::host::number(e.value));
+        }
     }
     out
 }
 
 /// The caller's locals as an environment.
-fn call_env(locals: &std::collections::BTreeMap<String, String>) -> crate::features::expr::Env {
+fn call_env(locals: &BTreeMap<String, String>) -> crate::features::expr::Env {
     let mut env = crate::features::expr::Env::default();
     for (k, v) in locals {
         env.define(k, v);
@@ -175,7 +250,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 /// A call to a host function: its arguments, the caller's locals and where it is.
 pub(crate) struct HostCall {
     pub args: Vec<String>,
-    pub locals: std::collections::BTreeMap<String, String>,
+    pub locals: BTreeMap<String, String>,
     pub at: usize,
 }
 
@@ -252,6 +327,23 @@ mod tests {
         };
         assert_eq!((len("A"), len("x"), len("y")), (Some(8192 * 4096), Some(4096), Some(8192)));
         assert_eq!(job.candidate.grid, [32, 1, 1]);
+    }
+
+    #[test]
+    fn a_sibling_is_parsed_once_per_content() {
+        let main =
+            "int main() {\n  const int M = 64, N = 32;\n  float *A, *x, *y;\n  matvec<<<1, 64>>>(A, x, y, M, N);\n}\n";
+        let first = index(main);
+        assert!(Arc::ptr_eq(&first, &index(main)), "the same text is read once");
+        let edited = main.replace("M = 64", "M = 128");
+        assert!(!Arc::ptr_eq(&first, &index(&edited)), "a changed sibling is read again");
+        // Linking twice with the same sibling gives the same kernels.
+        let link_once = || {
+            let mut ks = extract_text(Language::Cuda, KERNELS).kernels;
+            link(&mut ks, KERNELS, &[OtherFile { label: "main.cu".into(), text: main }]);
+            ks
+        };
+        assert_eq!(link_once(), link_once());
     }
 
     #[test]
