@@ -7,7 +7,7 @@
 //! edited file.
 
 use super::cuda::host_calls;
-use super::{extract_text, node_text};
+use super::extract_text;
 use crate::hash::ContentHash;
 use crate::kernel::{Kernel, Language};
 use crate::source::SourceText;
@@ -171,7 +171,8 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
             continue;
         }
         let own_src = parsed.get_or_insert_with(|| SourceText::new(Language::Cuda, own));
-        let params = params_of_function_at(own_src, site.range.start);
+        let params = own_src.tree().map(|t| super::host::params_at(own, t.root_node(), site.range.start));
+        let params = params.unwrap_or_default();
         if params.is_empty() || params.iter().all(|p| site.locals.contains_key(p)) {
             continue;
         }
@@ -252,40 +253,6 @@ pub(crate) struct HostCall {
     pub args: Vec<String>,
     pub locals: BTreeMap<String, String>,
     pub at: usize,
-}
-
-/// The parameter names of the function defined in `src` whose body contains `offset`.
-pub(crate) fn params_of_function_at(src: &SourceText, offset: usize) -> Vec<String> {
-    let Some(tree) = src.tree() else { return Vec::new() };
-    let Some(mut node) = tree.root_node().descendant_for_byte_range(offset, offset) else { return Vec::new() };
-    for _ in 0..256 {
-        if node.kind() == "function_definition" {
-            let Some(decl) = node.child_by_field_name("declarator") else { return Vec::new() };
-            let mut d = decl;
-            for _ in 0..8 {
-                if d.kind() == "function_declarator" {
-                    break;
-                }
-                match d.child_by_field_name("declarator") {
-                    Some(next) => d = next,
-                    None => return Vec::new(),
-                }
-            }
-            let Some(list) = d.child_by_field_name("parameters") else { return Vec::new() };
-            let mut cursor = list.walk();
-            return list
-                .named_children(&mut cursor)
-                .filter_map(|p| p.child_by_field_name("declarator"))
-                .filter_map(super::cuda::declarator_name)
-                .map(|n| node_text(n, src).into_owned())
-                .collect();
-        }
-        match node.parent() {
-            Some(p) => node = p,
-            None => break,
-        }
-    }
-    Vec::new()
 }
 
 #[cfg(test)]
