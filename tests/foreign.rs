@@ -75,6 +75,54 @@ fn a_kernel_launched_from_another_file_is_sized_by_that_launch() {
     assert!(out.contains("\"blocks\":1024.0") || out.contains("\"blocks\": 1024.0"), "a warp per row of 8192: {out}");
 }
 
+/// `kforecast verify --json BASE CANDIDATE`: the job was built (no declaration is asked
+/// for) and went to a worker, which measured it or, without a GPU here, said so.
+fn verify_builds_a_job(base: &std::path::Path, candidate: &std::path::Path, kernel: &str) {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let o = Command::new(binary())
+        .args(["verify", "--json"])
+        .arg(base)
+        .arg(candidate)
+        .env("KFORECAST_CACHE_DIR", cache.path())
+        .current_dir(repo_root())
+        .output()
+        .expect("run");
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert_ne!(o.status.code(), Some(2), "the job could not be built:\n{err}");
+    assert!(!err.contains("declare it") && !err.contains("needs a value"), "{err}");
+    let v: Value = serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("{e}: {out}\n{err}"));
+    assert_eq!(v["kernel"], kernel, "{v}");
+    assert!(["ok", "no_gpu"].contains(&v["status"].as_str().unwrap_or("")), "{v}");
+}
+
+#[test]
+fn verify_sizes_a_kernel_from_the_launch_and_allocations_in_another_file() {
+    // kernels.cu declares nothing; main.cu has `const int M = 8192, N = 8192`, the
+    // cudaMallocs and the launch.
+    let dir = repo_root().join("test-workspaces/foreign/launch_elsewhere");
+    verify_builds_a_job(&dir.join("previous/kernels.cu"), &dir.join("kernels.cu"), "matvec");
+}
+
+#[test]
+fn verify_calls_a_gpu_mode_program_with_the_tuple_generate_input_makes() {
+    // `custom_kernel(data)` unpacks `x, w = data`; `generate_input(M=8192, N=4096, seed=0)`
+    // gives the shapes. No declaration.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let generator = "\n\ndef generate_input(M: int, N: int, seed: int):\n    gen = torch.Generator(device=\"cuda\")\n    \
+                     gen.manual_seed(seed)\n    x = torch.randn(M, N, device=\"cuda\", dtype=torch.float32, generator=gen)\n    \
+                     w = torch.randn(N, device=\"cuda\", dtype=torch.float32, generator=gen)\n    return x, w\n\n\n\
+                     if __name__ == \"__main__\":\n    print(custom_kernel(generate_input(M=8192, N=4096, seed=0)).sum())\n";
+    let mut paths = Vec::new();
+    for f in ["v1_two_pass.py", "v2_fused.py"] {
+        let text =
+            std::fs::read_to_string(repo_root().join("test-workspaces/foreign/gpumode_rmsnorm").join(f)).expect("read");
+        let path = dir.path().join(f);
+        std::fs::write(&path, text + generator).expect("write");
+        paths.push(path);
+    }
+    verify_builds_a_job(&paths[0], &paths[1], "rmsnorm_fwd");
+}
+
 #[test]
 fn sizes_known_only_at_run_time_are_forecast_over_a_prior_and_named() {
     // The ladder's kernels without the driver that gives their sizes.

@@ -96,6 +96,11 @@ pub struct LaunchSite {
     /// launch shape and sizes, never edited.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<String>,
+    /// Byte counts (numbers) of the buffers the launch passes, by the name it passes them
+    /// under, where another file allocates them (`cudaMalloc` beside a launch in another
+    /// file, or in the caller of the launcher there). A launch's own file is read at Verify.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub allocations: BTreeMap<String, String>,
 }
 
 impl LaunchSite {
@@ -231,6 +236,9 @@ impl Kernel {
             }
             if let Some(at) = &launch.external {
                 h.str(at);
+            }
+            for (k, v) in &launch.allocations {
+                h.str(k).str(v);
             }
         }
         for config in &self.autotune {

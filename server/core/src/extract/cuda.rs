@@ -326,6 +326,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 host_defaults: BTreeMap::new(),
                 host_name,
                 external: None,
+                allocations: BTreeMap::new(),
             },
         });
         true

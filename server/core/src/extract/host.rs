@@ -148,6 +148,11 @@ fn enclosing_function<'t>(root: Node<'t>, at: usize) -> Option<Node<'t>> {
     }
 }
 
+/// The parameter names of the function of `text` (parsed as `root`) whose body holds `at`.
+pub(crate) fn params_at(text: &str, root: Node, at: usize) -> Vec<String> {
+    enclosing_function(root, at).map(|def| signature(text, def).1).unwrap_or_default()
+}
+
 /// A function definition's name and parameter names.
 fn signature(text: &str, def: Node) -> (String, Vec<String>) {
     let mut d = def.child_by_field_name("declarator");

@@ -8,6 +8,7 @@
 
 mod cuda;
 mod embedded_cuda;
+pub mod gpumode;
 pub mod host;
 mod normalize;
 mod pycall;

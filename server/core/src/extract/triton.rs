@@ -262,6 +262,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 host_defaults,
                 host_name,
                 external: None,
+                allocations: BTreeMap::new(),
             },
         });
         true

@@ -2,12 +2,17 @@
 //! another file (`kernels.cu` defines it, `main.cu` launches it with `const int M =
 //! 8192`), and a launcher called from another file with the sizes (`launch_matvec(A, x,
 //! y, 8192, 8192)` in a `.cpp`). Both are read with the grammar and kept as text, so the
-//! forecaster and Verify evaluate them as they evaluate the file's own launches.
+//! forecaster and Verify evaluate them as they evaluate the file's own launches. Each other
+//! file is parsed once per content and kept in an index, so an edit re-reads only the
+//! edited file.
 
 use super::cuda::host_calls;
-use super::{extract_text, node_text};
+use super::extract_text;
+use crate::hash::ContentHash;
 use crate::kernel::{Kernel, Language};
 use crate::source::SourceText;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Another file of the workspace: a label for messages (`src/main.cu`) and its text.
 pub struct OtherFile<'a> {
@@ -45,10 +50,85 @@ pub fn sibling_files(path: &std::path::Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// A call of a host function in another file, with the `cudaMalloc` byte counts (numbers)
+/// of the buffers it passes, by the argument's text.
+type AllocatedCall = (HostCall, BTreeMap<String, String>);
+
+/// What one other file says, read once per content (see [`index`]): the launches of
+/// kernels it does not define, and, asked by name, the calls of a host function, each with
+/// the buffers allocated where it is.
+struct SiblingIndex {
+    text: String,
+    /// (callee, launch site at the file's offsets), as [`extract_text`] finds them.
+    launches: Vec<(String, crate::kernel::LaunchSite)>,
+    /// The `cudaMalloc` byte counts beside each launch, by the launch's index, read on first ask.
+    launch_allocations: Mutex<HashMap<usize, BTreeMap<String, String>>>,
+    /// Calls of a host function by its name, with the allocations beside each (by argument
+    /// text), read on first ask.
+    calls: Mutex<HashMap<String, Arc<Vec<AllocatedCall>>>>,
+}
+
+impl SiblingIndex {
+    fn new(text: &str) -> Self {
+        Self {
+            text: text.to_string(),
+            launches: extract_text(Language::Cuda, text).external_launches,
+            launch_allocations: Mutex::new(HashMap::new()),
+            calls: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn launch_allocations(&self, i: usize) -> BTreeMap<String, String> {
+        let Some((_, site)) = self.launches.get(i) else { return BTreeMap::new() };
+        let mut memo = self.launch_allocations.lock().unwrap_or_else(|e| e.into_inner());
+        memo.entry(i).or_insert_with(|| allocated(&self.text, site.range.start, &site.args)).clone()
+    }
+
+    fn calls(&self, host: &str) -> Arc<Vec<AllocatedCall>> {
+        let mut memo = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        memo.entry(host.to_string())
+            .or_insert_with(|| {
+                let calls = host_calls(&self.text, host);
+                Arc::new(
+                    calls
+                        .into_iter()
+                        .map(|c| {
+                            let allocations = allocated(&self.text, c.at, &c.args);
+                            (c, allocations)
+                        })
+                        .collect(),
+                )
+            })
+            .clone()
+    }
+}
+
+/// Indexes kept, at most (a folder's worth many times over); past it the cache starts over.
+const MAX_INDEXES: usize = 512;
+
+/// The index of a file's text: parsed once per content, so that an edit of one file
+/// re-reads only that file (a changed sibling has another hash and is read again).
+fn index(text: &str) -> Arc<SiblingIndex> {
+    static CACHE: OnceLock<Mutex<HashMap<ContentHash, Arc<SiblingIndex>>>> = OnceLock::new();
+    let key = ContentHash::of(text.as_bytes());
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return found.clone();
+    }
+    // Parsed outside the lock: another document's analysis need not wait for this one.
+    let built = Arc::new(SiblingIndex::new(text));
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= MAX_INDEXES {
+        cache.clear();
+    }
+    cache.entry(key).or_insert(built).clone()
+}
+
 /// Completes `kernels` (of the file whose text is `own`) from `others`: a kernel with no
 /// launch in its file takes the first launch of it found elsewhere (marked external, so no
 /// edit is ever made there), and a launching function's parameters that a call elsewhere
 /// passes numbers for become the launch's locals. Returns what was taken, for a hover.
+/// Each other file is parsed once per content (see [`index`]).
 pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<String> {
     let mut notes = Vec::new();
     if others.is_empty() {
@@ -64,9 +144,9 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                 if !(o.text.contains(&needle) || o.text.contains(&templated) && o.text.contains("<<<")) {
                     continue;
                 }
-                let ex = extract_text(Language::Cuda, o.text);
-                if let Some((_, site)) = ex.external_launches.iter().find(|(callee, _)| callee == &k.name) {
-                    let mut site = site.clone();
+                let ix = index(o.text);
+                if let Some(i) = ix.launches.iter().position(|(callee, _)| callee == &k.name) {
+                    let mut site = ix.launches[i].1.clone();
                     // Template arguments under the kernel's own parameter names.
                     let meta = std::mem::take(&mut site.meta);
                     for (key, value) in meta {
@@ -76,6 +156,7 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                             .and_then(|i| k.constexpr_params.get(i).cloned());
                         site.meta.insert(named.unwrap_or(key), value);
                     }
+                    site.allocations = ix.launch_allocations(i);
                     let line = line_of(o.text, site.range.start);
                     site.external = Some(format!("{}:{}", o.label, line + 1));
                     notes.push(format!("`{}` is launched in {}", k.name, site.external.as_deref().unwrap_or("")));
@@ -90,13 +171,14 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
             continue;
         }
         let own_src = parsed.get_or_insert_with(|| SourceText::new(Language::Cuda, own));
-        let params = params_of_function_at(own_src, site.range.start);
+        let params = own_src.tree().map(|t| super::host::params_at(own, t.root_node(), site.range.start));
+        let params = params.unwrap_or_default();
         if params.is_empty() || params.iter().all(|p| site.locals.contains_key(p)) {
             continue;
         }
         let host = site.host_name.clone();
         'files: for o in others.iter().filter(|o| o.text.len() <= MAX_OTHER_FILE && o.text.contains(host.as_str())) {
-            for call in host_calls(o.text, &host) {
+            for (call, allocations) in index(o.text).calls(&host).iter() {
                 if call.args.len() != params.len() {
                     continue;
                 }
@@ -117,6 +199,12 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                     for (p, v) in bound {
                         site.locals.entry(p).or_insert(v);
                     }
+                    // The caller's buffers, under the launcher's parameter names.
+                    for (p, a) in params.iter().zip(&call.args) {
+                        if let Some(bytes) = allocations.get(a.trim()) {
+                            site.allocations.entry(p.clone()).or_insert_with(|| bytes.clone());
+                        }
+                    }
                 }
                 break 'files;
             }
@@ -128,8 +216,26 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
     notes
 }
 
+/// The byte counts (numbers) of the buffers passed as `args` at offset `at` of `text` that
+/// the host code there allocates with `cudaMalloc`, by the argument's text.
+fn allocated(text: &str, at: usize, args: &[String]) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let host = super::host::facts_at(text, at);
+    if host.allocations.is_empty() {
+        return out;
+    }
+    let env = call_env(&host.values);
+    for a in args {
+        let Some(bytes) = host.allocations.get(a.trim()) else { continue };
+        if let Some(e) = env.eval(bytes).filter(|e| e.guesses == 0) {
+            out.insert(a.trim().to_string(), super::host::number(e.value));
+        }
+    }
+    out
+}
+
 /// The caller's locals as an environment.
-fn call_env(locals: &std::collections::BTreeMap<String, String>) -> crate::features::expr::Env {
+fn call_env(locals: &BTreeMap<String, String>) -> crate::features::expr::Env {
     let mut env = crate::features::expr::Env::default();
     for (k, v) in locals {
         env.define(k, v);
@@ -145,42 +251,8 @@ fn line_of(text: &str, offset: usize) -> usize {
 /// A call to a host function: its arguments, the caller's locals and where it is.
 pub(crate) struct HostCall {
     pub args: Vec<String>,
-    pub locals: std::collections::BTreeMap<String, String>,
+    pub locals: BTreeMap<String, String>,
     pub at: usize,
-}
-
-/// The parameter names of the function defined in `src` whose body contains `offset`.
-pub(crate) fn params_of_function_at(src: &SourceText, offset: usize) -> Vec<String> {
-    let Some(tree) = src.tree() else { return Vec::new() };
-    let Some(mut node) = tree.root_node().descendant_for_byte_range(offset, offset) else { return Vec::new() };
-    for _ in 0..256 {
-        if node.kind() == "function_definition" {
-            let Some(decl) = node.child_by_field_name("declarator") else { return Vec::new() };
-            let mut d = decl;
-            for _ in 0..8 {
-                if d.kind() == "function_declarator" {
-                    break;
-                }
-                match d.child_by_field_name("declarator") {
-                    Some(next) => d = next,
-                    None => return Vec::new(),
-                }
-            }
-            let Some(list) = d.child_by_field_name("parameters") else { return Vec::new() };
-            let mut cursor = list.walk();
-            return list
-                .named_children(&mut cursor)
-                .filter_map(|p| p.child_by_field_name("declarator"))
-                .filter_map(super::cuda::declarator_name)
-                .map(|n| node_text(n, src).into_owned())
-                .collect();
-        }
-        match node.parent() {
-            Some(p) => node = p,
-            None => break,
-        }
-    }
-    Vec::new()
 }
 
 #[cfg(test)]
@@ -201,6 +273,44 @@ mod tests {
         let p = crate::features::profile(&ks[0]);
         assert_eq!(p.features.blocks, 32.0, "{p:?}");
         assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    }
+
+    #[test]
+    fn verify_takes_the_buffers_allocated_beside_a_launch_in_another_file() {
+        let main = "int main() {\n  const int M = 8192, N = 4096;\n  float *A, *x, *y;\n  \
+                    cudaMalloc(&A, sizeof(float) * M * N);\n  cudaMalloc(&x, sizeof(float) * N);\n  \
+                    cudaMalloc(&y, sizeof(float) * M);\n  matvec<<<(M + 255) / 256, 256>>>(A, x, y, M, N);\n}\n";
+        let mut ks = extract_text(Language::Cuda, KERNELS).kernels;
+        link(&mut ks, KERNELS, &[OtherFile { label: "main.cu".into(), text: main }]);
+        let k = &ks[0];
+        let (job, _) = crate::measure::spec::job(("kernels.cu", k, KERNELS), ("kernels.cu", k, KERNELS))
+            .unwrap_or_else(|e| panic!("{:?}", e.iter().map(|e| &e.message).collect::<Vec<_>>()));
+        let crate::measure::protocol::Job::Cuda(job) = job else { panic!("a CUDA job") };
+        let len = |name: &str| {
+            job.args.iter().find_map(|a| match a {
+                crate::measure::protocol::Arg::Buffer { name: n, len, .. } if n == name => Some(*len),
+                _ => None,
+            })
+        };
+        assert_eq!((len("A"), len("x"), len("y")), (Some(8192 * 4096), Some(4096), Some(8192)));
+        assert_eq!(job.candidate.grid, [32, 1, 1]);
+    }
+
+    #[test]
+    fn a_sibling_is_parsed_once_per_content() {
+        let main =
+            "int main() {\n  const int M = 64, N = 32;\n  float *A, *x, *y;\n  matvec<<<1, 64>>>(A, x, y, M, N);\n}\n";
+        let first = index(main);
+        assert!(Arc::ptr_eq(&first, &index(main)), "the same text is read once");
+        let edited = main.replace("M = 64", "M = 128");
+        assert!(!Arc::ptr_eq(&first, &index(&edited)), "a changed sibling is read again");
+        // Linking twice with the same sibling gives the same kernels.
+        let link_once = || {
+            let mut ks = extract_text(Language::Cuda, KERNELS).kernels;
+            link(&mut ks, KERNELS, &[OtherFile { label: "main.cu".into(), text: main }]);
+            ks
+        };
+        assert_eq!(link_once(), link_once());
     }
 
     #[test]

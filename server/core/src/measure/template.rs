@@ -1,6 +1,8 @@
 //! A filled-in `kforecast:` declaration for a kernel that has none: what `spec::job`
 //! cannot infer (buffer sizes, scalar values, a Triton wrapper's call) written out with
-//! plausible values, for the user to correct. The editor offers it as a quick fix.
+//! plausible values, for the user to correct; what the host code gives (the launch in the
+//! file or linked from another, its `cudaMalloc`s) is written as it is. The editor offers
+//! it as a quick fix.
 
 use super::protocol::DType;
 use super::spec::{cuda_params, dtype_name, vector_dtype};
@@ -26,7 +28,7 @@ pub fn template(kernel: &Kernel, text: &str) -> Option<Template> {
     let offset = text.get(..start)?.rfind('\n').map(|i| i + 1).unwrap_or(0);
     let indent: String = text[offset..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
     let (comment, items) = match kernel.language {
-        Language::Cuda => ("//", cuda_items(kernel)),
+        Language::Cuda => ("//", cuda_items(kernel, &super::spec::inferred_params(kernel, text))),
         Language::Triton => ("#", triton_items(kernel)),
     };
     if items.is_empty() {
@@ -45,7 +47,19 @@ fn size_for(count: usize) -> &'static str {
     }
 }
 
-fn cuda_items(kernel: &Kernel) -> Vec<String> {
+/// A number as a declaration writes it (`8192`, `0.5`).
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Each parameter declared: with the value the host code gives it where it gives one
+/// (`known`: the launch's arguments and `cudaMalloc`s, in the file or linked from another),
+/// else a plausible one.
+fn cuda_items(kernel: &Kernel, known: &std::collections::BTreeMap<String, f64>) -> Vec<String> {
     let params = cuda_params(kernel);
     let type_of = |t: &str| t.replace("const", "").trim().to_string();
     let ints: Vec<&str> = params
@@ -63,9 +77,11 @@ fn cuda_items(kernel: &Kernel) -> Vec<String> {
         let t = type_of(&p.base_type);
         if p.pointer {
             let Some(dtype) = DType::parse(&t).or_else(|| vector_dtype(&t)) else { continue };
-            items.push(format!("{}: {}[{extent}]", p.name, dtype_name(dtype)));
+            let len = known.get(&p.name).map_or_else(|| extent.clone(), |v| number(*v));
+            items.push(format!("{}: {}[{len}]", p.name, dtype_name(dtype)));
         } else if let Some(dtype) = DType::parse(&t) {
-            let value = if dtype.is_float() { "1.0" } else { size_for(ints.len()) };
+            let guess = if dtype.is_float() { "1.0" } else { size_for(ints.len()) };
+            let value = known.get(&p.name).map_or_else(|| guess.to_string(), |v| number(*v));
             items.push(format!("{} = {value}", p.name));
         }
     }
@@ -167,6 +183,24 @@ mod tests {
         let k = &kernels(Language::Triton, &declared)[0];
         let built = spec::job(("a.py", k, &declared), ("a.py", k, &declared));
         assert!(built.is_ok(), "{:?}", built.err());
+    }
+
+    #[test]
+    fn what_the_launch_in_another_file_gives_fills_the_template() {
+        // main.cu sizes M and N and allocates A, x, y; it leaves `scale` to a runtime value.
+        let kernels_cu = "__global__ void matvec(const float* A, const float* x, float* y, int M, int N, float scale) {\n  \
+                          int r = blockIdx.x * blockDim.x + threadIdx.x; if (r < M) y[r] = scale * A[r * N] * x[0];\n}\n";
+        let main = "float get_scale();\nint main() {\n  const int M = 8192, N = 4096;\n  float *A, *x, *y;\n  \
+                    cudaMalloc(&A, sizeof(float) * M * N);\n  cudaMalloc(&x, sizeof(float) * N);\n  \
+                    matvec<<<(M + 255) / 256, 256>>>(A, x, y, M, N, get_scale());\n}\n";
+        let mut ks = kernels(Language::Cuda, kernels_cu);
+        let other = crate::extract::workspace::OtherFile { label: "main.cu".into(), text: main };
+        crate::extract::workspace::link(&mut ks, kernels_cu, &[other]);
+        let t = template(&ks[0], kernels_cu).expect("a template");
+        assert_eq!(
+            t.text,
+            "// kforecast: A: f32[33554432]; x: f32[4096]; y: f32[M * N]; M = 8192; N = 4096; scale = 1.0\n"
+        );
     }
 
     #[test]

@@ -3,7 +3,8 @@
 //!
 //! - [`knobs`]: the tunable knobs of a kernel and its launch, and the file text for a
 //!   choice of their values.
-//! - [`validate`]: whether a variant may go to the GPU at all.
+//! - [`validate`]: whether a variant may go to the GPU at all; `assumptions` is what a
+//!   CUDA kernel assumes of its constants (`static_assert`s, exact divisions).
 //! - [`evolve`]: the loop, its [`Measurer`] and [`Operator`] seams and its outcome.
 //! - [`surrogate`]: the forecaster corrected from the measurements of this search.
 //! - [`rewrite`]: the LLM rewrite operator's prompt and the reading of its answer (pure;
@@ -11,6 +12,7 @@
 //! - [`diff`]: line hunks (the edit to apply) and unified diffs.
 //! - [`rng`]: the seeded generator that makes a search reproducible.
 
+mod assumptions;
 pub mod diff;
 pub mod evolve;
 pub mod knobs;

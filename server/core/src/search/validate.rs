@@ -2,8 +2,11 @@
 //! kernel, its launch and what they use, its declarations still build a job, and its
 //! launch respects the hardware (≤ 1024 threads in whole warps, grid limits, ≤ 48 KiB of
 //! static shared memory, `__launch_bounds__` no smaller than the block) and the kernel's
-//! own assumptions (`A / B` and loops over `A` in steps of `B` need `B` to divide `A`).
+//! own assumptions (its `static_assert`s; `A / B` and loops over `A` in steps of `B` need
+//! `B` to divide `A`: see [`assumptions`]), all evaluated with the values the launch the
+//! job runs as gives.
 
+use super::assumptions;
 use super::knobs::line_number;
 use crate::extract::{extract, extract_text};
 use crate::features::expr::Env;
@@ -103,11 +106,9 @@ impl Original {
         match job {
             Job::Triton(_) => triton_limits(kernel, text),
             Job::Cuda(job) => {
-                let mut env = Env::default();
-                for it in items.iter().filter(|i| !i.typed) {
-                    env.define(&it.key, &it.value);
-                }
-                launch_limits(kernel, &job.candidate, env)
+                let env = assumptions::kernel_env(kernel, spec::launch_env(kernel, text, &items));
+                launch_limits(kernel, &job.candidate, &env)?;
+                assumptions::check(kernel, &env)
             }
         }
     }
@@ -214,13 +215,12 @@ fn triton_limits(kernel: &Kernel, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn launch_limits(kernel: &Kernel, version: &CudaVersion, declared: Env) -> Result<(), String> {
+fn launch_limits(kernel: &Kernel, version: &CudaVersion, env: &Env) -> Result<(), String> {
     let threads: u64 = version.block.iter().map(|&b| b as u64).product();
     if threads % 32 != 0 {
         return Err(format!("a block of {:?} is {threads} threads, not a whole number of warps", version.block));
     }
-    let env = kernel_env(kernel, declared);
-    let smem = static_shared_bytes(&kernel.source, &env) + version.shared_mem as f64;
+    let smem = static_shared_bytes(&kernel.source, env) + version.shared_mem as f64;
     if smem > STATIC_SMEM {
         return Err(format!("{:.0} KiB of shared memory per block is over the 48 KiB limit", smem / 1024.0));
     }
@@ -233,35 +233,7 @@ fn launch_limits(kernel: &Kernel, version: &CudaVersion, declared: Env) -> Resul
             return Err(format!("__launch_bounds__ asks for {min_blocks} blocks of {} threads per SM", bound.value));
         }
     }
-    for (a, b) in divisions(kernel) {
-        let (Some(x), Some(y)) = (env.eval(&a), env.eval(&b)) else { continue };
-        if x.guesses > 0 || y.guesses > 0 {
-            continue;
-        }
-        if y.value < 1.0 || x.value < y.value || x.value % y.value != 0.0 {
-            return Err(format!("`{b}` ({}) must divide `{a}` ({})", y.value, x.value));
-        }
-    }
     Ok(())
-}
-
-/// The declarations, then the kernel's `#define`s, constants and template arguments, for
-/// evaluating its sizes.
-fn kernel_env(kernel: &Kernel, declared: Env) -> Env {
-    let mut env = declared;
-    for h in &kernel.helpers {
-        if matches!(h.kind, HelperKind::Define | HelperKind::Constant) && !env.texts.contains_key(&h.name) {
-            env.define(&h.name, h.value());
-        }
-    }
-    if let Some(l) = kernel.launches.first() {
-        for (k, v) in l.meta.iter().chain(&l.locals) {
-            if !env.texts.contains_key(k) {
-                env.define(k, v);
-            }
-        }
-    }
-    env
 }
 
 /// Bytes of `__shared__ T name[a][b];` arrays (not `extern`), evaluated in `env`.
@@ -295,42 +267,6 @@ fn static_shared_bytes(source: &str, env: &Env) -> f64 {
         total += elems * bytes;
     }
     total
-}
-
-/// `(A, B)` for every `A / B` and every `for (…; i < A; i += B)` where both are names
-/// the kernel defines: its code assumes `B` divides `A`.
-fn divisions(kernel: &Kernel) -> Vec<(String, String)> {
-    let defined: Vec<&str> = kernel
-        .helpers
-        .iter()
-        .filter(|h| matches!(h.kind, HelperKind::Define | HelperKind::Constant))
-        .map(|h| h.name.as_str())
-        .collect();
-    let mut texts: Vec<&str> = vec![kernel.source.as_str()];
-    texts.extend(kernel.helpers.iter().map(|h| h.text.as_str()));
-    let mut out = Vec::new();
-    for text in texts {
-        let tokens = tokens(text);
-        for w in tokens.windows(3) {
-            if w[1] == "/" && defined.contains(&w[0]) && defined.contains(&w[2]) {
-                out.push((w[0].to_string(), w[2].to_string()));
-            }
-        }
-        for (i, t) in tokens.iter().enumerate() {
-            if *t != "for" || tokens.get(i + 1) != Some(&"(") {
-                continue;
-            }
-            let header: Vec<&str> = tokens[i + 2..].iter().take_while(|t| **t != ")" && **t != "{").copied().collect();
-            let bound = header.windows(2).find(|w| w[0] == "<" && defined.contains(&w[1])).map(|w| w[1]);
-            let step = header.windows(3).find(|w| w[0] == "+" && w[1] == "=" && defined.contains(&w[2])).map(|w| w[2]);
-            if let (Some(a), Some(b)) = (bound, step) {
-                out.push((a.to_string(), b.to_string()));
-            }
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// Identifiers, numbers and single punctuation characters.
@@ -405,6 +341,54 @@ void launch(const float* in, float* out, int rows, int cols) {
         let e = o.check(&TRANSPOSE.replace("(TILE_DIM * BLOCK_ROWS)", "(128)")).expect_err("bounds");
         assert!(e.contains("__launch_bounds__ allows 128 threads"), "{e}");
         assert!(o.check(&TRANSPOSE.replace("transpose(", "transpos(")).is_err());
+    }
+
+    const TEMPLATED: &str = r#"template <const int BM, const int BK, const int TM>
+__global__ void tiled(int n, const float *A, float *C) {
+  constexpr uint threads = BM / TM;
+  static_assert(threads >= BK && threads % BK == 0, "a row of tiles per BK threads");
+  static_assert(BM * BK * sizeof(float) <= 48 * 1024, "static shared memory");
+  __shared__ float As[BM * BK];
+  const uint row = threadIdx.x / BK;
+  As[threadIdx.x] = A[blockIdx.x * BM + row];
+  C[blockIdx.x * BM + threadIdx.x] = As[threadIdx.x];
+}
+
+void run(int n, const float *A, float *C) {
+  if (n >= 128) {
+    const uint BM = 256;
+    const uint TM = 2;
+    tiled<BM, 8, TM><<<n / BM, BM / TM>>>(n, A, C);
+  } else {
+    const uint BM = 32;
+    const uint TM = 4;
+    tiled<BM, 8, TM><<<n / BM, BM / TM>>>(n, A, C);
+  }
+}
+
+int main() {
+  const int n = 1 << 20;
+  float *A, *C;
+  cudaMalloc(&A, sizeof(float) * n);
+  cudaMalloc(&C, sizeof(float) * n);
+  run(n, A, C);
+}
+"#;
+
+    #[test]
+    fn a_variant_that_breaks_a_static_assert_is_refused() {
+        let o = Original::new(TEMPLATED, Language::Cuda, "tiled").expect("original");
+        // The launch that runs is the first branch's (n = 2^20): BM = 256, TM = 2.
+        assert!(o.check(&TEMPLATED.replace("const uint TM = 2;", "const uint TM = 4;")).is_ok());
+        let e = o.check(&TEMPLATED.replace(
+            "tiled<BM, 8, TM><<<n / BM, BM / TM>>>(n, A, C);\n  } else",
+            "tiled<BM, 12, TM><<<n / BM, BM / TM>>>(n, A, C);\n  } else",
+        ));
+        let e = e.expect_err("128 threads are not rows of 12");
+        assert!(e.contains("static_assert(threads >= BK && threads % BK == 0)"), "{e}");
+        assert!(e.contains("a row of tiles per BK threads") && e.contains("`threads % BK == 0` is false"), "{e}");
+        // Only the launch that runs is judged: the other branch's tiles may be anything.
+        assert!(o.check(&TEMPLATED.replace("const uint TM = 4;", "const uint TM = 8;")).is_ok());
     }
 
     #[test]
