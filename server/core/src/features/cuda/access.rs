@@ -1,0 +1,445 @@
+//! Each expression of a CUDA kernel walked for its memory accesses: a subscript's stride
+//! across the lanes (coalescing, vector width), shared-memory bank conflicts, atomics and
+//! the calls it makes.
+
+use super::{cost, vector_width, Coef, Walker};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+impl Walker<'_> {
+    pub(super) fn coef(&self, node: Node, depth: usize) -> Coef {
+        if depth > 32 {
+            return Coef::Unknown;
+        }
+        match node.kind() {
+            "number_literal" | "true" | "false" | "char_literal" => Coef::Uniform,
+            "identifier" => self.vars.get(self.text(node)).copied().unwrap_or(Coef::Uniform),
+            "field_expression" => match self.text(node).replace(' ', "").as_str() {
+                "threadIdx.x" => Coef::Lin(1.0),
+                // A warp spans 32 / blockDim.x rows of y: nearly uniform (see `access`).
+                "threadIdx.y" | "threadIdx.z" => Coef::Uniform,
+                // A field of a per-lane value (`v.x` of a loaded `uchar4`) varies like the value.
+                _ => node
+                    .child_by_field_name("argument")
+                    .filter(|a| a.kind() == "identifier")
+                    .and_then(|a| self.vars.get(self.text(a)).copied())
+                    .unwrap_or(Coef::Uniform),
+            },
+            "parenthesized_expression" => node.named_child(0).map(|c| self.coef(c, depth + 1)).unwrap_or(Coef::Unknown),
+            "cast_expression" => {
+                node.child_by_field_name("value").map(|c| self.coef(c, depth + 1)).unwrap_or(Coef::Unknown)
+            }
+            "binary_expression" => {
+                let (Some(l), Some(r), Some(op)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                    node.child_by_field_name("operator"),
+                ) else {
+                    return Coef::Unknown;
+                };
+                let (cl, cr) = (self.coef(l, depth + 1), self.coef(r, depth + 1));
+                // A size known only at run time scales an index by its assumed value: `idx % OH`
+                // keeps the lanes apart, `(idx / OH) % OW` does not, `oy * OW` strides them.
+                let value = |n: Node| self.env.eval_quiet(self.text(n)).map(|e| e.value);
+                match op.kind() {
+                    "+" => cl.add(cr),
+                    "-" => cl.add(match cr {
+                        Coef::Lin(b) => Coef::Lin(-b),
+                        other => other,
+                    }),
+                    "*" | "<<" => {
+                        let scale = |c: Coef, other: Node| match (c, value(other)) {
+                            (Coef::Uniform, _) => Coef::Uniform,
+                            (Coef::Lin(a), Some(v)) => {
+                                Coef::Lin(if op.kind() == "<<" { a * 2f64.powf(v) } else { a * v })
+                            }
+                            (Coef::Lin(_), None) | (Coef::Strided, _) => Coef::Strided,
+                            _ => Coef::Unknown,
+                        };
+                        match (cl, cr) {
+                            (Coef::Uniform, Coef::Uniform) => Coef::Uniform,
+                            (c, Coef::Uniform) => scale(c, r),
+                            (Coef::Uniform, c) if op.kind() == "*" => scale(c, l),
+                            _ => Coef::Unknown,
+                        }
+                    }
+                    "/" | ">>" => match (cl, cr, value(r)) {
+                        (Coef::Uniform, Coef::Uniform, _) => Coef::Uniform,
+                        (Coef::Lin(a), Coef::Uniform, Some(v)) if v > 0.0 => {
+                            let div = if op.kind() == ">>" { 2f64.powf(v) } else { v };
+                            if a / div <= 1.0 / 32.0 {
+                                Coef::Uniform
+                            } else {
+                                Coef::Lin(a / div)
+                            }
+                        }
+                        _ => Coef::Unknown,
+                    },
+                    "%" | "&" => match (cl, cr, value(r)) {
+                        (Coef::Uniform, Coef::Uniform, _) => Coef::Uniform,
+                        (Coef::Lin(a), Coef::Uniform, Some(v)) if v >= 31.0 => Coef::Lin(a),
+                        _ => Coef::Unknown,
+                    },
+                    _ if cl == Coef::Uniform && cr == Coef::Uniform => Coef::Uniform,
+                    _ => Coef::Unknown,
+                }
+            }
+            // A cooperative group's `block.thread_rank()`: the lane's index.
+            "call_expression"
+                if node.child_by_field_name("function").is_some_and(|f| self.text(f).ends_with(".thread_rank")) =>
+            {
+                Coef::Lin(1.0)
+            }
+            "call_expression" => {
+                let mut cursor = node.walk();
+                let args: Vec<Coef> = node
+                    .child_by_field_name("arguments")
+                    .map(|a| a.named_children(&mut cursor).map(|c| self.coef(c, depth + 1)).collect())
+                    .unwrap_or_default();
+                args.into_iter().fold(Coef::Uniform, |acc, c| match (acc, c) {
+                    (Coef::Uniform, x) => x,
+                    (x, Coef::Uniform) => x,
+                    _ => Coef::Unknown,
+                })
+            }
+            "subscript_expression" => {
+                let index = node.child_by_field_name("indices").and_then(|i| i.named_child(0));
+                match index.map(|i| self.coef(i, depth + 1)) {
+                    Some(Coef::Uniform) => Coef::Uniform,
+                    _ => Coef::Unknown,
+                }
+            }
+            _ => {
+                if self.text(node).contains("threadIdx") {
+                    Coef::Unknown
+                } else {
+                    Coef::Uniform
+                }
+            }
+        }
+    }
+
+    pub(super) fn expr(&mut self, node: Node, mult: f64, frac: f64, depth: usize) {
+        if depth > 64 {
+            return;
+        }
+        let weight = mult * frac;
+        match node.kind() {
+            "subscript_expression" => {
+                self.access(node, weight);
+                // Visit indices (gathers load too), not the array chain itself.
+                let mut cur = Some(node);
+                while let Some(c) = cur.filter(|c| c.kind() == "subscript_expression") {
+                    if let Some(idx) = c.child_by_field_name("indices") {
+                        self.expr(idx, mult, frac, depth + 1);
+                    }
+                    cur = c.child_by_field_name("argument");
+                }
+                if let Some(base) = cur.filter(|c| c.kind() != "identifier") {
+                    self.expr(base, mult, frac, depth + 1);
+                }
+                return;
+            }
+            "call_expression" => self.call(node, weight),
+            // `*(x + i)`, `*p`: a load (a store on the left of `=`) through a global pointer.
+            "pointer_expression" if node.child_by_field_name("operator").is_some_and(|o| o.kind() == "*") => {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    let (store, load) = access_kind(node, self.src);
+                    self.pointer_load(arg, weight, store, load);
+                }
+            }
+            "gnu_asm_expression" if self.text(node).contains("mma") => {
+                self.acc.tensor_flops += 256.0 * weight;
+            }
+            "binary_expression" => {
+                if let Some(op) = node.child_by_field_name("operator") {
+                    if matches!(op.kind(), "+" | "-" | "*" | "/") {
+                        self.acc.scalar_ops += weight;
+                    }
+                }
+            }
+            "assignment_expression" => {
+                if let Some(op) = node.child_by_field_name("operator") {
+                    if op.kind() != "=" {
+                        self.acc.scalar_ops += weight;
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.expr(child, mult, frac, depth + 1);
+        }
+    }
+
+    pub(super) fn call(&mut self, node: Node, weight: f64) {
+        let Some(function) = node.child_by_field_name("function") else {
+            return;
+        };
+        let name = self.text(function).to_string();
+        let short = name.rsplit("::").next().unwrap_or(&name);
+        if LOAD_INTRINSICS.contains(&short) {
+            // `__ldg(&a[i])` is read at its subscript; `__ldg(row + j)` here.
+            if let Some(arg) = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)) {
+                if arg.kind() != "pointer_expression" {
+                    self.pointer_load(arg, weight, false, true);
+                }
+            }
+        } else if short.starts_with("atomic") {
+            // The atomic's target without its `&`: `&a[i]` → `a[i]`.
+            let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)).map(|t| {
+                if t.kind() == "pointer_expression" {
+                    t.named_child(0).unwrap_or(t)
+                } else {
+                    t
+                }
+            });
+            let contended = target.is_some_and(|inner| match inner.kind() {
+                "identifier" => true,
+                "subscript_expression" => {
+                    let idx = inner.child_by_field_name("indices").and_then(|i| i.named_child(0));
+                    idx.map(|i| self.coef(i, 0) == Coef::Uniform).unwrap_or(true)
+                }
+                _ => self.coef(inner, 0) == Coef::Uniform,
+            });
+            let on_chip = target.is_some_and(|t| self.shared.contains_key(self.text(array_of(t))));
+            match (on_chip, contended) {
+                (true, true) => self.acc.atomics += weight,
+                (true, false) => self.acc.shared_atomics += weight,
+                (false, true) => self.acc.contended += weight,
+                (false, false) => self.acc.atomics += weight,
+            }
+        } else if short.starts_with("__syncthreads")
+            || short == "__syncwarp"
+            || short.ends_with("sync") && name.contains('.')
+        {
+            if short == "__syncwarp" {
+                self.acc.shuffles += weight;
+            } else {
+                self.acc.syncs += weight;
+            }
+        } else if short.starts_with("__shfl") || short.starts_with("__reduce_") {
+            self.acc.shuffles += weight;
+        } else if short == "mma_sync" || short.starts_with("__hmma") || short.starts_with("wgmma") {
+            self.acc.tensor_flops += 256.0 * weight;
+        } else if short.starts_with("__")
+            && (short.contains("exp") || short.contains("log") || short.contains("sin") || short.contains("fdiv"))
+        {
+            self.acc.scalar_ops += 2.0 * weight;
+        } else if matches!(
+            short,
+            "expf"
+                | "exp"
+                | "logf"
+                | "log"
+                | "sqrtf"
+                | "sqrt"
+                | "rsqrtf"
+                | "tanhf"
+                | "tanh"
+                | "powf"
+                | "pow"
+                | "sinf"
+                | "cosf"
+                | "erff"
+                | "exp2f"
+        ) {
+            self.acc.scalar_ops += 8.0 * weight;
+        }
+    }
+
+    /// One subscript access: global (coalescing, vector width) or shared (bank conflicts).
+    pub(super) fn access(&mut self, node: Node, weight: f64) {
+        // Walk to the array at the bottom of `a[i][j]`.
+        let mut indices = Vec::new();
+        let mut cur = node;
+        while cur.kind() == "subscript_expression" {
+            if let Some(i) = cur.child_by_field_name("indices").and_then(|i| i.named_child(0)) {
+                indices.push(i);
+            }
+            match cur.child_by_field_name("argument") {
+                Some(a) => cur = a,
+                None => return,
+            }
+        }
+        indices.reverse();
+        let (store, load) = access_kind(node, self.src);
+        let base_text = self.text(cur).to_string();
+        if let Some(shared) = self.shared.get(base_text.as_str()).cloned() {
+            self.acc.shared_accesses += weight * (store as u8 + load as u8) as f64;
+            // Lanes walking the first index of an unpadded 2-D tile hit one bank.
+            if shared.dims >= 2 && !shared.padded && indices.len() >= 2 {
+                let first = self.coef(indices[0], 0);
+                let last = self.coef(indices[indices.len() - 1], 0);
+                if first != Coef::Uniform && last == Coef::Uniform {
+                    self.acc.bank_conflicts += weight;
+                }
+            }
+            return;
+        }
+        let width = if cur.kind() == "identifier" {
+            match self.global.get(base_text.as_str()) {
+                Some(w) => *w,
+                None => return,
+            }
+        } else {
+            // `reinterpret_cast<float4*>(x)[i]`, `((float4*)x)[i]`.
+            match self.global_in(cur) {
+                Some(w) => w.max(vector_width(&base_text)),
+                None => return,
+            }
+        };
+        let Some(index) = indices.first().copied() else {
+            return;
+        };
+        let coef = if indices.len() == 1 { self.coef(index, 0) } else { Coef::Unknown };
+        // A pointer derived per lane (`plane = x + (n * C + c) * H * W`) varies with it.
+        let coef = match self.vars.get(base_text.as_str()) {
+            Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),
+            _ => coef,
+        };
+        self.global_access(base_text, width, coef, weight, load, store);
+    }
+
+    /// A load through a pointer expression rather than a subscript: `__ldg(row + j)`,
+    /// `__ldg(p)`, `*(x + i)`. Ignored unless it points into a global buffer.
+    pub(super) fn pointer_load(&mut self, arg: Node, weight: f64, store: bool, load: bool) {
+        let mut a = arg;
+        while a.kind() == "parenthesized_expression" {
+            match a.named_child(0) {
+                Some(c) => a = c,
+                None => return,
+            }
+        }
+        // The global pointer among the terms of `base + yy * W + xx`; the address's stride
+        // across the lanes is the whole sum's (a derived pointer's own included).
+        let mut base = None;
+        let mut terms = vec![a];
+        while let Some(t) = terms.pop() {
+            match t.kind() {
+                "identifier" if self.global.contains_key(self.text(t)) => {
+                    base = Some(t);
+                    break;
+                }
+                "parenthesized_expression" => terms.extend(t.named_child(0)),
+                "binary_expression" if t.child_by_field_name("operator").is_some_and(|o| o.kind() == "+") => {
+                    terms.extend(t.child_by_field_name("right"));
+                    terms.extend(t.child_by_field_name("left"));
+                }
+                _ => {}
+            }
+        }
+        let Some(base) = base else { return };
+        let coef = self.coef(a, 0);
+        let base_text = self.text(base).to_string();
+        let Some(width) = self.global.get(base_text.as_str()).copied() else { return };
+        self.global_access(base_text, width, coef, weight, load, store);
+    }
+
+    /// One global access of `base_text` (elements of `width` words) whose index varies
+    /// across the lanes as `coef`: its bytes, sector use and vector width.
+    pub(super) fn global_access(
+        &mut self,
+        base_text: String,
+        width: f64,
+        coef: Coef,
+        weight: f64,
+        load: bool,
+        store: bool,
+    ) {
+        let elem = 4.0 * width;
+        let bytes = match coef {
+            Coef::Uniform => {
+                self.acc.broadcast += weight;
+                // With blockDim.x < 32 a warp covers several y rows, one sector each.
+                let rows = (32.0 / self.block_x.max(1.0)).clamp(1.0, 32.0);
+                elem.max(32.0) * rows / 32.0
+            }
+            Coef::Lin(a) => cost::bytes_per_element(a, elem),
+            Coef::Strided => cost::bytes_per_element(f64::INFINITY, elem),
+            Coef::Unknown => {
+                self.acc.guesses += 1;
+                elem
+            }
+        };
+        // The rest of a strided access's sectors is used soon after, and served by L2, when a
+        // loop walks on, other rows of the block read nearby, or the array is read at other
+        // places (the fields of a struct); otherwise the sector is fetched for one element.
+        let reused = self.loop_load.len() > 1
+            || self.block_rows > 1.0
+            || self.subscripts.get(base_text.as_str()).is_some_and(|n| *n > 1);
+        let bytes = if bytes > elem && reused { elem + (bytes - elem) / self.rates.l2_over_dram } else { bytes };
+        self.acc.vector_width = self.acc.vector_width.max(width);
+        self.acc.uncoalesced += (bytes - elem).max(0.0) * weight;
+        if load {
+            // A later pass over an array an earlier loop already streamed is partly served by L2.
+            let discount = match self.streamed.get(base_text.as_str()) {
+                Some(p) if *p < self.pass => 0.5,
+                _ => 1.0,
+            };
+            self.streamed.entry(base_text).or_insert(self.pass);
+            self.acc.load += bytes * weight * discount;
+            if let Some(top) = self.loop_load.last_mut() {
+                *top += bytes;
+            }
+        }
+        if store {
+            self.acc.store += bytes * weight;
+        }
+    }
+}
+
+/// Cache-hinted load intrinsics that read through a pointer (`__ldg(p + i)`).
+const LOAD_INTRINSICS: [&str; 6] = ["__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"];
+
+/// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`): a
+/// chain of subscripts is counted at its innermost one, the one whose argument is the array.
+pub(super) fn subscript_counts(def: Node, src: &str) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    crate::extract::walk_preorder(def, |n| {
+        if n.kind() == "subscript_expression" {
+            if let Some(array) = n.child_by_field_name("argument").filter(|a| a.kind() == "identifier") {
+                *counts.entry(src[array.byte_range()].to_string()).or_insert(0) += 1;
+            }
+        }
+        true
+    });
+    counts
+}
+
+/// The array a (possibly nested) subscript reads: `a` for `a[i][j]`.
+fn array_of(mut node: Node) -> Node {
+    while node.kind() == "subscript_expression" {
+        match node.child_by_field_name("argument") {
+            Some(a) => node = a,
+            None => break,
+        }
+    }
+    node
+}
+
+/// (is a store, is a load) for the access at `node`.
+fn access_kind(node: Node, src: &str) -> (bool, bool) {
+    let Some(parent) = node.parent() else {
+        return (false, true);
+    };
+    match parent.kind() {
+        "assignment_expression" if parent.child_by_field_name("left") == Some(node) => {
+            let compound = parent.child_by_field_name("operator").is_some_and(|o| o.kind() != "=");
+            (true, compound)
+        }
+        "update_expression" => (true, true),
+        // `&a[i]` handed to `__ldg` is a load; handed to an atomic it is the atomic's target.
+        "pointer_expression" => {
+            let call = parent.parent().and_then(|args| args.parent()).filter(|c| c.kind() == "call_expression");
+            let ldg = call
+                .and_then(|c| c.child_by_field_name("function"))
+                .and_then(|f| src.get(f.start_byte()..f.end_byte()))
+                .is_some_and(|name| name.starts_with("__ld"));
+            (false, ldg)
+        }
+        _ => (false, true),
+    }
+}

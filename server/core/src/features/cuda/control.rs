@@ -1,0 +1,327 @@
+//! How often each statement of a CUDA kernel runs: declarations and assignments tracked,
+//! loops and their trip counts, the threads a branch guard lets through.
+
+use super::{parameter_declarations, vector_width, Coef, Shared, Walker};
+use tree_sitter::Node;
+
+impl Walker<'_> {
+    pub(super) fn text(&self, node: Node) -> &str {
+        self.src.get(node.start_byte()..node.end_byte()).unwrap_or("")
+    }
+
+    pub(super) fn params(&mut self, def: Node) {
+        for p in parameter_declarations(def) {
+            let Some(decl) = p.child_by_field_name("declarator") else {
+                continue;
+            };
+            if decl.kind() != "pointer_declarator" {
+                continue;
+            }
+            if let Some(name) = crate::extract::declarator_name(decl) {
+                let width = vector_width(self.text(p));
+                self.global.insert(self.text(name).to_string(), width);
+            }
+        }
+    }
+
+    pub(super) fn top_level(&mut self, body: Node) {
+        let mut cursor = body.walk();
+        let children: Vec<Node> = body.named_children(&mut cursor).collect();
+        for child in children {
+            self.statement(child, 1.0, 1.0, 0);
+        }
+    }
+
+    pub(super) fn statement(&mut self, node: Node, mult: f64, frac: f64, depth: usize) {
+        if depth > 48 {
+            return;
+        }
+        match node.kind() {
+            "declaration" => self.declaration(node, mult, frac),
+            "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                self.acc.loops += 1.0;
+                let trip = self.trip_count(node);
+                let top = depth == 0;
+                if top {
+                    self.pass += 1;
+                }
+                let loads_before = self.acc.load;
+                if let Some(init) = node.child_by_field_name("initializer") {
+                    self.statement(init, mult, frac, depth + 1);
+                }
+                self.loop_load.push(0.0);
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.statement(body, mult * trip, frac, depth + 1);
+                }
+                let per_iter = self.loop_load.pop().unwrap_or(0.0);
+                let unrolled = self.preceded_by_unroll(node);
+                let ilp = if unrolled { trip.clamp(1.0, 4.0) } else { 1.0 };
+                self.acc.iter_load = self.acc.iter_load.max(per_iter * ilp);
+                if top && self.acc.load > loads_before {
+                    self.acc.passes += 1.0;
+                }
+            }
+            "if_statement" => {
+                let cond = node.child_by_field_name("condition");
+                if let Some(c) = cond {
+                    self.expr(c, mult, frac, depth + 1);
+                }
+                let inner = frac * cond.map(|c| self.guard_fraction(c)).unwrap_or(1.0);
+                if let Some(c) = node.child_by_field_name("consequence") {
+                    self.statement(c, mult, inner, depth + 1);
+                }
+                if let Some(a) = node.child_by_field_name("alternative") {
+                    self.statement(a, mult, frac, depth + 1);
+                }
+            }
+            "preproc_call" => {
+                if self.text(node).contains("unroll") {
+                    self.acc.unrolled += 1.0;
+                }
+            }
+            "compound_statement" | "else_clause" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    self.statement(child, mult, frac, depth);
+                }
+            }
+            "expression_statement" => {
+                if let Some(assign) = node.named_child(0).filter(|n| n.kind() == "assignment_expression") {
+                    self.track_assignment(assign);
+                }
+                self.expr(node, mult, frac, depth + 1);
+            }
+            "comment" => {}
+            _ => self.expr(node, mult, frac, depth + 1),
+        }
+    }
+
+    pub(super) fn preceded_by_unroll(&self, node: Node) -> bool {
+        node.prev_named_sibling().is_some_and(|p| p.kind() == "preproc_call" && self.text(p).contains("unroll"))
+    }
+
+    pub(super) fn declaration(&mut self, node: Node, mult: f64, frac: f64) {
+        let decl_text = self.text(node).to_string();
+        let is_shared = decl_text.contains("__shared__");
+        let type_text = node.child_by_field_name("type").map(|t| self.text(t).to_string()).unwrap_or_default();
+        let mut cursor = node.walk();
+        let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
+        for d in declarators {
+            if is_shared {
+                let mut dims = 0;
+                let mut padded = false;
+                let mut elems = 1.0;
+                let mut cur = Some(d);
+                while let Some(c) = cur.filter(|c| c.kind() == "array_declarator") {
+                    dims += 1;
+                    if let Some(size) = c.child_by_field_name("size") {
+                        let s = self.text(size);
+                        let v = self.env.eval(s).map(|e| e.value).unwrap_or(32.0);
+                        // `[TILE + PAD]` pads only where it moves the row off the 32 banks
+                        // (`#define PAD 0` does not).
+                        padded |= (s.contains('+') || (v as i64 % 2 == 1 && v > 1.0)) && v as i64 % 32 != 0;
+                        elems *= v.max(1.0);
+                    }
+                    cur = c.child_by_field_name("declarator");
+                }
+                if let Some(name) = crate::extract::declarator_name(d) {
+                    let bytes_per = 4.0 * vector_width(&type_text);
+                    if dims > 0 {
+                        self.acc.smem_bytes += elems * bytes_per;
+                    }
+                    self.shared.insert(self.text(name).to_string(), Shared { dims, padded });
+                }
+                continue;
+            }
+            let (name, value) = match d.kind() {
+                "init_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("value")),
+                _ => (Some(d), None),
+            };
+            let Some(name_node) = name.and_then(crate::extract::declarator_name) else {
+                continue;
+            };
+            let name = self.text(name_node).to_string();
+            if let Some(value) = value {
+                let coef = self.coef(value, 0);
+                self.vars.insert(name.clone(), coef);
+                let value_text = self.text(value).to_string();
+                self.env.define(&name, &value_text);
+                // Pointers derived from a global pointer are global too.
+                let pointer = name.as_str() != type_text.as_str()
+                    && (d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "pointer_declarator")
+                        || decl_text.contains('*'));
+                if pointer {
+                    if let Some(width) = self.global_in(value) {
+                        let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };
+                        self.global.insert(name.clone(), w);
+                    }
+                }
+                self.expr(value, mult, frac, 1);
+            } else {
+                self.vars.insert(name, Coef::Uniform);
+            }
+        }
+    }
+
+    pub(super) fn track_assignment(&mut self, assign: Node) {
+        let (Some(left), Some(right)) = (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+        else {
+            return;
+        };
+        if left.kind() == "identifier" {
+            let coef = self.coef(right, 0);
+            let name = self.text(left).to_string();
+            let op = assign.child_by_field_name("operator").map(|o| self.text(o).to_string()).unwrap_or_default();
+            let prev = self.vars.get(&name).copied().unwrap_or(Coef::Uniform);
+            let next = if op == "=" { coef } else { prev.add(coef) };
+            self.vars.insert(name, next);
+        }
+    }
+
+    /// Vector width of the global pointer mentioned in `node`, if any.
+    pub(super) fn global_in(&self, node: Node) -> Option<f64> {
+        let mut found = None;
+        crate::extract::walk_preorder(node, |n| {
+            if found.is_none() && n.kind() == "identifier" {
+                found = self.global.get(self.text(n)).copied();
+            }
+            found.is_none()
+        });
+        found
+    }
+
+    /// Trip count of a loop from its initialiser, condition and update.
+    pub(super) fn trip_count(&mut self, node: Node) -> f64 {
+        let guess = |w: &mut Self| {
+            w.acc.guesses += 1;
+            8.0
+        };
+        if node.kind() != "for_statement" {
+            return guess(self);
+        }
+        let (Some(cond), Some(update)) = (node.child_by_field_name("condition"), node.child_by_field_name("update"))
+        else {
+            return guess(self);
+        };
+        let init = node.child_by_field_name("initializer");
+        let (Some(var), Some(bound)) = (cond.child_by_field_name("left"), cond.child_by_field_name("right")) else {
+            return guess(self);
+        };
+        let var = self.text(var).to_string();
+        let start = init
+            .and_then(|i| {
+                let mut found = None;
+                crate::extract::walk_preorder(i, |n| {
+                    if found.is_none() && matches!(n.kind(), "init_declarator" | "assignment_expression") {
+                        found = n.child_by_field_name("value").or_else(|| n.child_by_field_name("right"));
+                    }
+                    found.is_none()
+                });
+                found
+            })
+            .map(|v| self.text(v).to_string())
+            .unwrap_or_else(|| "0".to_string());
+        let bound_text = self.text(bound).to_string();
+        let update_text = self.text(update).replace(' ', "");
+        let (Some(a), Some(b)) = (self.eval_mean_thread(&start), self.eval_mean_thread(&bound_text)) else {
+            return guess(self);
+        };
+        // The step from the text as written: `(long long)gridDim.x` is a cast only with its space.
+        let update_raw = self.text(update).to_string();
+        let step_of = |op: &str| update_raw.split_once(op).map(|(_, s)| s.to_string());
+        let trip = if update_text.contains("++") || update_text.contains("--") {
+            (b - a).abs()
+        } else if let Some(s) = step_of("+=").or_else(|| step_of("-=")) {
+            // A strided loop runs a whole number of times: a grid-stride loop over
+            // exactly as many elements as threads runs once, not half a time.
+            match self.env.eval(&s) {
+                Some(step) if step.value.abs() >= 1.0 => ((b - a).abs() / step.value.abs()).ceil(),
+                _ => return guess(self),
+            }
+        } else if update_text.contains(">>=")
+            || update_text.contains("/=")
+            || update_text.contains("<<=")
+            || update_text.contains("*=")
+        {
+            let (hi, lo) = (a.abs().max(b.abs()).max(1.0), a.abs().min(b.abs()).max(1.0));
+            (hi / lo).log2().floor() + 1.0
+        } else if update_text.contains(&format!("{var}={var}+")) {
+            let s = update_text.rsplit('+').next().unwrap_or("1");
+            match self.env.eval(s) {
+                Some(step) if step.value >= 1.0 => (b - a).abs() / step.value,
+                _ => return guess(self),
+            }
+        } else {
+            return guess(self);
+        };
+        trip.clamp(0.0, 1e12)
+    }
+
+    /// Evaluates `text` for the average thread of the grid (elsewhere the indices are 0).
+    pub(super) fn eval_mean_thread(&mut self, text: &str) -> Option<f64> {
+        for (k, v) in &self.mean_index {
+            self.env.set(k, *v);
+        }
+        let value = self.env.eval(text).map(|e| e.value);
+        for (k, _) in &self.mean_index {
+            self.env.set(k, 0.0);
+        }
+        value
+    }
+
+    /// Fraction of threads that execute a branch: `if (lane == 0)`, `if (threadIdx.x == 0)`,
+    /// or a bounds check `if (i < n)` on a thread index (a tail touches few threads).
+    pub(super) fn guard_fraction(&mut self, cond: Node) -> f64 {
+        let mut frac: f64 = 1.0;
+        crate::extract::walk_preorder(cond, |n| {
+            if n.kind() != "binary_expression" {
+                return true;
+            }
+            let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
+            let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
+                return true;
+            };
+            match op {
+                "<" | "<=" => {
+                    // An index that wraps (`ox = o % OW`, then `ix = ox * S + kx < W`) spans its
+                    // bound in every row, not once across the grid: no fraction of the threads.
+                    if self.wraps(self.text(l), 0) {
+                        return false;
+                    }
+                    if let Coef::Lin(a) = self.coef(l, 0) {
+                        let lo = self.env.eval_quiet(self.text(l)).map(|e| e.value);
+                        let hi = self.env.eval(self.text(r)).map(|e| e.value);
+                        if let (Some(lo), Some(hi)) = (lo, hi) {
+                            let threads = self.threads_x;
+                            let f = ((hi - lo) / (threads * a.abs().max(1e-9))).clamp(1.0 / threads, 1.0);
+                            frac = frac.min(f);
+                        }
+                    }
+                    false
+                }
+                "==" => {
+                    let lt = self.text(l).replace(' ', "");
+                    let is_thread_x = lt == "threadIdx.x"
+                        || self.env.texts.get(&lt).is_some_and(|d| d.replace(' ', "") == "threadIdx.x");
+                    if is_thread_x {
+                        frac = frac.min(1.0 / self.block_x.max(1.0));
+                    } else if self.coef(l, 0) != Coef::Uniform {
+                        frac = frac.min(1.0 / 32.0);
+                    }
+                    false
+                }
+                _ => true,
+            }
+        });
+        frac
+    }
+
+    /// Whether `text` or a local it is computed from takes a remainder (`o % OW`).
+    pub(super) fn wraps(&self, text: &str, depth: usize) -> bool {
+        text.contains('%')
+            || (depth < 4
+                && crate::extract::words(text)
+                    .any(|w| self.env.texts.get(w).is_some_and(|def| self.wraps(def, depth + 1))))
+    }
+}

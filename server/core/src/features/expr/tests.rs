@@ -1,0 +1,68 @@
+use super::*;
+
+#[test]
+fn evaluates_launch_arithmetic() {
+    let mut env = Env::default();
+    env.define("threads", "256");
+    env.set("n", 1_000_000.0);
+    assert_eq!(env.eval("(n + threads - 1) / threads").map(|e| e.value), Some(3907.0));
+    assert_eq!(env.eval("triton.cdiv(n, meta['BLOCK'])").map(|e| e.guesses), Some(1));
+    assert_eq!(env.eval("1 << 10").map(|e| e.value), Some(1024.0));
+    assert_eq!(env.eval("lambda meta: (triton.cdiv(n, 1024),)").map(|e| e.value), Some(977.0));
+    assert_eq!(env.eval("256u").map(|e| e.value), Some(256.0));
+    assert_eq!(env.eval("1e-8 * 1e8").map(|e| e.value), Some(1.0));
+    assert_eq!(env.eval("0xE0").map(|e| e.value), Some(224.0));
+    assert_eq!(env.eval("0xffffffffu").map(|e| e.value), Some(4_294_967_295.0));
+    assert_eq!(env.eval("32 * sizeof(float4)").map(|e| e.value), Some(512.0));
+    // C casts bind tighter than `*`; integer casts truncate; `(n)` alone is no cast.
+    let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+    assert_eq!(exact("(size_t)n * 4"), Some(4_000_000.0));
+    assert_eq!(exact("(unsigned int)((n + 255) / 256)"), Some(3907.0));
+    assert_eq!(exact("static_cast<int>(n / 3.0)"), Some(333_333.0));
+    assert_eq!(exact("(int)(2.5) + (float)(1)"), Some(3.0));
+    assert_eq!(exact("(threads) * 2"), Some(512.0));
+    assert_eq!(exact("std::min((n + 255) / 256, 1056)"), Some(1056.0));
+    // Bitwise operators, with C's precedence: `&` binds tighter than `|`, looser than `==`.
+    assert_eq!(exact("(threads + 37) & 31"), Some(5.0));
+    assert_eq!(exact("n & 0xFF | 1 << 12"), Some(64.0 + 4096.0));
+    assert_eq!(exact("6 ^ 3"), Some(5.0));
+    assert!(env.eval("n && threads").is_none());
+    assert!(env.eval("a +* b").is_none());
+    assert!(env.eval("x[").is_none());
+}
+
+#[test]
+fn expands_function_like_macros() {
+    let mut env = Env::default();
+    env.define_macro("#define DIV_ROUND_UP(a, b) (((a) + (b) - 1) / (b))");
+    env.define("n", "1000");
+    assert_eq!(env.eval("DIV_ROUND_UP(n, 256)").map(|e| (e.value, e.guesses)), Some((4.0, 0)));
+    // Another arity is not this macro: an unknown call, guessed.
+    assert_eq!(env.eval("DIV_ROUND_UP(n)").map(|e| e.guesses), Some(1));
+}
+
+#[test]
+fn reads_declared_tensor_sizes() {
+    let mut env = Env::default();
+    let d = crate::declaration::Declared {
+        values: [("rows".to_string(), "4096".to_string())].into(),
+        shapes: [("x".to_string(), vec!["rows".to_string(), "512".to_string()])].into(),
+        ..Default::default()
+    };
+    for (k, v) in d.definitions() {
+        env.define(&k, &v);
+    }
+    let value = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+    assert_eq!(value("x.shape[0] * x.shape[-1]"), Some(4096.0 * 512.0));
+    assert_eq!(value("x.numel() // 2"), Some(4096.0 * 256.0));
+    assert_eq!(value("x.stride(0)"), Some(512.0));
+    assert_eq!(env.eval("y.numel()").map(|e| e.guesses), Some(1));
+}
+
+#[test]
+fn splits_components() {
+    assert_eq!(components("dim3(32, 8)"), Some(vec!["32".to_string(), "8".to_string()]));
+    assert_eq!(components("(triton.cdiv(n, B), M)").map(|c| c.len()), Some(2));
+    assert_eq!(components("(n,)"), Some(vec!["n".to_string()]));
+    assert_eq!(components("(n + 1)"), None);
+}

@@ -1,0 +1,414 @@
+//! The walk over a Triton kernel's body: statements and loop trip counts, each value's
+//! shape over the `tl.arange` axes, pointers as linear functions of those axes (sector use,
+//! vector width) and the loads, stores and `tl.dot`s they feed.
+
+use super::{cost, Coef, Shape, Strides, Walker};
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+impl Walker<'_> {
+    pub(super) fn text(&self, node: Node) -> &str {
+        self.src.get(node.start_byte()..node.end_byte()).unwrap_or("")
+    }
+
+    pub(super) fn size(&self, shape: &Shape) -> f64 {
+        shape.iter().map(|s| self.env.eval(s).map(|e| e.value).unwrap_or(self.env.unknown / 32.0).max(1.0)).product()
+    }
+
+    /// Dimensions an expression's value spans: `tl.arange(0, B)` sizes, `tl.zeros((M, N))`,
+    /// and the shapes of the variables it reads.
+    pub(super) fn shape_of(&self, node: Node) -> Shape {
+        let mut shape = Shape::new();
+        crate::extract::walk_preorder(node, |n| match n.kind() {
+            "call" => {
+                let func = n.child_by_field_name("function").map(|f| self.text(f)).unwrap_or("");
+                let short = func.rsplit('.').next().unwrap_or(func);
+                let args = n.child_by_field_name("arguments");
+                match short {
+                    "arange" => {
+                        if let Some(a) = args.and_then(|a| a.named_child(1)) {
+                            shape.insert(self.text(a).to_string());
+                        }
+                        false
+                    }
+                    "zeros" | "full" | "empty" => {
+                        if let Some(t) = args.and_then(|a| a.named_child(0)) {
+                            let mut c = t.walk();
+                            for dim in t.named_children(&mut c) {
+                                shape.insert(self.text(dim).to_string());
+                            }
+                        }
+                        false
+                    }
+                    // Reductions drop a dimension: approximate as the row they reduce.
+                    "sum" | "max" | "min" | "argmax" | "argmin" | "reduce" => false,
+                    _ => true,
+                }
+            }
+            "identifier" => {
+                if let Some(s) = self.shapes.get(self.text(n)) {
+                    shape.extend(s.iter().cloned());
+                }
+                false
+            }
+            "keyword_argument" => false,
+            _ => true,
+        });
+        shape
+    }
+
+    pub(super) fn block(&mut self, block: Node, mult: f64, depth: usize) {
+        let mut cursor = block.walk();
+        let children: Vec<Node> = block.named_children(&mut cursor).collect();
+        for child in children {
+            self.statement(child, mult, depth);
+        }
+    }
+
+    pub(super) fn statement(&mut self, node: Node, mult: f64, depth: usize) {
+        if depth > 48 {
+            return;
+        }
+        match node.kind() {
+            "expression_statement" => {
+                if let Some(assign) = node.named_child(0).filter(|n| n.kind() == "assignment") {
+                    if let (Some(left), Some(right)) =
+                        (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+                    {
+                        self.expr(right, mult, depth);
+                        let shape = self.shape_of(right);
+                        let targets: Vec<String> = if left.kind() == "identifier" {
+                            vec![self.text(left).to_string()]
+                        } else {
+                            let mut c = left.walk();
+                            left.named_children(&mut c).map(|t| self.text(t).to_string()).collect()
+                        };
+                        let right_text = self.text(right).to_string();
+                        for t in targets {
+                            if left.kind() == "identifier" {
+                                self.env.define(&t, &right_text);
+                                let strides = self.strides_of(right, 0);
+                                self.strides.insert(t.clone(), strides);
+                            } else {
+                                self.strides.remove(&t);
+                            }
+                            self.shapes.insert(t, shape.clone());
+                        }
+                        return;
+                    }
+                }
+                self.expr(node, mult, depth);
+            }
+            "for_statement" => {
+                self.acc.loops += 1.0;
+                let trip = node.child_by_field_name("right").map(|r| self.trip(r)).unwrap_or(8.0);
+                let top = depth == 0;
+                if top {
+                    self.pass += 1;
+                }
+                let before = self.acc.load;
+                self.loop_load.push(0.0);
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.block(body, mult * trip, depth + 1);
+                }
+                let per_iter = self.loop_load.pop().unwrap_or(0.0);
+                self.acc.iter_load = self.acc.iter_load.max(per_iter);
+                self.acc.loop_loads += self.acc.load - before;
+                if top && self.acc.load > before {
+                    self.acc.passes += 1.0;
+                }
+            }
+            "while_statement" => {
+                self.acc.loops += 1.0;
+                self.acc.guesses += 1;
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.block(body, mult * 8.0, depth + 1);
+                }
+            }
+            "if_statement" | "else_clause" | "elif_clause" | "with_statement" | "block" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.expr(c, mult, depth + 1);
+                }
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    if matches!(child.kind(), "block" | "else_clause" | "elif_clause") {
+                        self.statement(child, mult, depth + 1);
+                    }
+                }
+                if node.kind() == "block" {
+                    self.block(node, mult, depth + 1);
+                }
+            }
+            "comment" => {}
+            _ => self.expr(node, mult, depth),
+        }
+    }
+
+    /// Trip count of `range(a, b, step)`, `tl.range(…)`, `tl.static_range(…)`.
+    pub(super) fn trip(&mut self, iter: Node) -> f64 {
+        let func = iter.child_by_field_name("function").map(|f| self.text(f).to_string()).unwrap_or_default();
+        if func.ends_with("static_range") {
+            self.acc.static_loops += 1.0;
+        }
+        let mut cursor = iter.walk();
+        let args: Vec<String> = iter
+            .child_by_field_name("arguments")
+            .map(|a| {
+                a.named_children(&mut cursor)
+                    .filter(|c| c.kind() != "keyword_argument")
+                    .map(|c| self.text(c).to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let eval = |w: &Self, t: &str| w.env.eval(t).map(|e| e.value);
+        let (a, b, s) = match args.as_slice() {
+            [b] => (Some(0.0), eval(self, b), Some(1.0)),
+            [a, b] => (eval(self, a), eval(self, b), Some(1.0)),
+            [a, b, s, ..] => (eval(self, a), eval(self, b), eval(self, s)),
+            [] => (None, None, None),
+        };
+        match (a, b, s) {
+            (Some(a), Some(b), Some(s)) if s.abs() >= 1.0 => ((b - a) / s).abs().clamp(0.0, 1e12),
+            _ => {
+                self.acc.guesses += 1;
+                8.0
+            }
+        }
+    }
+
+    pub(super) fn expr(&mut self, node: Node, mult: f64, depth: usize) {
+        let mut calls = Vec::new();
+        crate::extract::walk_preorder(node, |n| {
+            if n.kind() == "call" {
+                calls.push(n);
+            }
+            n.kind() != "lambda"
+        });
+        for call in calls {
+            self.call(call, mult, depth);
+        }
+    }
+
+    pub(super) fn call(&mut self, node: Node, mult: f64, _depth: usize) {
+        let func = node.child_by_field_name("function").map(|f| self.text(f).to_string()).unwrap_or_default();
+        let short = func.rsplit('.').next().unwrap_or(&func).to_string();
+        let args = node.child_by_field_name("arguments");
+        let arg = |i: u32| args.and_then(|a| a.named_child(i));
+        match short.as_str() {
+            "load" | "store" => {
+                let Some(ptr) = arg(0) else { return };
+                let shape = self.shape_of(ptr);
+                let elems = self.size(&shape);
+                self.acc.tile = self.acc.tile.max(elems);
+                let (per_element, vector) = self.sectors(ptr);
+                let useful = elems * self.elem;
+                let bytes = elems * per_element;
+                self.acc.uncoalesced += (bytes - useful) * mult;
+                self.acc.accessed += useful * mult;
+                self.acc.vector_words += useful * mult * vector / 4.0;
+                if short == "store" {
+                    self.acc.store += bytes * mult;
+                    return;
+                }
+                let base = self.base_param(ptr).unwrap_or_default();
+                let discount = match self.streamed.get(&base) {
+                    Some(p) if *p < self.pass => 0.5,
+                    _ => 1.0,
+                };
+                self.streamed.entry(base).or_insert(self.pass);
+                self.acc.load += bytes * mult * discount;
+                if let Some(top) = self.loop_load.last_mut() {
+                    *top += bytes;
+                }
+            }
+            "dot" => {
+                let (Some(a), Some(b)) = (arg(0), arg(1)) else {
+                    return;
+                };
+                let mut shape = self.shape_of(a);
+                shape.extend(self.shape_of(b));
+                let flops = 2.0 * self.size(&shape);
+                self.acc.dot_tile_flops = self.acc.dot_tile_flops.max(flops);
+                self.acc.tensor_flops += flops * mult;
+            }
+            s if s.starts_with("atomic_") => {
+                let elems = arg(0).map(|p| self.size(&self.shape_of(p))).unwrap_or(1.0);
+                self.acc.atomics += elems * mult;
+            }
+            "exp" | "exp2" | "log" | "log2" | "sqrt" | "rsqrt" | "sigmoid" | "sum" | "max" | "min" | "maximum"
+            | "minimum" | "where" | "fma" | "softmax" | "cumsum" => {
+                let elems = arg(0).map(|p| self.size(&self.shape_of(p))).unwrap_or(1.0);
+                self.acc.scalar_ops += elems * mult;
+            }
+            _ => {}
+        }
+    }
+
+    /// Every `tl.arange` axis and its size, by where it is written.
+    pub(super) fn find_axes(&mut self, def: Node) {
+        let mut axes = HashMap::new();
+        crate::extract::walk_preorder(def, |n| {
+            if n.kind() == "call" {
+                let func = n.child_by_field_name("function").map(|f| self.text(f)).unwrap_or("");
+                if func.rsplit('.').next() == Some("arange") {
+                    if let Some(size) = n.child_by_field_name("arguments").and_then(|a| a.named_child(1)) {
+                        axes.insert(n.start_byte(), self.text(size).to_string());
+                    }
+                }
+            }
+            true
+        });
+        self.axes = axes;
+    }
+
+    /// Bytes an access through `ptr` moves per element it uses (32-byte sectors), and its
+    /// vector width in bytes. Lanes follow the axis the address moves by one element along
+    /// (Triton orders a tile's threads that way), so the run along that axis is what one
+    /// sector serves; without one, a constant step or a data-dependent one moves what
+    /// [`cost::bytes_per_element`] says. An undeclared stride is assumed coalesced.
+    pub(super) fn sectors(&self, ptr: Node) -> (f64, f64) {
+        let elem = self.elem;
+        let (mut run, mut proven, mut step, mut gather) = (0.0f64, false, f64::INFINITY, false);
+        for (axis, coef) in self.strides_of(ptr, 0) {
+            let n = self.axes.get(&axis).and_then(|t| self.env.eval(t)).map_or(1.0, |e| e.value);
+            if n <= 1.0 {
+                continue;
+            }
+            match coef {
+                Coef::Lin { k, proven: p } if (k.abs() - 1.0).abs() < 1e-9 => {
+                    if n > run {
+                        (run, proven) = (n, p);
+                    }
+                }
+                Coef::Lin { k, .. } if k.abs() < 1e-9 => {}
+                // Several lanes share an element: the run covers n · k elements.
+                Coef::Lin { k, .. } if k.abs() < 1.0 => run = run.max(n * k.abs()),
+                Coef::Lin { k, .. } => step = step.min(k.abs()),
+                Coef::Param => {}
+                Coef::Data => gather = true,
+            }
+        }
+        if run > 0.0 {
+            let vector = if proven { (run * elem).min(16.0) } else { elem };
+            (elem / (run * elem / 32.0).min(1.0), vector)
+        } else if step.is_finite() || gather {
+            (cost::bytes_per_element(step, elem), elem)
+        } else {
+            (elem, elem)
+        }
+    }
+
+    /// `node` as a linear function of the arange axes (empty for a per-program scalar).
+    pub(super) fn strides_of(&self, node: Node, depth: usize) -> Strides {
+        if depth > 64 {
+            return Strides::new();
+        }
+        let child = |field: &str| node.child_by_field_name(field);
+        let all = |s: Strides, coef: Coef| -> Strides { s.into_keys().map(|a| (a, coef)).collect() };
+        match node.kind() {
+            "identifier" => self.strides.get(self.text(node)).cloned().unwrap_or_default(),
+            "parenthesized_expression" => {
+                node.named_child(0).map(|n| self.strides_of(n, depth + 1)).unwrap_or_default()
+            }
+            "subscript" => child("value").map(|n| self.strides_of(n, depth + 1)).unwrap_or_default(),
+            "unary_operator" => {
+                let inner = child("argument").map(|n| self.strides_of(n, depth + 1)).unwrap_or_default();
+                let negate = child("operator").is_some_and(|o| self.text(o) == "-");
+                inner.into_iter().map(|(a, c)| (a, if negate { c.scale(Some(-1.0), true) } else { c })).collect()
+            }
+            "binary_operator" => {
+                let (Some(left), Some(right)) = (child("left"), child("right")) else {
+                    return Strides::new();
+                };
+                let op = child("operator").map(|o| self.text(o)).unwrap_or("");
+                let (l, r) = (self.strides_of(left, depth + 1), self.strides_of(right, depth + 1));
+                let value = |n: Node| self.env.eval(self.text(n)).filter(|e| e.guesses == 0).map(|e| e.value);
+                match op {
+                    "+" | "-" => {
+                        let sign = if op == "-" { -1.0 } else { 1.0 };
+                        let mut out = l;
+                        for (axis, c) in r {
+                            let c = c.scale(Some(sign), true);
+                            out.entry(axis).and_modify(|e| *e = e.add(c)).or_insert(c);
+                        }
+                        out
+                    }
+                    "*" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.scale(value(right), true))).collect(),
+                    "*" if l.is_empty() => r.into_iter().map(|(a, c)| (a, c.scale(value(left), true))).collect(),
+                    "<<" if r.is_empty() => {
+                        let f = value(right).map(|v| 2f64.powf(v));
+                        l.into_iter().map(|(a, c)| (a, c.scale(f, true))).collect()
+                    }
+                    // A quotient hardly moves between neighbours and a remainder moves as
+                    // its operand (`(i // w) * w + i % w` is `i`), but Triton cannot see
+                    // either.
+                    "//" | ">>" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.scale(Some(0.0), false))).collect(),
+                    "%" if r.is_empty() => l.into_iter().map(|(a, c)| (a, c.unproven())).collect(),
+                    _ => {
+                        let mut out = all(l, Coef::Data);
+                        out.extend(all(r, Coef::Data));
+                        out
+                    }
+                }
+            }
+            "call" => {
+                let func = child("function").map(|f| self.text(f)).unwrap_or("");
+                let short = func.rsplit('.').next().unwrap_or(func);
+                let args: Vec<Node> = child("arguments")
+                    .map(|a| {
+                        let mut c = a.walk();
+                        a.named_children(&mut c).filter(|n| n.kind() != "keyword_argument").collect()
+                    })
+                    .unwrap_or_default();
+                let arg = |i: usize| args.get(i).map(|n| self.strides_of(*n, depth + 1)).unwrap_or_default();
+                match short {
+                    "arange" => Strides::from([(node.start_byte(), Coef::Lin { k: 1.0, proven: true })]),
+                    // Contiguity hints, casts and views keep the addresses.
+                    "multiple_of" | "max_contiguous" | "to" | "broadcast_to" | "reshape" | "view" | "trans"
+                    | "expand_dims" => {
+                        let object = child("function").and_then(|f| f.child_by_field_name("object"));
+                        match object.filter(|o| !matches!(self.text(*o), "tl" | "triton.language")) {
+                            Some(o) => self.strides_of(o, depth + 1),
+                            None => arg(0),
+                        }
+                    }
+                    // Clamps and selects keep the step where they pass the index through.
+                    "minimum" | "maximum" | "where" => {
+                        let mut out = Strides::new();
+                        for i in usize::from(short == "where")..args.len() {
+                            for (a, c) in arg(i) {
+                                out.entry(a).or_insert(c.unproven());
+                            }
+                        }
+                        out
+                    }
+                    _ => (0..args.len()).flat_map(|i| all(arg(i), Coef::Data)).collect(),
+                }
+            }
+            _ => Strides::new(),
+        }
+    }
+
+    /// The kernel parameter a pointer expression is based on (`x_ptr + offs` → `x_ptr`).
+    pub(super) fn base_param(&self, node: Node) -> Option<String> {
+        let mut found = None;
+        crate::extract::walk_preorder(node, |n| {
+            if found.is_some() {
+                return false;
+            }
+            if n.kind() == "identifier" {
+                let t = self.text(n);
+                if self.params.contains(t) {
+                    found = Some(t.to_string());
+                } else if let Some(def) = self.env.texts.get(t) {
+                    // A local pointer: follow its definition textually.
+                    let hit = self.params.iter().find(|p| crate::extract::words(def).any(|w| w == p.as_str()));
+                    found = hit.cloned();
+                }
+            }
+            true
+        });
+        found
+    }
+}
