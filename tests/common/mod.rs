@@ -103,6 +103,11 @@ impl Client {
         }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Writes bytes as they are (no header added).
     pub fn send_bytes(&mut self, bytes: &[u8]) {
         self.stdin.write_all(bytes).expect("write");

@@ -7,7 +7,7 @@ use super::expr::{components, Env};
 use super::launch;
 use super::{Features, Profile};
 use crate::kernel::{Kernel, Language};
-use crate::source::parser_for;
+use crate::source::parse_snippet;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -109,8 +109,7 @@ fn vector_width(type_text: &str) -> f64 {
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
-    let mut parser = parser_for(Language::Cuda);
-    let tree = parser.parse(&kernel.source, None);
+    let tree = parse_snippet(Language::Cuda, &kernel.source);
     let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), kernel.source.as_bytes()));
     let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
     let mut env = launch::environment(kernel, &params, assumed);
