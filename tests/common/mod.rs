@@ -2,6 +2,8 @@
 //! editor does. Shared by the end-to-end tests.
 #![allow(dead_code)]
 
+pub mod worker;
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
