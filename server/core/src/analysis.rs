@@ -187,11 +187,16 @@ pub struct LastGood {
 }
 
 impl LastGood {
-    /// The kernels to forecast for this extraction, each flagged `true` if it is a
-    /// last-good stand-in for a kernel that does not parse now.
-    pub fn resolve(&mut self, extraction: &Extraction) -> Vec<(Kernel, bool)> {
+    /// The kernels to forecast for this extraction (taken, not copied), each flagged
+    /// `true` if it is a last-good stand-in for a kernel that does not parse now.
+    pub fn resolve(&mut self, extraction: Extraction) -> Vec<(Kernel, bool)> {
+        let names: std::collections::HashSet<String> = if extraction.syntax_errors.is_empty() {
+            extraction.kernels.iter().map(|k| k.name.clone()).collect()
+        } else {
+            Default::default()
+        };
         let mut out = Vec::with_capacity(extraction.kernels.len());
-        for kernel in &extraction.kernels {
+        for kernel in extraction.kernels {
             if kernel.has_errors {
                 if let Some(good) = self.kernels.get(&kernel.name) {
                     let mut stand_in = good.clone();
@@ -209,11 +214,11 @@ impl LastGood {
                 // Only a new version is stored: a stand-in takes its ranges from the current parse.
                 self.kernels.insert(kernel.name.clone(), kernel.clone());
             }
-            out.push((kernel.clone(), kernel.has_errors));
+            let errors = kernel.has_errors;
+            out.push((kernel, errors));
         }
         if extraction.syntax_errors.is_empty() {
             // The file parses: forget kernels that are gone.
-            let names: std::collections::HashSet<&str> = extraction.kernels.iter().map(|k| k.name.as_str()).collect();
             self.kernels.retain(|name, _| names.contains(name.as_str()));
         }
         out

@@ -14,7 +14,7 @@
 //! later edit may be answered `ContentModified`; the last answer must be the hints of
 //! the latest text. `KFORECAST_BIN` runs another binary (e.g. an older build).
 //!
-//! Then a 10 MB file (about 4,700 such kernels): the time from its `didOpen` to the hint
+//! Then a 10 MB file (about 4,500 such kernels): the time from its `didOpen` to the hint
 //! of an edit made right after it (the visible range of an editor, its first 100 lines,
 //! and then the whole file), an edit's round trip in it, and the server's peak RSS.
 //!

@@ -255,7 +255,7 @@ impl Document {
             let text = self.src.text();
             self.link(&mut extraction.kernels, &text)
         };
-        let current = self.last_good.resolve(&extraction);
+        let current = self.last_good.resolve(extraction);
         tracing::debug!("version {} parsed and extracted in {:?}", self.version, start.elapsed());
         Some(Pending {
             generation: self.generation,
