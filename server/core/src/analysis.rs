@@ -147,17 +147,24 @@ impl Analyzer {
                 matched: matched.map(|(b, how)| (b.name.clone(), how)),
             })
         };
-        let threads = if current.len() < PARALLEL_FROM {
-            1
-        } else {
-            std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS)
-        };
-        if threads <= 1 {
-            return (0..current.len()).map(report).collect();
+        // Most comparisons (one kernel edited, the others cached or unchanged) are done
+        // here in a millisecond; what is left after SEQUENTIAL goes to several threads.
+        let start = std::time::Instant::now();
+        let mut out: Vec<Option<KernelReport>> = Vec::with_capacity(current.len());
+        while out.len() < current.len() && start.elapsed() < SEQUENTIAL {
+            out.push(Some(report(out.len())?));
         }
+        let done = out.len();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS);
+        if threads <= 1 || current.len() - done < PARALLEL_FROM {
+            for i in done..current.len() {
+                out.push(Some(report(i)?));
+            }
+            return out.into_iter().collect();
+        }
+        out.resize(current.len(), None);
         // Interleaved shares: the kernels an edit changed tend to sit together.
-        let share = |t: usize| (t..current.len()).step_by(threads).map(|i| report(i).map(|r| (i, r))).collect();
-        let mut out: Vec<Option<KernelReport>> = vec![None; current.len()];
+        let share = |t: usize| (done + t..current.len()).step_by(threads).map(|i| report(i).map(|r| (i, r))).collect();
         std::thread::scope(|s| {
             let others: Vec<_> = (1..threads).map(|t| s.spawn(move || share(t))).collect();
             let mine: Option<Vec<_>> = share(0);
@@ -174,8 +181,10 @@ impl Analyzer {
     }
 }
 
-/// From this many kernels on, a comparison uses several threads.
-const PARALLEL_FROM: usize = 16;
+/// How long a comparison runs on one thread before the rest is shared out.
+const SEQUENTIAL: std::time::Duration = std::time::Duration::from_millis(3);
+/// From this many kernels left on, a comparison uses several threads.
+const PARALLEL_FROM: usize = 8;
 /// At most this many threads forecast one document.
 const MAX_THREADS: usize = 4;
 

@@ -37,6 +37,9 @@ pub const SET_BASELINE: &str = "kforecast.setBaseline";
 pub const SHOW_FORECAST: &str = "kforecast.showForecast";
 pub const VERIFY: &str = "kforecast.verify";
 
+/// How long an analysis may hold the message loop before it goes on off it.
+const INLINE_ANALYSIS: Duration = Duration::from_millis(4);
+
 /// How long the text must be still before the LLM surrogate is asked.
 const LLM_DEBOUNCE: Duration = Duration::from_millis(600);
 
@@ -146,8 +149,20 @@ impl Backend {
                 None => return true,
             }
         };
-        let (versions, at) = (self.versions.clone(), uri.clone());
+        // Most analyses (an edit to one kernel) take a millisecond or two: made here. One
+        // that runs past INLINE_ANALYSIS goes on off the loop, where the forecasts made
+        // so far are found in the cache.
         let start = std::time::Instant::now();
+        let superseded = || cancellable && self.versions.superseded(uri, pending.version);
+        let inline = || superseded() || start.elapsed() > INLINE_ANALYSIS;
+        if let Some(reports) = analyzer.compare_unless(&pending.current, &pending.baseline, &inline) {
+            let mut st = self.state();
+            return st.docs.get_mut(uri).is_none_or(|doc| doc.install(pending, reports));
+        }
+        if superseded() {
+            return false;
+        }
+        let (versions, at) = (self.versions.clone(), uri.clone());
         let forecast = tokio::task::spawn_blocking(move || {
             let cancelled = || cancellable && versions.superseded(&at, pending.version);
             let reports = analyzer.compare_unless(&pending.current, &pending.baseline, &cancelled);
@@ -180,16 +195,13 @@ impl Backend {
     }
 
     /// Analyses `uri` and, unless a later edit came first, publishes its diagnostics and
-    /// starts what follows an edit (auto-verify, the LLM surrogate), in the background.
-    pub(crate) fn analyze_and_publish(&self, uri: Url) {
-        let me = self.clone();
-        tokio::spawn(async move {
-            if me.analyze(&uri, true).await {
-                me.auto_verify(&uri);
-                me.start_llm(&uri);
-                me.publish(uri).await;
-            }
-        });
+    /// starts what follows an edit (auto-verify, the LLM surrogate).
+    pub(crate) async fn analyze_and_publish(&self, uri: Url) {
+        if self.analyze(&uri, true).await {
+            self.auto_verify(&uri);
+            self.start_llm(&uri);
+            self.publish(uri).await;
+        }
     }
 
     /// Answers a request the input filter refused (an unusable id, a `$/` request, …).

@@ -18,10 +18,10 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
         st.docs.insert(item.uri.clone(), doc);
         warning
     };
-    b.analyze_and_publish(item.uri);
     if let Some(w) = warning {
         b.client.show_message(MessageType::WARNING, w).await;
     }
+    b.analyze_and_publish(item.uri).await;
 }
 
 pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams) {
@@ -41,8 +41,8 @@ pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams)
             return;
         }
     }
-    // In the background (given up if a later edit comes meanwhile).
-    b.analyze_and_publish(uri);
+    // Given up if a later edit comes meanwhile.
+    b.analyze_and_publish(uri).await;
 }
 
 pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
