@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::worker::{absurd_cuda_job, http, triton_job, worker, TOKEN};
 use common::{binary, repo_root};
 use serde_json::Value;
 use std::path::Path;
@@ -310,4 +311,30 @@ fn gpu_a_base_that_does_not_build_stops_the_search_after_one_run() {
     assert_eq!(o["stop"], "base_failed", "{o}");
     let note = o["note"].as_str().unwrap_or("");
     assert!(note.contains("beta2") && note.contains("sgemm_2d.cu("), "{note}");
+}
+
+#[test]
+fn gpu_a_worker_refuses_escaping_names_and_absurd_buffers_and_keeps_measuring() {
+    if !have_gpu() {
+        return;
+    }
+    let w = worker(&[], None);
+    let target = tempfile::tempdir().expect("tempdir");
+    let escape = target.path().join("escaped.py");
+    let mut job: Value = serde_json::from_str(&triton_job()).expect("json");
+    job["job"]["candidate"]["file_name"] = escape.display().to_string().into();
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), job.to_string().as_bytes());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("file name"), "{body}");
+    assert!(!escape.exists(), "a job wrote outside its folder");
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), absurd_cuda_job().to_string().as_bytes());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("1099511627776 elements"), "{body}");
+    eprintln!("refused: {body}");
+    // The worker still measures a good job on the GPU.
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let m: Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(m["status"], "ok", "{m}");
+    eprintln!("then measured: speedup {} on {}", m["speedup"], m["device"]["name"]);
 }

@@ -3,81 +3,13 @@
 
 mod common;
 
+use common::worker::{absurd_cuda_job, http, triton_job, worker, TOKEN};
 use common::{binary, repo_root};
 use serde_json::Value;
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-const TOKEN: &str = "s3cret-token";
-
-struct Worker {
-    child: Child,
-    addr: String,
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("port")
-}
-
-/// Starts a worker; `python` replaces the Triton runner's interpreter (a test double).
-fn worker(extra: &[&str], python: Option<&Path>) -> Worker {
-    let addr = format!("127.0.0.1:{}", free_port());
-    let mut cmd = Command::new(binary());
-    cmd.args(["worker", "--listen", &addr])
-        .args(extra)
-        .env("KFORECAST_WORKER_TOKEN", TOKEN)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    if let Some(p) = python {
-        cmd.env("KFORECAST_PYTHON", p);
-    }
-    let child = cmd.spawn().expect("spawn worker");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(&addr).is_err() {
-        assert!(Instant::now() < deadline, "worker did not listen");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    Worker { child, addr }
-}
-
-/// A raw HTTP/1.1 exchange: (status, body).
-fn http(addr: &str, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(60))).expect("timeout");
-    let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
-    let head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len());
-    s.write_all(head.as_bytes()).expect("write");
-    let _ = s.write_all(body);
-    let mut out = String::new();
-    let _ = s.read_to_string(&mut out);
-    let status = out.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
-    let body = out.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-    (status, body)
-}
-
-fn triton_job() -> String {
-    let root = repo_root().join("test-workspaces/triton");
-    let read = |p: &str| std::fs::read_to_string(root.join(p)).expect("read");
-    serde_json::json!({
-        "job": {"language": "triton", "kernel": "add_kernel",
-            "base": {"file_name": "vector_add.py", "source": read("previous/kernels/vector_add.py"), "wrapper": "add"},
-            "candidate": {"file_name": "vector_add.py", "source": read("kernels/vector_add.py"), "wrapper": "add"},
-            "inputs": [{"kind": "tensor", "name": "x", "dtype": "f32", "shape": [1024], "init": {"kind": "randn"}},
-                       {"kind": "tensor", "name": "y", "dtype": "f32", "shape": [1024], "init": {"kind": "randn"}}],
-            "args": ["x", "y"], "outputs": []}
-    })
-    .to_string()
-}
 
 #[test]
 fn auth_limits_and_routes() {
@@ -399,4 +331,44 @@ fn job_file_names_that_leave_the_job_folder_are_refused_and_nothing_is_written()
     // The worker keeps serving.
     let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
     assert_eq!(status, 200, "{body}");
+}
+
+#[test]
+fn jobs_with_absurd_buffers_are_refused_before_anything_is_allocated() {
+    let w = worker(&[], None);
+    // 2^40 float32 elements: 4 TiB, refused before the GPU is even looked for.
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), absurd_cuda_job().to_string().as_bytes());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("1099511627776 elements") && body.contains("4096.0 GiB"), "{body}");
+    // A Triton tensor whose shape does not even fit in 64 bits.
+    let mut job: Value = serde_json::from_str(&triton_job()).expect("json");
+    job["job"]["inputs"][1]["shape"] = serde_json::json!([1u64 << 32, 1u64 << 32, 16]);
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), job.to_string().as_bytes());
+    assert_eq!(status, 400, "{body}");
+    assert!(body.contains("buffer `y`") && body.contains("2^64"), "{body}");
+    // The worker keeps serving.
+    let (status, body) = http(&w.addr, "POST", "/v1/measure", Some(TOKEN), triton_job().as_bytes());
+    assert_eq!(status, 200, "{body}");
+
+    // The stdio worker (what `worker --listen` and the editor run) refuses it too and
+    // answers the next line.
+    let mut child = Command::new(binary())
+        .arg("worker")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn worker");
+    let mut line = absurd_cuda_job();
+    line["op"] = "measure".into();
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "{line}\n{{\"op\":\"health\"}}").expect("write");
+    drop(stdin);
+    let out = child.wait_with_output().expect("worker output");
+    let replies: Vec<Value> =
+        String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    assert_eq!(replies.len(), 2, "{replies:?}");
+    assert_eq!(replies[0]["status"], "error", "{replies:?}");
+    assert!(replies[0]["message"].as_str().is_some_and(|m| m.contains("elements")), "{replies:?}");
+    assert!(replies[1].get("ok").is_some(), "{replies:?}");
 }

@@ -2,6 +2,8 @@
 //! editor does. Shared by the end-to-end tests.
 #![allow(dead_code)]
 
+pub mod worker;
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -101,6 +103,11 @@ impl Client {
             server_requests: Vec::new(),
             _cache: None,
         }
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Writes bytes as they are (no header added).

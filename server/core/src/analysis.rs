@@ -7,6 +7,7 @@ use crate::hash::ContentHash;
 use crate::kernel::{Kernel, TextRange};
 use crate::pairing::{pair_refs, Match};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 /// How a kernel compares with its baseline.
@@ -47,6 +48,7 @@ impl KernelReport {
 }
 
 /// Forecasts kernels against baselines through a cache.
+#[derive(Clone)]
 pub struct Analyzer {
     forecaster: Arc<dyn Forecaster>,
     cache: Arc<ForecastCache>,
@@ -97,41 +99,94 @@ impl Analyzer {
     /// Compares each current kernel with its baseline kernel: the one of the same name, or
     /// the one it takes the place of (see [`crate::pairing`]), forecast less surely.
     pub fn compare(&self, current: &[(Kernel, bool)], baseline: &[Kernel]) -> Vec<KernelReport> {
+        self.compare_unless(current, baseline, &|| false).unwrap_or_default()
+    }
+
+    /// [`Self::compare`], given up (`None`) once `cancelled` says so: it is asked before
+    /// each changed kernel's forecast (an editor's later edit makes this text's analysis
+    /// useless; the forecasts made so far stay in the cache for the next one). Many
+    /// kernels (an edit storm over a large file) are forecast on several threads.
+    pub fn compare_unless(
+        &self,
+        current: &[(Kernel, bool)],
+        baseline: &[Kernel],
+        cancelled: &(dyn Fn() -> bool + Sync),
+    ) -> Option<Vec<KernelReport>> {
         let kernels: Vec<&Kernel> = current.iter().map(|(k, _)| k).collect();
         let bases: Vec<&Kernel> = baseline.iter().collect();
         let pairing = pair_refs(&bases, &kernels);
         let doubt = PairingDoubt::shipped();
-        current
-            .iter()
-            .enumerate()
-            .map(|(i, (kernel, stale))| {
-                let matched = pairing.of_candidate(i).map(|p| (&baseline[p.base], p.how.clone()));
-                let base = matched.as_ref().map(|(b, _)| *b);
-                let status = match &matched {
-                    None => Status::New,
-                    Some((base, _)) if base.raw_hash == kernel.raw_hash && base.identity == kernel.identity => {
-                        Status::Unchanged
-                    }
-                    Some((base, how)) if how.guessed() => {
-                        let note = format!("compared with `{}`: {}", base.name, how.describe());
-                        Status::Changed(self.forecast(base, kernel).widened(doubt.for_match(how), Some(note)))
-                    }
-                    Some((base, _)) => Status::Changed(self.forecast(base, kernel)),
-                };
-                KernelReport {
-                    name: kernel.name.clone(),
-                    range: kernel.range,
-                    name_range: kernel.name_range,
-                    signature_end: kernel.signature_end,
-                    status,
-                    stale: *stale,
-                    pair: base.map(|b| (b.identity, kernel.identity)),
-                    matched: matched.map(|(b, how)| (b.name.clone(), how)),
+        let given_up = AtomicBool::new(false);
+        let report = |i: usize| {
+            let (kernel, stale) = &current[i];
+            let matched = pairing.of_candidate(i).map(|p| (&baseline[p.base], p.how.clone()));
+            let base = matched.as_ref().map(|(b, _)| *b);
+            let status = match &matched {
+                None => Status::New,
+                Some((base, _)) if base.raw_hash == kernel.raw_hash && base.identity == kernel.identity => {
+                    Status::Unchanged
                 }
+                Some(_) if given_up.load(Ordering::Relaxed) || cancelled() => {
+                    given_up.store(true, Ordering::Relaxed);
+                    return None;
+                }
+                Some((base, how)) if how.guessed() => {
+                    let note = format!("compared with `{}`: {}", base.name, how.describe());
+                    Status::Changed(self.forecast(base, kernel).widened(doubt.for_match(how), Some(note)))
+                }
+                Some((base, _)) => Status::Changed(self.forecast(base, kernel)),
+            };
+            Some(KernelReport {
+                name: kernel.name.clone(),
+                range: kernel.range,
+                name_range: kernel.name_range,
+                signature_end: kernel.signature_end,
+                status,
+                stale: *stale,
+                pair: base.map(|b| (b.identity, kernel.identity)),
+                matched: matched.map(|(b, how)| (b.name.clone(), how)),
             })
-            .collect()
+        };
+        // Most comparisons (one kernel edited, the others cached or unchanged) are done
+        // here in a millisecond; what is left after SEQUENTIAL goes to several threads.
+        let start = std::time::Instant::now();
+        let mut out: Vec<Option<KernelReport>> = Vec::with_capacity(current.len());
+        while out.len() < current.len() && start.elapsed() < SEQUENTIAL {
+            out.push(Some(report(out.len())?));
+        }
+        let done = out.len();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MAX_THREADS);
+        if threads <= 1 || current.len() - done < PARALLEL_FROM {
+            for i in done..current.len() {
+                out.push(Some(report(i)?));
+            }
+            return out.into_iter().collect();
+        }
+        out.resize(current.len(), None);
+        // Interleaved shares: the kernels an edit changed tend to sit together.
+        let share = |t: usize| (done + t..current.len()).step_by(threads).map(|i| report(i).map(|r| (i, r))).collect();
+        std::thread::scope(|s| {
+            let others: Vec<_> = (1..threads).map(|t| s.spawn(move || share(t))).collect();
+            let mine: Option<Vec<_>> = share(0);
+            // A share whose thread failed is done again below, on this thread.
+            let theirs = others.into_iter().filter_map(|h| h.join().ok());
+            for (i, r) in std::iter::once(mine).chain(theirs).flatten().flatten() {
+                out[i] = Some(r);
+            }
+        });
+        if given_up.load(Ordering::Relaxed) {
+            return None;
+        }
+        out.into_iter().enumerate().map(|(i, r)| r.or_else(|| report(i))).collect()
     }
 }
+
+/// How long a comparison runs on one thread before the rest is shared out.
+const SEQUENTIAL: std::time::Duration = std::time::Duration::from_millis(3);
+/// From this many kernels left on, a comparison uses several threads.
+const PARALLEL_FROM: usize = 8;
+/// At most this many threads forecast one document.
+const MAX_THREADS: usize = 4;
 
 /// Keeps each kernel's last version that parsed, so that half-typed code shows the
 /// last good forecast instead of noise.
@@ -141,11 +196,16 @@ pub struct LastGood {
 }
 
 impl LastGood {
-    /// The kernels to forecast for this extraction, each flagged `true` if it is a
-    /// last-good stand-in for a kernel that does not parse now.
-    pub fn resolve(&mut self, extraction: &Extraction) -> Vec<(Kernel, bool)> {
+    /// The kernels to forecast for this extraction (taken, not copied), each flagged
+    /// `true` if it is a last-good stand-in for a kernel that does not parse now.
+    pub fn resolve(&mut self, extraction: Extraction) -> Vec<(Kernel, bool)> {
+        let names: std::collections::HashSet<String> = if extraction.syntax_errors.is_empty() {
+            extraction.kernels.iter().map(|k| k.name.clone()).collect()
+        } else {
+            Default::default()
+        };
         let mut out = Vec::with_capacity(extraction.kernels.len());
-        for kernel in &extraction.kernels {
+        for kernel in extraction.kernels {
             if kernel.has_errors {
                 if let Some(good) = self.kernels.get(&kernel.name) {
                     let mut stand_in = good.clone();
@@ -163,11 +223,11 @@ impl LastGood {
                 // Only a new version is stored: a stand-in takes its ranges from the current parse.
                 self.kernels.insert(kernel.name.clone(), kernel.clone());
             }
-            out.push((kernel.clone(), kernel.has_errors));
+            let errors = kernel.has_errors;
+            out.push((kernel, errors));
         }
         if extraction.syntax_errors.is_empty() {
             // The file parses: forget kernels that are gone.
-            let names: std::collections::HashSet<&str> = extraction.kernels.iter().map(|k| k.name.as_str()).collect();
             self.kernels.retain(|name, _| names.contains(name.as_str()));
         }
         out

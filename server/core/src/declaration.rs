@@ -41,7 +41,11 @@ pub fn items_before(text: &str, start: usize) -> Vec<Item> {
     }
     let mut cursor = end;
     while cursor > 0 {
-        let prev_end = cursor - 1;
+        // The end of the line above (`cursor` is inside a line when `start` was).
+        let mut prev_end = cursor - 1;
+        while !text.is_char_boundary(prev_end) {
+            prev_end -= 1;
+        }
         let prev_start = text[..prev_end].rfind('\n').map(|i| i + 1).unwrap_or(0);
         if !is_comment_line(&text[prev_start..prev_end]) {
             break;
@@ -225,5 +229,11 @@ mod tests {
         let start = text.find("__global__").unwrap_or(0);
         assert!(Declared::from_items(&items_before(text, start)).is_empty());
         assert!(items_before("", 10).is_empty());
+        // Found by the `declaration` fuzz target: a start right after a multi-byte
+        // character in the middle of a comment line.
+        let text = "// kforecast: n = 1; BLOCK = 12\u{FFFD}\u{FFFD}\u{FFFD}";
+        for start in 0..=text.len() {
+            let _ = items_before(text, start);
+        }
     }
 }

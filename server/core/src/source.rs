@@ -45,6 +45,45 @@ pub fn parser_for(language: Language) -> Parser {
     parser
 }
 
+/// Snippets (a kernel's text) parsed lately on this thread, newest first.
+const SNIPPETS: usize = 4;
+
+thread_local! {
+    static SNIPPET_PARSERS: std::cell::RefCell<(Option<Parser>, Option<Parser>)> = const { std::cell::RefCell::new((None, None)) };
+    static SNIPPET_TREES: std::cell::RefCell<Vec<(Language, String, Option<Tree>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The tree of a snippet (a kernel's text, parsed alone). A forecast profiles each
+/// version of a kernel at several problem sizes, the two versions in turn: the last few
+/// snippets' trees are kept (per thread), so each version is parsed once, not per size.
+pub fn parse_snippet(language: Language, text: &str) -> Option<Tree> {
+    let found = SNIPPET_TREES.with(|trees| {
+        let mut trees = trees.borrow_mut();
+        let at = trees.iter().position(|(l, t, _)| *l == language && t == text)?;
+        let entry = trees.remove(at);
+        let tree = entry.2.clone();
+        trees.insert(0, entry);
+        Some(tree)
+    });
+    if let Some(tree) = found {
+        return tree;
+    }
+    let tree = SNIPPET_PARSERS.with(|parsers| {
+        let mut parsers = parsers.borrow_mut();
+        let slot = match language {
+            Language::Cuda => &mut parsers.0,
+            Language::Triton => &mut parsers.1,
+        };
+        slot.get_or_insert_with(|| parser_for(language)).parse(text, None)
+    });
+    SNIPPET_TREES.with(|trees| {
+        let mut trees = trees.borrow_mut();
+        trees.insert(0, (language, text.to_string(), tree.clone()));
+        trees.truncate(SNIPPETS);
+    });
+    tree
+}
+
 impl SourceText {
     pub fn new(language: Language, text: &str) -> Self {
         Self::with_budget(language, text, PARSE_BUDGET)

@@ -13,6 +13,16 @@
 //! answer's latency is counted from its own request's sending; a request overtaken by a
 //! later edit may be answered `ContentModified`; the last answer must be the hints of
 //! the latest text. `KFORECAST_BIN` runs another binary (e.g. an older build).
+//!
+//! Then a 10 MB file (about 4,500 such kernels): the time from its `didOpen` to the hint
+//! of an edit made right after it (the visible range of an editor, its first 100 lines,
+//! and then the whole file), an edit's round trip in it, and the server's peak RSS.
+//!
+//! Then files whose parse is pathological (runs of `*/`): the time from `didOpen` to the
+//! answer of the next request.
+//!
+//! Arguments (after `--`) choose sections: `roundtrip`, `burst`, `large`, `comment`
+//! (default: all). Each section prints the load average of the machine beside its figures.
 
 #[path = "../../../tests/common/mod.rs"]
 mod common;
@@ -76,7 +86,33 @@ fn opened(kernels: usize) -> (Client, String, String, tempfile::TempDir) {
     (c, text, uri, dir)
 }
 
+/// `load average 1.2 / 3.4 / 5.6` (1, 5 and 15 minutes), where Linux gives it.
+fn load() -> String {
+    let avg = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let v: Vec<&str> = avg.split_whitespace().take(3).collect();
+    format!("load average {}", v.join(" / "))
+}
+
 fn main() {
+    let chosen: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with('-')).collect();
+    let run = |name: &str| chosen.is_empty() || chosen.iter().any(|c| c == name);
+    if run("roundtrip") {
+        roundtrip();
+    }
+    if run("burst") {
+        burst();
+    }
+    if run("large") {
+        large();
+    }
+    if run("comment") {
+        comment();
+    }
+}
+
+/// Sequential didChange → inlayHint round trips on a 100-kernel file.
+fn roundtrip() {
+    let before = load();
     let (mut c, text, uri, _dir) = opened(100);
     let lines = text.lines().count();
 
@@ -114,8 +150,8 @@ fn main() {
         percentile(&times, 0.99),
         times[times.len() - 1]
     );
+    println!("  ({before} before, {} after)", load());
     let _ = c.shutdown();
-    burst();
 }
 
 /// Records an answer to one of the burst's requests.
@@ -140,6 +176,7 @@ fn answered(
 
 /// 5 bursts of 200 didChange + inlayHint pairs on a 90-kernel file.
 fn burst() {
+    let before = load();
     let (mut c, text, uri, _dir) = opened(90);
     let (kernel_lines, col) = loop_bounds(&text);
     let hint_request = |id: i64| {
@@ -149,11 +186,13 @@ fn burst() {
         .expect("json")
     };
     let mut times = Vec::new();
+    let mut per_burst = Vec::new();
     let (mut modified, mut stale_last) = (0, 0);
     let mut version = 1;
     let mut id = 1_000_000i64;
     for b in 0..5usize {
         let mut sent: HashMap<i64, Instant> = HashMap::new();
+        let first = times.len();
         let mut last_id = 0;
         let mut last = Value::Null;
         for round in 0..200usize {
@@ -180,6 +219,9 @@ fn burst() {
             let r = c.next_response(Duration::from_secs(60)).expect("an answer within 60 s");
             answered(r, &mut sent, &mut times, &mut modified, last_id, &mut last);
         }
+        let mut this: Vec<f64> = times[first..].to_vec();
+        this.sort_by(f64::total_cmp);
+        per_burst.push(format!("{:.0}/{:.0}", percentile(&this, 0.5), this[this.len() - 1]));
         // The answer to the last request is the hints of the latest text.
         let now = c.request(
             "textDocument/inlayHint",
@@ -205,5 +247,132 @@ fn burst() {
         times[times.len() - 1],
         stale_last
     );
+    println!("  each burst's p50/max (ms): {}", per_burst.join(", "));
+    println!("  ({before} before, {} after)", load());
     let _ = c.shutdown();
+}
+
+/// The server's peak resident memory (`VmHWM`), in MB.
+fn peak_rss_mb(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
+        .unwrap_or(f64::NAN);
+    kb / 1024.0
+}
+
+fn hint_range_request(uri: &str, lines: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}}})
+}
+
+fn hints_of(answer: &Value) -> usize {
+    answer["result"].as_array().map_or(0, Vec::len)
+}
+
+/// A 10 MB file: first hint after opening, an edit's round trip, peak RSS.
+fn large() {
+    let before = load();
+    let mut text = String::new();
+    let mut kernels = 0;
+    while text.len() < 10 * 1024 * 1024 {
+        text += &kernel(kernels);
+        kernels += 1;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("huge.cu");
+    std::fs::write(&path, &text).expect("write");
+    let uri = uri_of(&path);
+    let (lines, col) = loop_bounds(&text);
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    let rss_idle = peak_rss_mb(c.pid());
+    let edit = |c: &mut Client, version: i64, line: u32, digit: &str| {
+        c.change(&uri, version, (line, col), (line, col + 1), digit);
+    };
+    let start = Instant::now();
+    c.open(&uri, "cuda", &text);
+    // The user types in the first kernel right away; the editor asks for the visible lines.
+    edit(&mut c, 2, lines[0], "9");
+    let first = c.request("textDocument/inlayHint", hint_range_request(&uri, 100));
+    let first_hint = start.elapsed().as_secs_f64();
+    let whole = c.request("textDocument/inlayHint", hint_range_request(&uri, 1_000_000));
+    let whole_hints = start.elapsed().as_secs_f64();
+    // Edits in the middle of the file, each followed by the hints of its lines.
+    let mut round_trips = Vec::new();
+    for (n, version) in (3..23).enumerate() {
+        let line = lines[lines.len() / 2 + n];
+        let t = Instant::now();
+        edit(&mut c, version, line, "9");
+        let r = c.request(
+            "textDocument/inlayHint",
+            json!({"textDocument": {"uri": uri}, "range": {"start": {"line": line - 10, "character": 0}, "end": {"line": line + 90, "character": 0}}}),
+        );
+        assert_eq!(hints_of(&r), 1, "{r}");
+        round_trips.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    round_trips.sort_by(f64::total_cmp);
+    let rss = peak_rss_mb(c.pid());
+    println!(
+        "10 MB file: {:.1} MB, {kernels} kernels, {} lines (targets: first hint <= 1 s, peak RSS <= 200 MB)",
+        text.len() as f64 / 1e6,
+        text.lines().count()
+    );
+    println!(
+        "  didOpen + an edit -> first hint (first 100 lines): {:.2} s ({} hint); the whole file's hints: {:.2} s ({} hints)",
+        first_hint,
+        hints_of(&first),
+        whole_hints,
+        hints_of(&whole)
+    );
+    println!(
+        "  edit -> hints of its lines, 20 edits: p50 {:.1} ms, max {:.1} ms; peak RSS {:.0} MB (idle server {:.0} MB)",
+        percentile(&round_trips, 0.5),
+        round_trips[round_trips.len() - 1],
+        rss,
+        rss_idle
+    );
+    println!("  ({before} before, {} after)", load());
+    let _ = c.shutdown();
+}
+
+/// Files of `*/` runs (tree-sitter's error recovery is slow on them): didOpen → the next answer.
+fn comment() {
+    let before = load();
+    // (what, file name, before the run, the run, its repeats, after it)
+    let triton = "import triton\n\n@triton.jit\ndef k(x):\n";
+    let cuda = "__global__ void k(float* a, int i) {\n";
+    let cases = [
+        ("Triton, `x = */*/…` after a kernel", "slow.py", format!("{triton}    pass\n\nx = "), "*/", 1700, "\n"),
+        ("Triton, `*/ ` runs in a kernel body", "slow2.py", format!("{triton}    y = 1\n    "), "*/ ", 1100, "\n"),
+        ("CUDA, `*/ ` runs in a kernel body", "slow.cu", cuda.to_string(), "*/ ", 1600, "\n a[0] = a[1];\n}\n"),
+        ("CUDA, `a[i] = a[i+1] */ */ …`", "slow2.cu", format!("{cuda} a[i] = a[i+1] "), "*/ ", 1600, ";\n}\n"),
+    ];
+    let dir = tempfile::tempdir().expect("tempdir");
+    println!("`*/` files: didOpen -> the answer to the next request (target <= 1 s)");
+    for (what, name, head, run, repeats, tail) in cases {
+        let text = format!("{head}{}{tail}", run.repeat(repeats));
+        let language = if name.ends_with(".py") { "python" } else { "cuda" };
+        let path = dir.path().join(name);
+        std::fs::write(&path, &text).expect("write");
+        let uri = uri_of(&path);
+        let mut c = Client::start();
+        c.initialize(Value::Null);
+        let start = Instant::now();
+        c.open(&uri, language, &text);
+        let status = c.request("kforecast/status", Value::Null);
+        let answered = start.elapsed().as_secs_f64();
+        assert!(status.get("result").is_some(), "{status}");
+        let hints = c.request("textDocument/inlayHint", hint_range_request(&uri, 1000));
+        println!(
+            "  {what} ({:.1} KB): {:.2} s (then the hints in {:.2} s)",
+            text.len() as f64 / 1e3,
+            answered,
+            start.elapsed().as_secs_f64() - answered
+        );
+        assert!(hints.get("result").is_some() || hints.get("error").is_some(), "{hints}");
+        let _ = c.shutdown();
+    }
+    println!("  ({before} before, {} after)", load());
 }

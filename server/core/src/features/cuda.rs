@@ -10,7 +10,7 @@ use super::expr::{components, Env};
 use super::launch;
 use super::{Features, Profile};
 use crate::kernel::{Kernel, Language};
-use crate::source::parser_for;
+use crate::source::parse_snippet;
 use access::subscript_counts;
 use std::collections::HashMap;
 use tree_sitter::Node;
@@ -113,9 +113,8 @@ fn vector_width(type_text: &str) -> f64 {
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
-    let mut parser = parser_for(Language::Cuda);
     let source = expand_loop_macros(&kernel.source, &kernel.helpers);
-    let tree = parser.parse(source.as_ref(), None);
+    let tree = parse_snippet(Language::Cuda, source.as_ref());
     let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), source.as_bytes()));
     let params = def.map(|d| param_names(d, &source)).unwrap_or_default();
     let mut env = launch::environment(kernel, &params, assumed);

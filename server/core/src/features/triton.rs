@@ -12,7 +12,7 @@ use super::expr::{components, Env};
 use super::launch;
 use super::{Features, Profile};
 use crate::kernel::{Kernel, Language};
-use crate::source::parser_for;
+use crate::source::parse_snippet;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tree_sitter::Node;
 
@@ -96,8 +96,7 @@ struct Walker<'a> {
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
-    let mut parser = parser_for(Language::Triton);
-    let tree = parser.parse(&kernel.source, None);
+    let tree = parse_snippet(Language::Triton, &kernel.source);
     let def = tree.as_ref().and_then(|t| find_def(t.root_node()));
     let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
     let mut env = launch::environment(kernel, &params, assumed);

@@ -197,6 +197,10 @@ impl CudaEngine {
     }
 
     fn run(&mut self, job: &CudaJob, p: &Protocol) -> Result<Measurement, Failure> {
+        // Before anything is compiled or allocated (a worker refuses such a job already).
+        if let Some(why) = job.size_refusal() {
+            return Err(Failure { status: Status::Error, message: why, which: None });
+        }
         let (base_fn, t_base) = self.compile(&job.base, "base")?;
         let (cand_fn, t_cand) = self.compile(&job.candidate, "candidate")?;
         let compile_ms = t_base + t_cand;

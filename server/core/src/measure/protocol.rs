@@ -239,6 +239,10 @@ pub enum Job {
     Triton(TritonJob),
 }
 
+/// The most one job's buffers may hold together (each version gets its own copy of the
+/// outputs, and inputs are made on the host first): 16 GiB, a fifth of an H100.
+pub const MAX_JOB_BYTES: u64 = 16 << 30;
+
 impl Job {
     pub fn kernel(&self) -> &str {
         match self {
@@ -246,6 +250,63 @@ impl Job {
             Job::Triton(j) => &j.kernel,
         }
     }
+
+    /// Why this job's buffers are too large to make (see [`buffers_refusal`]).
+    pub fn size_refusal(&self) -> Option<String> {
+        match self {
+            Job::Cuda(j) => j.size_refusal(),
+            Job::Triton(j) => j.size_refusal(),
+        }
+    }
+}
+
+impl CudaJob {
+    /// Why this job's buffers are too large to make (see [`buffers_refusal`]).
+    pub fn size_refusal(&self) -> Option<String> {
+        buffers_refusal(self.args.iter().filter_map(|a| match a {
+            Arg::Buffer { name, dtype, len, .. } => Some((name.as_str(), *dtype, Some(*len))),
+            Arg::Scalar { .. } => None,
+        }))
+    }
+}
+
+impl TritonJob {
+    /// Why this job's tensors are too large to make (see [`buffers_refusal`]).
+    pub fn size_refusal(&self) -> Option<String> {
+        buffers_refusal(self.inputs.iter().filter_map(|i| match i {
+            TritonInput::Tensor { name, dtype, shape, .. } => {
+                Some((name.as_str(), *dtype, shape.iter().try_fold(1u64, |n, d| n.checked_mul(*d))))
+            }
+            TritonInput::Scalar { .. } => None,
+        }))
+    }
+}
+
+/// Why buffers (name, type, elements; `None`: past 2^64) are too large to make: more than
+/// [`MAX_JOB_BYTES`] together. Checked before anything is allocated.
+pub fn buffers_refusal<'a>(buffers: impl Iterator<Item = (&'a str, DType, Option<u64>)>) -> Option<String> {
+    let mut total: u64 = 0;
+    for (name, dtype, elements) in buffers {
+        let bytes = elements.and_then(|n| n.checked_mul(dtype.size() as u64));
+        let Some(sum) = bytes.and_then(|b| total.checked_add(b)) else {
+            return Some(format!("refused: buffer `{name}` takes the job's buffers past 2^64 bytes"));
+        };
+        total = sum;
+        if total > MAX_JOB_BYTES {
+            return Some(format!(
+                "refused: buffer `{name}` has {} elements ({} of {}); a job's buffers may hold at most {} together",
+                elements.unwrap_or(u64::MAX),
+                gib(bytes.unwrap_or(u64::MAX)),
+                dtype.torch_name(),
+                gib(MAX_JOB_BYTES)
+            ));
+        }
+    }
+    None
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
 /// A request to a worker.

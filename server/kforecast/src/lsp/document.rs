@@ -12,15 +12,27 @@ use kforecast_core::measure::spec::SpecError;
 use kforecast_core::source::SourceText;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 /// The previous version kernels are compared with.
 pub struct Baseline {
-    pub kernels: Vec<Kernel>,
+    /// Shared with analyses running off the lock.
+    pub kernels: Arc<Vec<Kernel>>,
     /// Shown to the user: `HEAD`, `the version when opened`, `the baseline you set`.
     pub label: String,
     /// The whole file as it was (a Triton measurement runs the baseline's wrapper).
     pub text: String,
+}
+
+/// An analysis whose forecasts are being made off the lock.
+pub struct Pending {
+    generation: u64,
+    pub version: i32,
+    /// The kernels being forecast (last good stand-ins flagged).
+    pub current: Vec<(Kernel, bool)>,
+    pub baseline: Arc<Vec<Kernel>>,
+    linked: Vec<String>,
 }
 
 /// One version of a file: its path, text and kernels.
@@ -62,6 +74,9 @@ pub struct Document {
     pub disabled: Option<String>,
     /// Edits not analysed yet (a burst of edits is analysed once, when next needed).
     pub stale: bool,
+    /// Counts changes of the text or the baseline: an analysis made off the lock is kept
+    /// only if none came meanwhile.
+    generation: u64,
     /// Why the current text is not analysed (its parse ran out of time): the kernels
     /// and reports are those of the last text that parsed.
     pub too_complex: Option<String>,
@@ -111,7 +126,8 @@ impl Document {
             opened_text: if max_size >= text.len() { text.to_string() } else { String::new() },
             verifications: HashMap::new(),
             spec_errors: HashMap::new(),
-            baseline: Baseline { kernels: Vec::new(), label: String::new(), text: String::new() },
+            baseline: Baseline { kernels: Arc::default(), label: String::new(), text: String::new() },
+            generation: 0,
             current: Vec::new(),
             reports: Vec::new(),
             disabled,
@@ -147,13 +163,14 @@ impl Document {
 
     /// Loads the baseline for a mode: git HEAD (falling back to the opened text) or the opened text.
     pub fn load_baseline(&mut self, mode: BaselineMode) {
+        self.changed();
         if mode == BaselineMode::Git {
             if let Some(path) = &self.path {
                 match baseline::git_show(path, "HEAD") {
                     Ok(text) => {
                         let mut kernels = extract::extract_text(self.language, &text).kernels;
                         self.link(&mut kernels, &text);
-                        self.baseline = Baseline { kernels, label: "HEAD".to_string(), text };
+                        self.baseline = Baseline { kernels: Arc::new(kernels), label: "HEAD".to_string(), text };
                         return;
                     }
                     Err(e) => tracing::debug!("no git baseline for {}: {e}", path.display()),
@@ -163,8 +180,11 @@ impl Document {
         let mut kernels = self.opened.clone();
         let opened_text = self.opened_text.clone();
         self.link(&mut kernels, &opened_text);
-        self.baseline =
-            Baseline { kernels, label: "the version when opened".to_string(), text: self.opened_text.clone() };
+        self.baseline = Baseline {
+            kernels: Arc::new(kernels),
+            label: "the version when opened".to_string(),
+            text: self.opened_text.clone(),
+        };
     }
 
     /// Applies `didChange` content changes in order. Ranges are clamped to the text.
@@ -172,7 +192,7 @@ impl Document {
         if self.disabled.is_some() {
             return;
         }
-        self.stale = true;
+        self.changed();
         for change in changes {
             match change.range {
                 Some(range) => {
@@ -189,39 +209,74 @@ impl Document {
         }
     }
 
-    /// Analyses the text if edits came since the last analysis.
-    pub fn analyze_if_stale(&mut self, analyzer: &Analyzer) {
-        if self.stale {
-            self.analyze(analyzer);
+    /// The text or the baseline changed: the analysis is out of date.
+    fn changed(&mut self) {
+        self.stale = true;
+        self.generation += 1;
+    }
+
+    /// Re-extracts kernels and forecasts them against the baseline, here and now.
+    pub fn analyze(&mut self, analyzer: &Analyzer) {
+        if let Some(pending) = self.prepare() {
+            let reports = analyzer.compare(&pending.current, &pending.baseline);
+            self.install(pending, reports);
         }
     }
 
-    /// Re-extracts kernels and forecasts them against the baseline.
-    pub fn analyze(&mut self, analyzer: &Analyzer) {
-        self.stale = false;
-        if self.disabled.is_some() {
-            self.reports.clear();
-            return;
+    /// The millisecond half of an analysis, under the lock: the text parsed and its
+    /// kernels extracted. `None` when there is nothing to forecast (the analysis is
+    /// current, or the text is not analysed: too large, or too complex to parse); the
+    /// forecasts are made off the lock ([`Pending`]) and kept by [`Self::install`].
+    pub fn prepare(&mut self) -> Option<Pending> {
+        if !self.stale {
+            return None;
         }
+        if self.disabled.is_some() {
+            self.stale = false;
+            self.reports.clear();
+            return None;
+        }
+        let start = std::time::Instant::now();
         self.src.reparse();
         if self.src.timed_out() {
+            self.stale = false;
             self.too_complex = Some(format!(
                 "kforecast: this file took over {} ms to parse and is not analysed; the forecasts shown are \
                  those of its last version that parsed",
                 self.src.budget().as_millis()
             ));
-            return;
+            return None;
         }
         self.too_complex = None;
         let mut extraction = self.extractor.extract(&self.src);
-        if !self.siblings.is_empty() {
+        let linked = if self.siblings.is_empty() {
+            Vec::new()
+        } else {
             let text = self.src.text();
-            self.linked = self.link(&mut extraction.kernels, &text);
+            self.link(&mut extraction.kernels, &text)
+        };
+        let current = self.last_good.resolve(extraction);
+        tracing::debug!("version {} parsed and extracted in {:?}", self.version, start.elapsed());
+        Some(Pending {
+            generation: self.generation,
+            version: self.version,
+            current,
+            baseline: self.baseline.kernels.clone(),
+            linked,
+        })
+    }
+
+    /// Keeps the forecasts of an analysis if the text and baseline are still those it
+    /// read; false when they changed meanwhile (the document stays stale).
+    pub fn install(&mut self, pending: Pending, mut reports: Vec<KernelReport>) -> bool {
+        if pending.generation != self.generation {
+            return false;
         }
-        self.current = self.last_good.resolve(&extraction);
-        self.reports = analyzer.compare(&self.current, &self.baseline.kernels);
-        self.llm.apply(&mut self.reports);
+        self.llm.apply(&mut reports);
+        (self.current, self.reports, self.linked) = (pending.current, reports, pending.linked);
+        self.stale = false;
         self.recheck_declarations();
+        true
     }
 
     /// What a Verify could not build a job for is asked again of the current text: a
@@ -253,8 +308,9 @@ impl Document {
     pub fn set_baseline(&mut self, kernel: Option<&str>) -> Result<usize, String> {
         match kernel {
             None => {
+                self.changed();
                 self.baseline = Baseline {
-                    kernels: self.current.iter().map(|(k, _)| k.clone()).collect(),
+                    kernels: Arc::new(self.current.iter().map(|(k, _)| k.clone()).collect()),
                     label: "the baseline you set".to_string(),
                     text: self.src.text(),
                 };
@@ -265,8 +321,10 @@ impl Document {
                     return Err(format!("no kernel named `{name}` in this document"));
                 };
                 let k = k.clone();
-                self.baseline.kernels.retain(|b| b.name != name);
-                self.baseline.kernels.push(k);
+                self.changed();
+                let kernels = Arc::make_mut(&mut self.baseline.kernels);
+                kernels.retain(|b| b.name != name);
+                kernels.push(k);
                 self.baseline.label = "the baseline you set".to_string();
                 self.baseline.text = self.src.text();
                 Ok(1)
@@ -296,6 +354,6 @@ impl Document {
             })
         });
         let current: Vec<Kernel> = self.current.iter().map(|(k, _)| k.clone()).collect();
-        ((path.clone(), self.baseline.text.clone(), self.baseline.kernels.clone()), (path, self.src.text(), current))
+        ((path.clone(), self.baseline.text.clone(), self.baseline.kernels.to_vec()), (path, self.src.text(), current))
     }
 }

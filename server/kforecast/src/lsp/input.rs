@@ -12,10 +12,9 @@
 
 use super::frame::{self, AnyString, Frame, FrameReader, Outcome};
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io::{BufReader, Read, Write};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender, TrySendError};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 use tower_lsp::lsp_types::{DidChangeTextDocumentParams, DidCloseTextDocumentParams, Url};
 
@@ -53,6 +52,11 @@ impl Versions {
     /// The newest version read of a document, if it is open.
     pub fn latest(&self, uri: &Url) -> Option<i32> {
         self.map().get(uri).copied()
+    }
+
+    /// A later version of the document than `version` has arrived (it is open).
+    pub fn superseded(&self, uri: &Url, version: i32) -> bool {
+        self.latest(uri).is_some_and(|v| v != version)
     }
 
     fn map(&self) -> std::sync::MutexGuard<'_, HashMap<Url, i32>> {
@@ -110,43 +114,93 @@ pub fn filter(body: Vec<u8>, versions: &Versions) -> Option<Vec<u8>> {
     }
 }
 
-/// Whether the other end of stdin has hung up, waiting at most `wait`.
+/// Whether the other end of stdin has hung up (without waiting).
 #[cfg(unix)]
-fn hung_up(wait: Duration) -> bool {
+fn hung_up() -> bool {
     use std::os::fd::AsRawFd;
-    // Asking for no events: poll returns only on a hang-up or an error.
+    // Asking for no events: poll reports only a hang-up or an error.
     let mut fd = libc::pollfd { fd: std::io::stdin().as_raw_fd(), events: 0, revents: 0 };
-    let ready = unsafe { libc::poll(&mut fd, 1, wait.as_millis() as libc::c_int) };
+    let ready = unsafe { libc::poll(&mut fd, 1, 0) };
     ready > 0 && fd.revents & (libc::POLLHUP | libc::POLLERR | libc::POLLNVAL) != 0
 }
 
 #[cfg(not(unix))]
-fn hung_up(wait: Duration) -> bool {
-    std::thread::sleep(wait);
+fn hung_up() -> bool {
     false
 }
 
-/// Queues a frame; false once stdin has hung up (then nothing more is worth passing).
-fn send(queue: &SyncSender<Vec<u8>>, mut body: Vec<u8>, watch_hangup: bool) -> bool {
-    let wait = Duration::from_millis(20);
-    loop {
-        match queue.try_send(body) {
-            Ok(()) => return true,
-            Err(TrySendError::Disconnected(_)) => return false,
-            Err(TrySendError::Full(b)) => {
-                body = b;
-                if !watch_hangup {
-                    std::thread::sleep(wait);
-                } else if hung_up(wait) {
-                    return false;
-                }
+/// Frames read ahead of the server, at most [`QUEUE`]: the reader waits for room (woken
+/// as soon as there is some), the writer takes everything queued at once.
+#[derive(Default)]
+pub struct Queue {
+    state: Mutex<Queued>,
+    room: Condvar,
+    ready: Condvar,
+}
+
+#[derive(Default)]
+struct Queued {
+    frames: VecDeque<Vec<u8>>,
+    /// The reader has finished: nothing more will come.
+    ended: bool,
+    /// The writer has stopped: nothing more is worth queueing.
+    gone: bool,
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queued> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Queues a frame, waiting while the queue is full; false once the writer has
+    /// stopped, or (with `watch_hangup`) stdin has hung up while waiting: then nothing
+    /// more is worth passing.
+    fn push(&self, body: Vec<u8>, watch_hangup: bool) -> bool {
+        let mut q = self.lock();
+        loop {
+            if q.gone {
+                return false;
+            }
+            if q.frames.len() < QUEUE {
+                q.frames.push_back(body);
+                self.ready.notify_one();
+                return true;
+            }
+            let (next, wait) = self.room.wait_timeout(q, Duration::from_millis(20)).unwrap_or_else(|p| p.into_inner());
+            q = next;
+            if wait.timed_out() && watch_hangup && hung_up() {
+                return false;
             }
         }
+    }
+
+    /// Everything queued, waiting for something; `None` once the reader has finished
+    /// and all was taken.
+    fn take_all(&self) -> Option<VecDeque<Vec<u8>>> {
+        let mut q = self.lock();
+        while q.frames.is_empty() && !q.ended {
+            q = self.ready.wait(q).unwrap_or_else(|p| p.into_inner());
+        }
+        if q.frames.is_empty() {
+            return None;
+        }
+        self.room.notify_one();
+        Some(std::mem::take(&mut q.frames))
+    }
+
+    fn end(&self) {
+        self.lock().ended = true;
+        self.ready.notify_all();
+    }
+
+    fn stop(&self) {
+        self.lock().gone = true;
+        self.room.notify_all();
     }
 }
 
 /// Reads frames from `input` and queues what passes until `input` ends.
-pub fn read(input: impl Read, queue: SyncSender<Vec<u8>>, versions: &Versions, watch_hangup: bool) {
+pub fn read(input: impl Read, queue: &Queue, versions: &Versions, watch_hangup: bool) {
     let mut reader = FrameReader::new(BufReader::with_capacity(1 << 16, input));
     loop {
         match reader.next_frame() {
@@ -154,37 +208,41 @@ pub fn read(input: impl Read, queue: SyncSender<Vec<u8>>, versions: &Versions, w
             Frame::Skip(why) => tracing::warn!("dropped {why}"),
             Frame::Body(body) => {
                 if let Some(body) = filter(body, versions) {
-                    if !send(&queue, body, watch_hangup) {
+                    if !queue.push(body, watch_hangup) {
                         break;
                     }
                 }
             }
         }
     }
+    queue.end();
 }
 
-/// Writes queued frames to `output` until the queue ends.
-pub fn write(queue: Receiver<Vec<u8>>, mut output: impl Write) {
-    for body in queue {
-        let header = format!("Content-Length: {}\r\n\r\n", body.len());
-        if output
-            .write_all(header.as_bytes())
-            .and_then(|_| output.write_all(&body))
-            .and_then(|_| output.flush())
-            .is_err()
-        {
+/// Writes queued frames to `output` until the queue ends, all that is queued in one write.
+pub fn write(queue: &Queue, mut output: impl Write) {
+    let mut out = Vec::new();
+    while let Some(frames) = queue.take_all() {
+        out.clear();
+        for body in frames {
+            out.extend_from_slice(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+            out.extend_from_slice(&body);
+        }
+        if output.write_all(&out).and_then(|_| output.flush()).is_err() {
             break;
         }
+        // A large frame's buffer is not kept.
+        out.shrink_to(1 << 16);
     }
+    queue.stop();
 }
 
 /// Copies checked frames from `input` to `output` until `input` ends.
 #[cfg(test)]
 pub fn pump(input: impl Read, output: impl Write + Send, versions: &Versions) {
-    let (tx, rx) = sync_channel(QUEUE);
+    let queue = Queue::default();
     std::thread::scope(|s| {
-        s.spawn(move || write(rx, output));
-        read(input, tx, versions, false);
+        s.spawn(|| write(&queue, output));
+        read(input, &queue, versions, false);
     });
 }
 
@@ -195,13 +253,14 @@ pub fn stdin(
     on_end: impl FnOnce() + Send + 'static,
 ) -> std::io::Result<tokio::net::UnixStream> {
     let (ours, theirs) = std::os::unix::net::UnixStream::pair()?;
-    let (tx, rx) = sync_channel(QUEUE);
+    let queue = std::sync::Arc::new(Queue::default());
+    let reader_queue = queue.clone();
     std::thread::Builder::new().name("kforecast-stdin".into()).spawn(move || {
-        read(std::io::stdin().lock(), tx, &versions, true);
+        read(std::io::stdin().lock(), &reader_queue, &versions, true);
         on_end();
     })?;
     std::thread::Builder::new().name("kforecast-input".into()).spawn(move || {
-        write(rx, &ours);
+        write(&queue, &ours);
         let _ = ours.shutdown(std::net::Shutdown::Write);
     })?;
     theirs.set_nonblocking(true)?;

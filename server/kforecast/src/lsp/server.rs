@@ -37,6 +37,9 @@ pub const SET_BASELINE: &str = "kforecast.setBaseline";
 pub const SHOW_FORECAST: &str = "kforecast.showForecast";
 pub const VERIFY: &str = "kforecast.verify";
 
+/// How long an analysis may hold the message loop before it goes on off it.
+const INLINE_ANALYSIS: Duration = Duration::from_millis(4);
+
 /// How long the text must be still before the LLM surrogate is asked.
 const LLM_DEBOUNCE: Duration = Duration::from_millis(600);
 
@@ -58,22 +61,15 @@ struct State {
     searches: search::Searches,
 }
 
+#[derive(Clone)]
 pub struct Backend {
     client: Client,
     state: Arc<Mutex<State>>,
     /// Each document's newest version read off the wire, ahead of the handlers.
     versions: Arc<Versions>,
-}
-
-impl State {
-    /// Analyses a document's pending edits, if any (edits are analysed when something
-    /// needs them: a burst of edits costs one analysis).
-    fn analyzed(&mut self, uri: &Url) {
-        let State { docs, analyzer, .. } = self;
-        if let Some(doc) = docs.get_mut(uri) {
-            doc.analyze_if_stale(analyzer);
-        }
-    }
+    /// Held while a document's forecasts are made off the lock: one analysis at a time
+    /// (the next one waits, and usually finds it done).
+    analysis: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl Backend {
@@ -102,7 +98,7 @@ impl Backend {
             llm: None,
             searches: search::Searches::default(),
         };
-        Self { client, state: Arc::new(Mutex::new(state)), versions }
+        Self { client, state: Arc::new(Mutex::new(state)), versions, analysis: Arc::default() }
     }
 
     fn state(&self) -> MutexGuard<'_, State> {
@@ -112,19 +108,100 @@ impl Backend {
     /// An edit of this open document arrived after the request being answered (it is
     /// still queued): the answer would be for text the client no longer has.
     fn superseded(&self, st: &State, uri: &Url) -> bool {
-        let Some(doc) = st.docs.get(uri) else { return false };
-        self.versions.latest(uri).is_some_and(|v| v != doc.version)
+        st.docs.get(uri).is_some_and(|doc| self.versions.superseded(uri, doc.version))
     }
 
     /// The state for a read-only request about `uri`, its edits analysed; or the
-    /// `ContentModified` answer when a later edit has already arrived.
-    fn for_request(&self, uri: &Url) -> Result<MutexGuard<'_, State>> {
-        let mut st = self.state();
-        if self.superseded(&st, uri) {
-            return Err(Error::content_modified());
+    /// `ContentModified` answer when a later edit has already arrived (also while the
+    /// analysis runs: it is given up then).
+    async fn for_request(&self, uri: &Url) -> Result<MutexGuard<'_, State>> {
+        for _ in 0..3 {
+            if !self.analyze(uri, true).await {
+                return Err(Error::content_modified());
+            }
+            let st = self.state();
+            if self.superseded(&st, uri) {
+                return Err(Error::content_modified());
+            }
+            if !st.docs.get(uri).is_some_and(|d| d.stale) {
+                return Ok(st);
+            }
+            // An edit (of the same version: a client's slip) came while it was analysed.
         }
-        st.analyzed(uri);
-        Ok(st)
+        Ok(self.state())
+    }
+
+    /// Brings the analysis of `uri` up to date. Its forecasts are made off the lock and
+    /// off the message loop, so that messages keep flowing meanwhile (answers already
+    /// made are sent, stale requests answered); with `cancellable`, it is given up as
+    /// soon as a later edit of the document has arrived, and false is returned.
+    pub(crate) async fn analyze(&self, uri: &Url, cancellable: bool) -> bool {
+        let _turn = self.analysis.lock().await;
+        let (pending, analyzer) = {
+            let mut st = self.state();
+            let State { docs, analyzer, .. } = &mut *st;
+            let Some(doc) = docs.get_mut(uri) else { return true };
+            if cancellable && self.versions.superseded(uri, doc.version) {
+                return false;
+            }
+            match doc.prepare() {
+                Some(pending) => (pending, analyzer.clone()),
+                None => return true,
+            }
+        };
+        // Most analyses (an edit to one kernel) take a millisecond or two: made here. One
+        // that runs past INLINE_ANALYSIS goes on off the loop, where the forecasts made
+        // so far are found in the cache.
+        let start = std::time::Instant::now();
+        let superseded = || cancellable && self.versions.superseded(uri, pending.version);
+        let inline = || superseded() || start.elapsed() > INLINE_ANALYSIS;
+        if let Some(reports) = analyzer.compare_unless(&pending.current, &pending.baseline, &inline) {
+            let mut st = self.state();
+            return st.docs.get_mut(uri).is_none_or(|doc| doc.install(pending, reports));
+        }
+        if superseded() {
+            return false;
+        }
+        let (versions, at) = (self.versions.clone(), uri.clone());
+        let forecast = tokio::task::spawn_blocking(move || {
+            let cancelled = || cancellable && versions.superseded(&at, pending.version);
+            let reports = analyzer.compare_unless(&pending.current, &pending.baseline, &cancelled);
+            (pending, reports)
+        })
+        .await;
+        let (pending, reports) = match forecast {
+            Ok((pending, Some(reports))) => (pending, reports),
+            Ok((pending, None)) => {
+                tracing::debug!(
+                    "analysis of version {} given up after {:?}: a later edit came",
+                    pending.version,
+                    start.elapsed()
+                );
+                return false;
+            }
+            Err(e) => {
+                tracing::warn!("an analysis failed: {e}");
+                return false;
+            }
+        };
+        tracing::debug!(
+            "version {} forecast in {:?} ({} kernels)",
+            pending.version,
+            start.elapsed(),
+            pending.current.len()
+        );
+        let mut st = self.state();
+        st.docs.get_mut(uri).is_none_or(|doc| doc.install(pending, reports))
+    }
+
+    /// Analyses `uri` and, unless a later edit came first, publishes its diagnostics and
+    /// starts what follows an edit (auto-verify, the LLM surrogate).
+    pub(crate) async fn analyze_and_publish(&self, uri: Url) {
+        if self.analyze(&uri, true).await {
+            self.auto_verify(&uri);
+            self.start_llm(&uri);
+            self.publish(uri).await;
+        }
     }
 
     /// Answers a request the input filter refused (an unusable id, a `$/` request, …).
@@ -173,14 +250,16 @@ impl Backend {
             let Some(doc) = st.docs.get(uri) else { return };
             doc.version
         };
-        let (client, state, uri) = (self.client.clone(), self.state.clone(), uri.clone());
+        let (me, client, state, uri) = (self.clone(), self.client.clone(), self.state.clone(), uri.clone());
         tokio::spawn(async move {
             tokio::time::sleep(LLM_DEBOUNCE).await;
+            if !me.analyze(&uri, true).await {
+                return;
+            }
             let (forecaster, requests) = {
                 let mut st = lock(&state);
                 let Some(forecaster) = st.llm.clone() else { return };
                 let device = st.analyzer.device().to_string();
-                st.analyzed(&uri);
                 let Some(doc) = st.docs.get_mut(&uri).filter(|d| d.version == version) else { return };
                 (forecaster, llm::requests(doc, &device))
             };

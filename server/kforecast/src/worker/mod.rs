@@ -66,14 +66,16 @@ pub fn plain_file_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// Why a job cannot be run as sent (checked before anything is written or run).
+/// Why a job cannot be run as sent (checked before anything is written, allocated or run):
+/// a file name that is not a plain name, buffers too large to make.
 pub fn refusal(req: &MeasureRequest) -> Option<String> {
-    match &req.job {
+    let names = match &req.job {
         Job::Triton(job) => [("base", &job.base.file_name), ("candidate", &job.candidate.file_name)]
             .into_iter()
             .find_map(|(role, name)| plain_file_name(name).err().map(|e| format!("refused the {role} version: {e}"))),
         Job::Cuda(_) => None,
-    }
+    };
+    names.or_else(|| req.job.size_refusal())
 }
 
 #[cfg(test)]

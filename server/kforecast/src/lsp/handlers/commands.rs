@@ -10,7 +10,7 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
             params.command
         )));
     };
-    b.state().analyzed(&uri);
+    b.analyze(&uri, false).await;
     match params.command.as_str() {
         VERIFY => {
             let Some(kernel) = kernel else {
@@ -192,7 +192,7 @@ impl Backend {
             return;
         }
         let uri = uri.clone();
-        let me = Backend { client: self.client.clone(), state: self.state.clone(), versions: self.versions.clone() };
+        let me = self.clone();
         tokio::spawn(async move {
             tokio::time::sleep(Duration::from_millis(1500)).await;
             let still = me.state().docs.get(&uri).is_some_and(|d| d.version == version);

@@ -13,8 +13,7 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     let warning = {
         let mut st = b.state();
         let (mode, max) = (st.settings.baseline_mode, st.settings.max_file_size);
-        let mut doc = Document::open(&item.uri, language, &item.text, item.version, mode, max);
-        doc.analyze(&st.analyzer);
+        let doc = Document::open(&item.uri, language, &item.text, item.version, mode, max);
         let warning = doc.disabled.clone();
         st.docs.insert(item.uri.clone(), doc);
         warning
@@ -22,9 +21,7 @@ pub(crate) async fn did_open(b: &Backend, params: DidOpenTextDocumentParams) {
     if let Some(w) = warning {
         b.client.show_message(MessageType::WARNING, w).await;
     }
-    b.auto_verify(&item.uri);
-    b.start_llm(&item.uri);
-    b.publish(item.uri).await;
+    b.analyze_and_publish(item.uri).await;
 }
 
 pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams) {
@@ -32,8 +29,7 @@ pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams)
     {
         let mut st = b.state();
         let enc = st.encoding;
-        let State { docs, analyzer, .. } = &mut *st;
-        let Some(doc) = docs.get_mut(&uri) else {
+        let Some(doc) = st.docs.get_mut(&uri) else {
             tracing::warn!("didChange for a document that is not open: {uri}");
             return;
         };
@@ -41,14 +37,12 @@ pub(crate) async fn did_change(b: &Backend, params: DidChangeTextDocumentParams)
         doc.apply_changes(params.content_changes, enc);
         // A later edit is already on its way: this version is analysed only if a
         // request needs it before then.
-        if b.versions.latest(&uri).is_some_and(|v| v != doc.version) {
+        if b.versions.superseded(&uri, doc.version) {
             return;
         }
-        doc.analyze(analyzer);
     }
-    b.auto_verify(&uri);
-    b.start_llm(&uri);
-    b.publish(uri).await;
+    // Given up if a later edit comes meanwhile.
+    b.analyze_and_publish(uri).await;
 }
 
 pub(crate) async fn did_close(b: &Backend, params: DidCloseTextDocumentParams) {
