@@ -268,7 +268,6 @@ fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<Strin
 
 /// `kernel<<<grid, block, shared, stream>>>(args)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
-    let mut locals: Option<BTreeMap<String, String>> = None;
     let mut host_name: Option<String> = None;
     walk::preorder(node, |n| {
         if n.kind() != "call_expression" {
@@ -307,7 +306,9 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect()
             })
             .unwrap_or_default();
-        let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
+        // The locals this launch sees: a branch's `const uint BM = 64;` is not the other
+        // branch's.
+        let locals = host_locals(node, src, n.start_byte());
         let host_name = host_name.get_or_insert_with(|| enclosing_name(node, src)).clone();
         facts.launches.push(LaunchDraft {
             callee,
@@ -348,8 +349,9 @@ fn enclosing_name(node: Node, src: &SourceText) -> String {
         .unwrap_or_default()
 }
 
-/// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch may refer to.
-fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
+/// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch (or call) at byte `at`
+/// may refer to: declared in a block that holds it (not in another branch).
+fn host_locals(node: Node, src: &SourceText, at: usize) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     walk::preorder_with_ancestors(node, |n, ancestors| {
         if n.kind() == "assignment_expression" {
@@ -362,6 +364,9 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
         }
         if n.kind() != "declaration" {
             return true;
+        }
+        if n.parent().is_some_and(|scope| !(scope.start_byte() <= at && at < scope.end_byte())) {
+            return false;
         }
         let ty = n.child_by_field_name("type").map(|t| node_text(t, src).into_owned()).unwrap_or_default();
         let mut cursor = n.walk();
@@ -469,7 +474,6 @@ pub(super) fn host_calls(text: &str, host: &str) -> Vec<super::workspace::HostCa
         if !node_text(item, &src).contains(host) {
             continue;
         }
-        let mut locals: Option<BTreeMap<String, String>> = None;
         walk::preorder(item, |n| {
             if n.kind() != "call_expression" || out.len() >= 16 {
                 return true;
@@ -489,7 +493,7 @@ pub(super) fn host_calls(text: &str, host: &str) -> Vec<super::workspace::HostCa
                     list.named_children(&mut c).map(|a| squash(&node_text(a, &src))).collect()
                 })
                 .unwrap_or_default();
-            let locals = locals.get_or_insert_with(|| host_locals(item, &src)).clone();
+            let locals = host_locals(item, &src, n.start_byte());
             out.push(super::workspace::HostCall { args, locals, at: n.start_byte() });
             true
         });
@@ -567,6 +571,21 @@ void launch(float* x, int n, bool big) {
         assert_eq!(l.locals.get("grid").map(String::as_str), Some("dim3((n + threads - 1) / threads)"));
         assert_eq!(&SRC[k.name_range.start..k.name_range.end], "scale");
         assert!(SRC[..k.signature_end].ends_with("int n)"));
+    }
+
+    #[test]
+    fn a_launch_sees_the_constants_of_its_own_branch() {
+        let src = |big: &str| {
+            format!(
+                "template <int BM> __global__ void k(float* a) {{ a[threadIdx.x] = BM; }}\n\
+                 void run(float* a, int n) {{\n  if (n >= 128) {{\n    const int BM = {big};\n    k<BM><<<n / BM, BM>>>(a);\n  }} else {{\n    const int BM = 16;\n    k<BM><<<n / BM, BM>>>(a);\n  }}\n}}\n"
+            )
+        };
+        let (a, b) = (extract_text(Language::Cuda, &src("64")), extract_text(Language::Cuda, &src("128")));
+        let first = &a.kernels[0].launches[0];
+        assert_eq!(first.locals.get("BM").map(String::as_str), Some("64"), "{:?}", first.locals);
+        assert_eq!(a.kernels[0].launches[1].locals.get("BM").map(String::as_str), Some("16"));
+        assert_ne!(a.kernels[0].identity(), b.kernels[0].identity(), "the big tiles changed");
     }
 
     #[test]
