@@ -361,3 +361,15 @@ void launch(const float* x, float* y, int n) {{
     assert_eq!((plain.features.shared_padded, padded.features.shared_padded), (0.0, 1.0));
     assert!(plain.features.bank_conflicts > 0.0 && padded.features.bank_conflicts == 0.0, "{:?}", plain.features);
 }
+
+#[test]
+fn a_triton_kernel_whose_launch_is_not_read_covers_one_tensor_not_its_square() {
+    let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef silu_mul(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):\n    \
+               pid = tl.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n    \
+               a = tl.load(a_ptr + offs, mask=mask)\n    b = tl.load(b_ptr + offs, mask=mask)\n    \
+               tl.store(c_ptr + offs, a * tl.sigmoid(a) * b, mask=mask)\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = super::profile(ex.kernel("silu_mul").expect("kernel"));
+    let bytes = p.features.load_bytes + p.features.store_bytes;
+    assert!(bytes < 1e10, "a few tensors of the assumed size, not petabytes: {bytes} B");
+}

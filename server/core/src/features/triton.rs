@@ -235,8 +235,10 @@ fn profile_config(
     let programs = match programs {
         Some(programs) => programs,
         None => {
+            // No launch read: a grid that covers one tensor of the assumed size, tile by
+            // tile (not the square of it: 2^44 elements is no workload).
             guesses += 1;
-            (assumed * assumed / walker.acc.tile.max(1.0)).max(1.0)
+            (assumed / walker.acc.tile.max(1.0)).max(1.0)
         }
     };
     // Bytes a program has in flight at once: a loop's per-iteration loads, or what the
