@@ -30,6 +30,13 @@ pub use widen::Doubt;
 /// takes the candidate's (the base's when the candidate declares nothing), as a
 /// measurement of the pair would: adding or editing the `kforecast:` line changes what is
 /// measured, not how fast the kernel is.
+/// Whether every kernel of a program is code without `kforecast:` declarations (read from
+/// host code or assumed, as other people's code is): such forecasts get the model's
+/// `Spread::undeclared` doubt.
+pub fn undeclared<'a>(kernels: impl IntoIterator<Item = &'a Kernel>) -> bool {
+    kernels.into_iter().all(|k| k.declared.is_empty())
+}
+
 pub fn same_problem<'a>(
     base: &'a Kernel,
     candidate: &'a Kernel,

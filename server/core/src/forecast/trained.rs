@@ -444,7 +444,7 @@ impl Forecaster for TrainedForecaster {
             return Forecast::same_kernel(&self.id);
         }
         let (b, c) = (self.profile(&base), self.profile(&candidate));
-        let undeclared = base.declared.is_empty() && candidate.declared.is_empty();
+        let undeclared = super::undeclared([&*base, &*candidate]);
         if b.assumed.is_empty() && c.assumed.is_empty() {
             return self.forecast_read(&b, &c, undeclared);
         }

@@ -95,6 +95,21 @@ pub fn load_set(root: &Path, measurements: Option<&Path>) -> anyhow::Result<Eval
     Ok(set)
 }
 
+/// Each version file `pairs` name, read and its kernels extracted once (an error says why
+/// a version cannot be forecast: no kernel found, say).
+pub fn load_versions<'a>(
+    root: &Path,
+    pairs: impl IntoIterator<Item = &'a SetPair>,
+) -> HashMap<String, anyhow::Result<super::LoadedFile>> {
+    let mut loaded = HashMap::new();
+    for p in pairs {
+        for path in [&p.base, &p.candidate] {
+            loaded.entry(path.clone()).or_insert_with(|| load_with_kernels(&root.join(path)));
+        }
+    }
+    loaded
+}
+
 /// What happened to each measured pair.
 #[derive(Default, Serialize)]
 pub struct Reading {
@@ -117,13 +132,11 @@ pub struct Scored {
 /// Forecasts every measured pair of `split` ("all": every split) as the CLI would.
 pub fn score(set: &EvalSet, split: &str, doubt: &PairingDoubt, cache: &CacheOptions) -> Scored {
     let analyzer = analyzer(cache);
-    let mut loaded: HashMap<String, anyhow::Result<super::LoadedFile>> = HashMap::new();
+    let in_split = |p: &&SetPair| split == "all" || p.split == split;
+    let loaded = load_versions(&set.root, set.pairs.iter().filter(in_split));
     let mut reading = Reading::default();
     let mut samples = Vec::new();
-    for p in set.pairs.iter().filter(|p| split == "all" || p.split == split) {
-        for path in [&p.base, &p.candidate] {
-            loaded.entry(path.clone()).or_insert_with(|| load_with_kernels(&set.root.join(path)));
-        }
+    for p in set.pairs.iter().filter(in_split) {
         let (Some(Ok(b)), Some(Ok(c))) = (loaded.get(&p.base), loaded.get(&p.candidate)) else {
             reading.refused += 1;
             let why = [&p.base, &p.candidate]

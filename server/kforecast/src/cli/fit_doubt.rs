@@ -5,7 +5,7 @@
 //! the log score of the measured bin plus the calibration error of the claim and the bin.
 
 use super::evalset::EvalSet;
-use super::{load_with_kernels, LoadedFile};
+use super::LoadedFile;
 use anyhow::Context;
 use kforecast_core::bins::bin_of;
 use kforecast_core::eval::{ece, log_loss};
@@ -64,20 +64,16 @@ fn score(forecasts: &[(Forecast, f64)]) -> f64 {
 /// coverage's doubt into `coverage_out` (its ranges kept).
 pub fn run(set: &EvalSet, split: &str, doubt_out: &Path, coverage_out: &Path) -> anyhow::Result<()> {
     let base_coverage = Coverage::shipped().context("the shipped coverage does not fit this build")?;
-    let mut files: HashMap<String, LoadedFile> = HashMap::new();
-    let mut pairs = Vec::new();
-    for p in set.pairs.iter().filter(|p| p.split == split) {
-        for path in [&p.base, &p.candidate] {
-            if !files.contains_key(path) {
-                if let Ok(f) = load_with_kernels(&set.root.join(path)) {
-                    files.insert(path.clone(), f);
-                }
-            }
-        }
-        if files.contains_key(&p.base) && files.contains_key(&p.candidate) {
-            pairs.push(p.clone());
-        }
-    }
+    let files: HashMap<String, LoadedFile> =
+        super::evalset::load_versions(&set.root, set.pairs.iter().filter(|p| p.split == split))
+            .into_iter()
+            .filter_map(|(path, f)| Some((path, f.ok()?)))
+            .collect();
+    let pairs: Vec<&super::evalset::SetPair> = set
+        .pairs
+        .iter()
+        .filter(|p| p.split == split && files.contains_key(&p.base) && files.contains_key(&p.candidate))
+        .collect();
     anyhow::ensure!(!pairs.is_empty(), "{}: no readable pairs in split `{split}`", set.root.display());
     let evaluate = |v: &[f64]| -> f64 {
         let (doubt, coverage) = from_vec(v, &base_coverage);

@@ -3,11 +3,9 @@
 //! run time) read as the forecaster reads programs
 //! ([`kforecast_core::forecast::EmbeddedForecaster::program_pair_profiles`]).
 
-use super::evalset::load_set;
-use super::load_with_kernels;
+use super::evalset::{load_set, load_versions};
 use kforecast_core::forecast::train::TrainPair;
-use kforecast_core::forecast::EmbeddedForecaster;
-use std::collections::HashMap;
+use kforecast_core::forecast::{undeclared, EmbeddedForecaster};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -29,14 +27,11 @@ pub fn load(root: &Path, profiles: &EmbeddedForecaster) -> anyhow::Result<Progra
         .last()
         .and_then(|f| f.file_stem())
         .map_or_else(|| name.clone(), |s| format!("{}-{name}", s.to_string_lossy()));
-    let mut loaded = HashMap::new();
+    let loaded = load_versions(&set.root, &set.pairs);
     let mut pairs = Vec::new();
     let mut skipped = 0;
     for p in &set.pairs {
-        for path in [&p.base, &p.candidate] {
-            loaded.entry(path.clone()).or_insert_with(|| load_with_kernels(&set.root.join(path)).ok());
-        }
-        let (Some(Some(b)), Some(Some(c))) = (loaded.get(&p.base), loaded.get(&p.candidate)) else {
+        let (Some(Ok(b)), Some(Ok(c))) = (loaded.get(&p.base), loaded.get(&p.candidate)) else {
             skipped += 1;
             continue;
         };
@@ -51,7 +46,7 @@ pub fn load(root: &Path, profiles: &EmbeddedForecaster) -> anyhow::Result<Progra
             base: Arc::new(pb),
             candidate: Arc::new(pc),
             speedup: p.speedup,
-            undeclared: b.kernels.iter().chain(&c.kernels).all(|k| k.declared.is_empty()),
+            undeclared: undeclared(b.kernels.iter().chain(&c.kernels)),
         });
     }
     let describe = format!(

@@ -3,7 +3,7 @@
 
 use super::document::Document;
 use super::position::{to_position, Encoding};
-use super::wording::{bin_table, confidence_line, hint_text, versus};
+use super::wording::{bin_table, confidence_line, hint_text};
 use kforecast_core::analysis::{KernelReport, Status as Compared};
 use kforecast_core::forecast::Forecast;
 use kforecast_core::measure::protocol::{Measurement, Status};
@@ -53,7 +53,7 @@ pub fn inlay_hints(doc: &Document, visible: Range, enc: Encoding, threshold: f64
                 tooltip: Some(InlayHintTooltip::String(format!(
                     "kforecast: `{}` {}\n{}\n{}",
                     r.name,
-                    versus(f, &doc.baseline.label),
+                    f.versus(&doc.baseline.label),
                     confidence_line(f, &doc.baseline.label),
                     f.reasons.join("\n")
                 ))),
@@ -173,7 +173,7 @@ fn forecast_markdown(r: &KernelReport, f: &Forecast, label: &str, threshold: f64
     s += &format!("{}\n\n", confidence_line(f, label));
     s += &format!(
         "**{}** · confidence {:.0}% · P(faster) {:.0}% · point forecast S = {:.2}\n\n",
-        versus(f, label),
+        f.versus(label),
         f.confidence * 100.0,
         f.p_faster * 100.0,
         f.speedup
@@ -222,7 +222,7 @@ pub fn diagnostics(doc: &Document, enc: Encoding, threshold: f64) -> Vec<Diagnos
             message: format!(
                 "`{}` is forecast {} (confidence {:.0}%){why}",
                 r.name,
-                versus(f, &doc.baseline.label),
+                f.versus(&doc.baseline.label),
                 f.confidence * 100.0
             ),
             ..Diagnostic::default()

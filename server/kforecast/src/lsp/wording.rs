@@ -15,11 +15,6 @@ pub fn hint_text(f: &Forecast) -> String {
     }
 }
 
-/// `≈1.8× faster than HEAD`, `same speed as HEAD (≈1.04×)`, `the same kernel as HEAD`.
-pub fn versus(f: &Forecast, baseline: &str) -> String {
-    f.versus(baseline)
-}
-
 /// The speed range the no-change band covers: `0.87–1.15×`.
 fn same_band() -> String {
     format!("{:.2}–{:.2}×", (-SAME_BAND).exp2(), SAME_BAND.exp2())
@@ -70,7 +65,7 @@ mod tests {
     fn the_words_name_the_claim_and_what_its_percentage_is() {
         let faster = Forecast::from_log2_normal(0.8, 0.4, "t", vec![]);
         assert_eq!(hint_text(&faster), format!("≈1.7× faster · {:.0}%", faster.confidence * 100.0));
-        assert_eq!(versus(&faster, "HEAD"), "≈1.7× faster than HEAD");
+        assert_eq!(faster.versus("HEAD"), "≈1.7× faster than HEAD");
         let line = confidence_line(&faster, "HEAD");
         assert!(line.starts_with(&format!("**{:.0}% likely faster** than HEAD", faster.p_faster * 100.0)), "{line}");
         assert!(line.contains("most likely 1.41–2× (significant speedup"), "{line}");
@@ -78,12 +73,12 @@ mod tests {
         let same = Forecast::from_log2_normal(0.02, 0.1, "t", vec![]);
         assert_eq!(same.claim, Claim::Same);
         assert!(hint_text(&same).starts_with("same speed · "), "{}", hint_text(&same));
-        assert!(versus(&same, "HEAD").starts_with("same speed as HEAD (≈1.01×)"));
+        assert!(same.versus("HEAD").starts_with("same speed as HEAD (≈1.01×)"));
         assert!(confidence_line(&same, "HEAD").contains("within ±15% (0.87–1.15×)"));
 
         let identical = Forecast::same_kernel("t");
         assert_eq!(hint_text(&identical), "same kernel");
-        assert_eq!(versus(&identical, "HEAD"), "the same kernel as HEAD");
+        assert_eq!(identical.versus("HEAD"), "the same kernel as HEAD");
     }
 
     #[test]

@@ -18,7 +18,7 @@ impl TrainedForecaster {
                 Profile::clone(&self.profiles.profile_assuming(cand, each)),
             )
         };
-        let undeclared = base.declared.is_empty() && cand.declared.is_empty();
+        let undeclared = crate::forecast::undeclared([base, cand]);
         self.forecast_over_prior(b, c, undeclared, at_size)
     }
 
@@ -86,7 +86,7 @@ impl TrainedForecaster {
         let total = |ks: &[&Kernel], assumed: f64, elements: f64| self.profiles.program_profile(ks, assumed, elements);
         let assumed = crate::features::expr::ASSUMED_SIZE;
         let (b, c) = (total(base, assumed, assumed)?, total(cand, assumed, assumed)?);
-        let undeclared = base.iter().chain(cand).all(|k| k.declared.is_empty());
+        let undeclared = crate::forecast::undeclared(base.iter().chain(cand).copied());
         if b.assumed.is_empty() && c.assumed.is_empty() {
             return Some(self.forecast_read(&b, &c, undeclared));
         }

@@ -60,7 +60,7 @@ pub(crate) async fn execute_command(b: &Backend, params: ExecuteCommandParams) -
                         v["baseline"] = doc.baseline.label.clone().into();
                         let msg = format!(
                             "kforecast: `{name}` {} (confidence {:.0}%) — {}",
-                            crate::lsp::wording::versus(f, &doc.baseline.label),
+                            f.versus(&doc.baseline.label),
                             f.confidence * 100.0,
                             f.reasons.join("; ")
                         );
