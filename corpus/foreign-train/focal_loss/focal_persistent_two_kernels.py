@@ -12,7 +12,7 @@ def focal_persistent(x_ptr, t_ptr, part_ptr, n, alpha, BLOCK: tl.constexpr):
     acc = tl.zeros([BLOCK], dtype=tl.float32)
     n_tiles = tl.cdiv(n, BLOCK)
     for tile in range(pid, n_tiles, nprog):
-        offs = tile.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        offs = tile * BLOCK + tl.arange(0, BLOCK)
         m = offs < n
         x = tl.load(x_ptr + offs, mask=m, other=0.0)
         t = tl.load(t_ptr + offs, mask=m, other=0.0)
