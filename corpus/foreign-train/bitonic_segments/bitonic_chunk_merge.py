@@ -47,7 +47,7 @@ __global__ void chunk_steps_shared(const float* src, float* dst, int k_first, in
 
 SEG, CHUNK = 1024, 256
 _names = [f"merge_global<{SEG}>", f"chunk_steps_shared<{SEG}, {CHUNK}>"]
-_module = cp.RawModule(code=_SRC, options=("-std=c++14",), name_expressions=_names)
+_module = cp.RawModule(code=_SRC, name_expressions=_names)
 _merge_global = _module.get_function(_names[0])
 _chunk_steps = _module.get_function(_names[1])
 THREADS = 256

@@ -25,7 +25,7 @@ __global__ void bitonic_global_step(float* data, long long total, int j, int k)
 
 SEG = 1024
 _NAME = f"bitonic_global_step<{SEG}>"
-_module = cp.RawModule(code=_SRC, options=("-std=c++14",), name_expressions=[_NAME])
+_module = cp.RawModule(code=_SRC, name_expressions=[_NAME])
 _step = _module.get_function(_NAME)
 THREADS = 256
 

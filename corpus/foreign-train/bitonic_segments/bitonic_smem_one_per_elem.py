@@ -33,7 +33,7 @@ __global__ void bitonic_block_elem(const float* __restrict__ in, float* __restri
 
 SEG = 1024
 _kernel_name = "bitonic_block_elem<1024>"
-_mod = cp.RawModule(code=_SRC, options=("-std=c++14",), name_expressions=[_kernel_name])
+_mod = cp.RawModule(code=_SRC, name_expressions=[_kernel_name])
 _kernel = _mod.get_function(_kernel_name)
 
 

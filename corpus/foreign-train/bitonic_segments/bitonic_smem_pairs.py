@@ -37,7 +37,7 @@ __global__ void segment_sort_shared(const float* __restrict__ in, float* __restr
 SEG = 1024
 THREADS = 512
 _NAME = f"segment_sort_shared<{SEG}, {THREADS}>"
-_module = cp.RawModule(code=_SRC, options=("-std=c++14",), name_expressions=[_NAME])
+_module = cp.RawModule(code=_SRC, name_expressions=[_NAME])
 _sort = _module.get_function(_NAME)
 
 

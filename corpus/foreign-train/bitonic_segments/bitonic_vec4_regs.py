@@ -46,7 +46,7 @@ __global__ void bitonic_vec4_kernel(const float4* __restrict__ in, float4* __res
 
 SEG, THREADS = 1024, 256
 _NAME = "bitonic_vec4_kernel<1024, 256>"
-_module = cp.RawModule(code=_SRC, options=("-std=c++14",), name_expressions=[_NAME])
+_module = cp.RawModule(code=_SRC, name_expressions=[_NAME])
 _kernel = _module.get_function(_NAME)
 
 

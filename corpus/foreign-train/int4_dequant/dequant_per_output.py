@@ -21,7 +21,7 @@ __global__ void dequant_elem(const unsigned char* __restrict__ packed, const flo
 
 GROUPS = (32, 64, 128, 256)
 _names = [f"dequant_elem<{g}>" for g in GROUPS]
-_module = cp.RawModule(code=_SRC, options=("-std=c++14",), name_expressions=_names)
+_module = cp.RawModule(code=_SRC, name_expressions=_names)
 _kernels = {g: _module.get_function(n) for g, n in zip(GROUPS, _names)}
 
 

@@ -18,7 +18,7 @@ __global__ void scatter_add_colwise(const T* __restrict__ src, const long long* 
 """
 
 _NAME = "scatter_add_colwise<float>"
-_mod = cp.RawModule(code=_CODE, options=("--std=c++14",), name_expressions=[_NAME])
+_mod = cp.RawModule(code=_CODE, name_expressions=[_NAME])
 _kernel = _mod.get_function(_NAME)
 
 

@@ -16,8 +16,8 @@ __global__ void scatter_rows_elem(const T* __restrict__ src, const long long* __
 }
 """
 
-_NAMES = ("scatter_rows_elem<float>",)
-_mod = cp.RawModule(code=_CODE, options=("--std=c++14",), name_expressions=_NAMES)
+_NAMES = ["scatter_rows_elem<float>"]
+_mod = cp.RawModule(code=_CODE, name_expressions=_NAMES)
 _kernel = _mod.get_function(_NAMES[0])
 
 

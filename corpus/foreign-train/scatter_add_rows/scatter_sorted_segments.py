@@ -23,7 +23,7 @@ __global__ void segment_row_sum(const float* __restrict__ src, const long long* 
 
 THREADS = 256
 _NAME = f"segment_row_sum<{THREADS}>"
-_mod = cp.RawModule(code=_CODE, options=("--std=c++14",), name_expressions=[_NAME])
+_mod = cp.RawModule(code=_CODE, name_expressions=[_NAME])
 _kernel = _mod.get_function(_NAME)
 
 

@@ -25,7 +25,7 @@ __global__ void scatter_rows_vec(const float* __restrict__ src, const long long*
 """
 
 _NAMES = ["scatter_rows_vec<4>", "scatter_rows_vec<1>"]
-_mod = cp.RawModule(code=_CODE, options=("--std=c++14",), name_expressions=_NAMES)
+_mod = cp.RawModule(code=_CODE, name_expressions=_NAMES)
 _vec4 = _mod.get_function(_NAMES[0])
 _vec1 = _mod.get_function(_NAMES[1])
 

@@ -23,7 +23,7 @@ __global__ void scatter_rows_warp(const float* __restrict__ src, const long long
 
 WARPS = 8
 _NAME = f"scatter_rows_warp<{WARPS}>"
-_mod = cp.RawModule(code=_CODE, options=("--std=c++14",), name_expressions=(_NAME,))
+_mod = cp.RawModule(code=_CODE, name_expressions=[_NAME])
 _kernel = _mod.get_function(_NAME)
 
 
