@@ -1,0 +1,141 @@
+// LSD radix sort of 32-bit keys, 8 bits per pass, host-driven passes. The digit count of each
+// tile goes straight to the global count table with atomicAdd (the table is cleared with
+// cudaMemset before every pass): no shared-memory histogram, so every key is a global atomic
+// on one of 256 addresses per tile. Offsets by a one-block scan; stable __match_any_sync scatter.
+#include <cstdio>
+#include <cuda_runtime.h>
+
+#define checkCudaErrors(val) check((val), #val, __FILE__, __LINE__)
+#define getLastCudaError(msg) check(cudaGetLastError(), msg, __FILE__, __LINE__)
+static int g_lastError = 0;
+static void check(cudaError_t result, const char* what, const char* file, int line) {
+    if (result != cudaSuccess) {
+        fprintf(stderr, "%s(%d): CUDA error %d (%s) in %s\n", file, line, (int)result,
+                cudaGetErrorString(result), what);
+        g_lastError = (int)result;
+    }
+}
+
+#define RADIX_BITS 8
+#define SORT_THREADS 256
+#define SORT_ITEMS 16
+#define SCAN_THREADS 1024
+
+template <int BITS, int THREADS, int ITEMS>
+__global__ void digitCountGlobal(const unsigned int* __restrict__ src, unsigned int* counts,
+                                 int n, int shift, int numTiles) {
+    constexpr int RADIX = 1 << BITS;
+    size_t tileStart = (size_t)blockIdx.x * THREADS * ITEMS;
+    for (int r = 0; r < ITEMS; ++r) {
+        size_t i = tileStart + (size_t)r * THREADS + threadIdx.x;
+        if (i < (size_t)n) {
+            unsigned int d = (src[i] >> shift) & (RADIX - 1);
+            atomicAdd(&counts[(size_t)d * numTiles + blockIdx.x], 1u);
+        }
+    }
+}
+
+// exclusive scan of `total` counts in place, by one block: each thread owns a contiguous chunk
+__global__ void scanDigitOffsets(unsigned int* counts, int total) {
+    __shared__ unsigned int sums[SCAN_THREADS];
+    int chunk = (total + SCAN_THREADS - 1) / SCAN_THREADS;
+    int start = threadIdx.x * chunk;
+    int end = min(start + chunk, total);
+    unsigned int s = 0;
+    for (int i = start; i < end; ++i) s += counts[i];
+    sums[threadIdx.x] = s;
+    __syncthreads();
+    for (int off = 1; off < SCAN_THREADS; off <<= 1) {
+        unsigned int v = threadIdx.x >= off ? sums[threadIdx.x - off] : 0u;
+        __syncthreads();
+        sums[threadIdx.x] += v;
+        __syncthreads();
+    }
+    unsigned int running = sums[threadIdx.x] - s;
+    for (int i = start; i < end; ++i) {
+        unsigned int c = counts[i];
+        counts[i] = running;
+        running += c;
+    }
+}
+
+template <int BITS, int THREADS, int ITEMS>
+__global__ void digitScatter(const unsigned int* __restrict__ src, unsigned int* __restrict__ dst,
+                             const unsigned int* __restrict__ offsets, int n, int shift, int numTiles) {
+    constexpr int RADIX = 1 << BITS;
+    constexpr int WARPS = THREADS / 32;
+    __shared__ unsigned int base[RADIX];
+    __shared__ unsigned int warpHist[WARPS][RADIX];
+    const int tid = threadIdx.x;
+    const int lane = tid & 31;
+    const int warp = tid >> 5;
+    const unsigned int lanesBelow = (1u << lane) - 1u;
+    for (int d = tid; d < RADIX; d += THREADS) base[d] = offsets[(size_t)d * numTiles + blockIdx.x];
+    size_t tileStart = (size_t)blockIdx.x * THREADS * ITEMS;
+
+    for (int r = 0; r < ITEMS; ++r) {
+        for (int k = tid; k < WARPS * RADIX; k += THREADS) (&warpHist[0][0])[k] = 0;
+        __syncthreads();
+        size_t i = tileStart + (size_t)r * THREADS + tid;
+        bool valid = i < (size_t)n;
+        unsigned int key = valid ? src[i] : 0u;
+        int d = valid ? (int)((key >> shift) & (RADIX - 1)) : RADIX;
+        unsigned int peers = __match_any_sync(0xffffffffu, d);
+        int rank = __popc(peers & lanesBelow);
+        if (valid && rank == 0) warpHist[warp][d] = __popc(peers);
+        __syncthreads();
+        if (valid) {
+            unsigned int pos = base[d] + rank;
+            for (int w = 0; w < warp; ++w) pos += warpHist[w][d];
+            dst[pos] = key;
+        }
+        __syncthreads();
+        for (int dd = tid; dd < RADIX; dd += THREADS) {
+            unsigned int t = 0;
+            for (int w = 0; w < WARPS; ++w) t += warpHist[w][dd];
+            base[dd] += t;
+        }
+        __syncthreads();
+    }
+}
+
+static unsigned int* d_tmp[2] = {nullptr, nullptr};
+static unsigned int* d_counts = nullptr;
+static size_t d_capacity = 0;
+static size_t d_countCapacity = 0;
+
+extern "C" int radix_sort_keys(const unsigned int* d_in, unsigned int* d_out, int n) {
+    const int radix = 1 << RADIX_BITS;
+    const int tile = SORT_THREADS * SORT_ITEMS;
+    const int passes = 32 / RADIX_BITS;
+    g_lastError = 0;
+    if (n <= 0) return 0;
+    int numTiles = (n + tile - 1) / tile;
+    if ((size_t)n > d_capacity) {
+        for (int b = 0; b < 2; ++b) {
+            if (d_tmp[b]) checkCudaErrors(cudaFree(d_tmp[b]));
+            checkCudaErrors(cudaMalloc((void**)&d_tmp[b], (size_t)n * sizeof(unsigned int)));
+        }
+        d_capacity = n;
+    }
+    if ((size_t)radix * numTiles > d_countCapacity) {
+        if (d_counts) checkCudaErrors(cudaFree(d_counts));
+        checkCudaErrors(cudaMalloc((void**)&d_counts, (size_t)radix * numTiles * sizeof(unsigned int)));
+        d_countCapacity = (size_t)radix * numTiles;
+    }
+    if (g_lastError) return g_lastError;
+
+    for (int pass = 0; pass < passes; ++pass) {
+        const unsigned int* src = pass == 0 ? d_in : d_tmp[(pass - 1) & 1];
+        unsigned int* dst = pass == passes - 1 ? d_out : d_tmp[pass & 1];
+        int shift = pass * RADIX_BITS;
+        checkCudaErrors(cudaMemset(d_counts, 0, (size_t)radix * numTiles * sizeof(unsigned int)));
+        digitCountGlobal<RADIX_BITS, SORT_THREADS, SORT_ITEMS><<<numTiles, SORT_THREADS>>>(src, d_counts, n, shift, numTiles);
+        getLastCudaError("digitCountGlobal");
+        scanDigitOffsets<<<1, SCAN_THREADS>>>(d_counts, radix * numTiles);
+        getLastCudaError("scanDigitOffsets");
+        digitScatter<RADIX_BITS, SORT_THREADS, SORT_ITEMS><<<numTiles, SORT_THREADS>>>(src, dst, d_counts, n, shift, numTiles);
+        getLastCudaError("digitScatter");
+    }
+    return g_lastError;
+}
