@@ -120,7 +120,17 @@ pub(super) fn kernels(root: Node, src: &SourceText, cache: &mut Cache, taken: &[
                 l.range = map.range(l.range);
             }
             let base = k.name.split('#').next().unwrap_or_default().to_string();
-            k.launches.extend(s.launches.iter().filter(|(n, _)| *n == base).map(|(_, l)| l.clone()));
+            k.launches.extend(s.launches.iter().filter(|(n, _)| *n == base).map(|(_, l)| {
+                let mut l = l.clone();
+                // Template arguments from the name the module was asked for, under the
+                // kernel's own parameter names.
+                for (i, param) in k.constexpr_params.iter().enumerate() {
+                    if let Some(arg) = l.meta.remove(&format!("T{i}")) {
+                        l.meta.insert(param.clone(), arg);
+                    }
+                }
+                l
+            }));
             for (key, v) in &declared.values {
                 k.declared.values.entry(key.clone()).or_insert_with(|| v.clone());
             }
@@ -373,6 +383,29 @@ mod tests {
         assert_eq!(k.launches[0].locals.get("n").map(String::as_str), Some("4096"));
         let j = job(text, text).expect("job");
         assert_eq!(j.base.grid, [16, 1, 1]);
+    }
+
+    #[test]
+    fn a_templated_raw_module_function_is_launched_with_its_template_arguments() {
+        let text = "import cupy\n\
+            CODE = r'''\n\
+            template <int THREADS>\n\
+            __global__ void scale_rows(float* y, int n) {\n\
+            \x20   int i = blockIdx.x * THREADS + threadIdx.x;\n\
+            \x20   if (i < n) y[i] *= 2.0f;\n\
+            }\n'''\n\
+            mod = cupy.RawModule(code=CODE, name_expressions=['scale_rows<256>'])\n\
+            k = mod.get_function('scale_rows<256>')\n\
+            n = 1 << 20\n\
+            k((n // 256,), (256,), (y, cupy.int32(n)))\n";
+        let k = only(text);
+        assert_eq!(k.name, "scale_rows");
+        assert_eq!(k.launches.len(), 1, "the launch of `scale_rows<256>` is the kernel's");
+        assert_eq!(k.launches[0].meta.get("THREADS").map(String::as_str), Some("256"));
+        assert_eq!(
+            super::super::pycall::split_template("f< a, b<c, d> >"),
+            ("f".into(), vec!["a".into(), "b<c, d>".into()])
+        );
     }
 
     #[test]

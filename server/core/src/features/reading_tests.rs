@@ -373,3 +373,18 @@ fn a_triton_kernel_whose_launch_is_not_read_covers_one_tensor_not_its_square() {
     let bytes = p.features.load_bytes + p.features.store_bytes;
     assert!(bytes < 1e10, "a few tensors of the assumed size, not petabytes: {bytes} B");
 }
+
+#[test]
+fn num_warps_from_a_helper_function_is_triton_s_default_not_a_size() {
+    let src = "import torch\nimport triton\nimport triton.language as tl\n\n\
+               def pick_warps(block):\n    return 8 if block >= 2048 else 4\n\n\
+               @triton.jit\ndef scale_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):\n    \
+               row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK)\n    mask = offs < n_cols\n    \
+               x = tl.load(x_ptr + row * n_cols + offs, mask=mask)\n    \
+               tl.store(y_ptr + row * n_cols + offs, x * 2.0, mask=mask)\n\n\
+               def scale(x):\n    y = torch.empty_like(x)\n    n_rows, n_cols = x.shape\n    \
+               BLOCK = 1024\n    scale_rows[(n_rows,)](x, y, n_cols, BLOCK=BLOCK, num_warps=pick_warps(BLOCK))\n    return y\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = super::profile(ex.kernel("scale_rows").expect("kernel"));
+    assert_eq!(p.features.block_threads, 128.0, "4 warps, Triton's default: {:?}", p.features);
+}

@@ -48,7 +48,20 @@ const FREE: [&str; 16] = [
 ];
 
 /// Element-wise functions and methods (one read, one write).
-const ELEMENTWISE: [&str; 24] = [
+const ELEMENTWISE: [&str; 37] = [
+    "sub",
+    "div",
+    "pow",
+    "square",
+    "where",
+    "masked_fill",
+    "maximum",
+    "minimum",
+    "lerp",
+    "sin",
+    "cos",
+    "erf",
+    "leaky_relu",
     "relu",
     "gelu",
     "silu",
@@ -85,6 +98,9 @@ const FILLS: [&str; 3] = ["zeros", "ones", "full"];
 /// Row-wise normalisations (about two passes in torch's fused kernels).
 const ROWWISE: [&str; 7] = ["softmax", "log_softmax", "layer_norm", "rms_norm", "cross_entropy", "cumsum", "logsumexp"];
 
+/// Functions that join tensors into a new one (a read and a write of everything).
+const JOINS: [&str; 2] = ["cat", "stack"];
+
 const MATMUL: [&str; 6] = ["matmul", "mm", "bmm", "linear", "einsum", "addmm"];
 
 /// The torch operations among a launching function's assignments, in name order.
@@ -115,8 +131,8 @@ fn classify(name: &str, value: &str) -> Option<TorchOp> {
     if !(is_torch || method) || FREE.contains(&function) {
         return None;
     }
-    let first_arg = v[open + 1..].split([',', ')']).next().map(str::trim).filter(|a| !a.is_empty());
-    let input = if method { Some(receiver.to_string()) } else { first_arg.map(str::to_string) };
+    let first_arg = first_tensor(&v[open + 1..]);
+    let input = if method { Some(receiver.to_string()) } else { first_arg };
     let label = format!("{name} = {}", if method { format!("{receiver}.{function}") } else { callee.to_string() });
     if FILLS.contains(&function) && is_torch {
         return Some(TorchOp {
@@ -130,6 +146,8 @@ fn classify(name: &str, value: &str) -> Option<TorchOp> {
     }
     let (passes, flops, matmul) = if MATMUL.contains(&function) {
         (3.0, 0.0, true)
+    } else if JOINS.contains(&function) && is_torch {
+        (2.0, 0.0, false)
     } else if ROWWISE.contains(&function) {
         (2.0, 8.0, false)
     } else if REDUCTIONS.contains(&function) {
@@ -142,6 +160,32 @@ fn classify(name: &str, value: &str) -> Option<TorchOp> {
     // A binary element-wise op on the result (`F.silu(a) * b`) reads one more tensor.
     let extra = if !matmul && v[v.rfind(')').unwrap_or(0)..].contains(['*', '+', '-', '/']) { 1.0 } else { 0.0 };
     Some(TorchOp { name: label, passes: passes + extra, flops_per_element: flops, matmul, input, shape: None })
+}
+
+/// The tensor a call's arguments (`args`: the text after its `(`) read first: `a` of
+/// `a, dim=1)`, of `[a.view(-1), b])` (`torch.cat`) and of `a.contiguous())`.
+fn first_tensor(args: &str) -> Option<String> {
+    let mut depth = 0i32;
+    let end = args
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            depth < 0 || (depth == 0 && c == ',')
+        })
+        .map_or(args.len(), |(i, _)| i);
+    let first = args[..end].trim().trim_start_matches(['[', '(']).trim();
+    let first = first.split([',', ']']).next().unwrap_or(first).trim();
+    // A view of the tensor is the tensor: `a.view(-1)` → `a`.
+    let head = first.split('(').next().unwrap_or(first);
+    let tensor = match head.rsplit_once('.') {
+        Some((receiver, method)) if FREE.contains(&method) || method == "contiguous" => receiver,
+        _ => first,
+    };
+    Some(tensor.trim().to_string()).filter(|t| !t.is_empty())
 }
 
 /// The element count of a fill's positional arguments as a product: `(), device=d` → `1`,
@@ -234,6 +278,21 @@ mod tests {
         let big = profile(&ops[1], &env, 4.0, 1.0, &Rates::H100);
         assert_eq!(big.features.load_bytes, 1024.0 * small.features.load_bytes);
         assert!(big.cost.total > small.cost.total);
+    }
+
+    #[test]
+    fn joins_and_more_element_wise_functions_are_costed() {
+        let mut site = LaunchSite::default();
+        site.locals.insert("flat".into(), "torch.cat([a.view(-1), b.view(-1)])".into());
+        site.locals.insert("d".into(), "torch.where(m, x, y)".into());
+        site.locals.insert("n".into(), "len(tensors)".into());
+        let ops = torch_ops(&site);
+        let names: Vec<&str> = ops.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, vec!["d = torch.where", "flat = torch.cat"], "{ops:?}");
+        assert_eq!(ops[1].input.as_deref(), Some("a"));
+        assert_eq!(first_tensor("x, dim=1)").as_deref(), Some("x"));
+        assert_eq!(first_tensor("a) * b").as_deref(), Some("a"));
+        assert_eq!(first_tensor(")"), None);
     }
 
     #[test]

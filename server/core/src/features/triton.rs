@@ -203,12 +203,18 @@ fn profile_config(
     });
     let elem =
         if ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t)) { 2.0 } else { 4.0 };
+    // A launch option the reader cannot evaluate (`num_warps=_num_warps(BLOCK)`) is
+    // Triton's default, named as a guess: never the size prior's unknown.
     let mut num = |name: &str, default: f64| {
         let e = env.eval_or(env.texts.get(name).map(String::as_str), default);
         if env.texts.contains_key(name) {
             guesses += e.guesses.min(1);
         }
-        e.value
+        if e.guesses > 0 {
+            default
+        } else {
+            e.value
+        }
     };
     let num_warps = num("num_warps", 4.0).clamp(1.0, 32.0);
     let num_stages = num("num_stages", 3.0).clamp(1.0, 8.0);
