@@ -4,7 +4,8 @@
 //! wrong about a kernel.
 
 use super::*;
-use kforecast_core::forecast::TrainedForecaster;
+use kforecast_core::forecast::{Forecast, TrainedForecaster};
+use kforecast_core::kernel::Kernel;
 
 /// Bests over seeds `0..seeds` of one table and mode, after 8 and after 16 GPU runs (a
 /// search of budget 8 is the start of one of budget 16).
@@ -115,5 +116,67 @@ fn policy_trace() {
                 f(s.predicted)
             );
         }
+    }
+}
+
+/// A forecaster wrong about every knob of a table: each recorded variant is forecast as
+/// much slower as the GPU measured it faster, and the other way round; a variant it does
+/// not know, as no change.
+struct Contrary {
+    log2: HashMap<String, f64>,
+}
+
+fn kernel_key(k: &Kernel) -> String {
+    serde_json::to_string(k).expect("json")
+}
+
+impl Contrary {
+    fn of(t: &Table) -> Self {
+        let space = KnobSpace::discover(&t.text, t.language, t.kernel).expect("space");
+        let mut log2 = HashMap::new();
+        for row in t.rows.values() {
+            let Some(s) = row["speedup"].as_f64() else { continue };
+            let values: Vec<i64> = space.knobs.iter().map(|k| row["knobs"][&k.name].as_i64().expect("value")).collect();
+            let kernel = extract_text(t.language, &space.render(&values)).kernel(t.kernel).cloned().expect("kernel");
+            assert!(log2.insert(kernel_key(&kernel), -s.log2()).is_none(), "two variants, one kernel");
+        }
+        Self { log2 }
+    }
+}
+
+impl Forecaster for Contrary {
+    fn id(&self) -> &str {
+        "contrary"
+    }
+
+    fn forecast(&self, _base: &Kernel, candidate: &Kernel) -> Forecast {
+        let mu = self.log2.get(&kernel_key(candidate)).copied().unwrap_or(0.0);
+        Forecast::from_log2_normal(mu, 0.3, "contrary", Vec::new())
+    }
+
+    fn weight(&self, _kernel: &Kernel) -> f64 {
+        1.0
+    }
+}
+
+/// The forecaster says that every knob step the GPU finds faster is slower, and the
+/// other way round: the correction takes its say away within a few runs, and a search of
+/// budget 8 still spends its runs on valid variants and finds the faster knob steps.
+#[test]
+fn a_forecaster_wrong_about_every_knob_costs_little() {
+    let t = sgemm_table();
+    let contrary = Contrary::of(&t);
+    for seed in 0..10 {
+        let mut replay = Replay::new(&t);
+        let config = SearchConfig { budget: 8, seed, surrogate: true };
+        let o = search_by(&contrary, &t, &mut replay, &config, &AtomicBool::new(false), &mut |_| {});
+        let valid = o.steps.iter().filter(|s| s.status == Status::Ok).count();
+        let what = format!("seed {seed}: {o:?}");
+        assert_eq!(o.runs, 8, "{what}");
+        assert!(valid >= 6, "most runs on valid variants: {valid} of 8, {} outside the sample; {what}", replay.outside);
+        assert!(o.best_speedup() > 1.2, "{what}");
+        // It was measured faster although forecast slower.
+        let best = o.steps.iter().find(|s| s.speedup == Some(o.best_speedup())).expect("the best step");
+        assert!(best.forecast.is_some_and(|f| f < 1.0), "{best:?}");
     }
 }
