@@ -93,13 +93,15 @@ fn policy_figures() {
 }
 
 /// The steps of a few searches of the SGEMM sample, printed:
-/// `cargo test --test search -- --ignored --nocapture policy_trace` (`KFORECAST_SEEDS=N`).
+/// `cargo test --test search -- --ignored --nocapture policy_trace` (`KFORECAST_SEEDS=N`;
+/// `KFORECAST_KERNELS=transpose` for another table).
 #[test]
 #[ignore = "prints the searches' steps"]
 fn policy_trace() {
     let seeds = std::env::var("KFORECAST_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3);
     let forecaster = TrainedForecaster::shipped().expect("the shipped model");
-    let t = sgemm_table();
+    let only = std::env::var("KFORECAST_KERNELS").unwrap_or_default();
+    let t = tables().into_iter().find(|t| t.kernel == only).unwrap_or_else(sgemm_table);
     for seed in 0..seeds {
         let mut replay = Replay::new(&t);
         let config = SearchConfig { budget: 8, seed, surrogate: true };
