@@ -268,6 +268,32 @@ mod tests {
     }
 
     #[test]
+    fn a_contradicted_forecaster_loses_its_say_and_each_knob_is_learnt_apart() {
+        // Two knobs, the original at (5, 5). The forecaster says that knob 0 up is 2×
+        // faster; the GPU says 2× slower.
+        let mut c = Correction::anchored(vec![5.0, 5.0]);
+        let m = c.model();
+        let at = |m: &Model, x: f64, key: [f64; 2]| m.predict(x, 0.3, Some(&key));
+        assert!((at(&m, 1.0, [6.0, 5.0]).mu - 1.0).abs() < 1e-9, "the forecast, before any measurement");
+        c.observe(1.0, Some(-1.0), Some(vec![6.0, 5.0]));
+        let m = c.model();
+        // Knob 0 further up, forecast faster still: now expected slower.
+        let further = at(&m, 1.5, [7.0, 5.0]);
+        assert!(further.mu < 0.0, "{further:?}");
+        // Knob 1 up, forecast no change: what knob 0 did says little about it, and it stays open.
+        let other = at(&m, 0.0, [5.0, 6.0]);
+        assert!(other.mu.abs() < 0.25 && other.sigma > 0.3 && other.p_improve(0.0) > 0.3, "{other:?}");
+        // The original itself: no error there.
+        assert!(at(&m, 0.0, [5.0, 5.0]).mu.abs() < 1e-9);
+        // Twice more contradicted (knob 1 up too, forecast faster, measured slower): a
+        // variant forecast much faster elsewhere is no longer expected faster.
+        c.observe(0.8, Some(-0.6), Some(vec![5.0, 6.0]));
+        let m = c.model();
+        let far = at(&m, 1.0, [3.0, 3.0]);
+        assert!(far.mu < 0.1, "the forecaster's slope fell: {far:?}");
+    }
+
+    #[test]
     fn cholesky_solves() {
         let m = [4.0, 2.0, 2.0, 3.0];
         let l = cholesky(&m, 2).expect("spd");
