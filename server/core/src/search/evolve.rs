@@ -21,6 +21,7 @@
 mod mutation;
 mod outcome;
 
+use mutation::single_steps;
 pub use mutation::KnobMutation;
 pub use outcome::{Best, Outcome, Progress, Step, Stop};
 
@@ -582,26 +583,6 @@ impl Searcher<'_> {
         self.report(st, message);
         None
     }
-}
-
-/// Every knob one step of its domain up and down from the original, knob by knob.
-fn single_steps(space: &KnobSpace) -> Vec<Proposal> {
-    let origin = space.original();
-    let mut out = Vec::new();
-    for (i, knob) in space.knobs.iter().enumerate() {
-        let Some(at) = knob.domain.iter().position(|v| *v == knob.value) else { continue };
-        let near = [at.checked_sub(1), (at + 1 < knob.domain.len()).then_some(at + 1)];
-        for j in near.into_iter().flatten() {
-            let mut values = origin.clone();
-            values[i] = knob.domain[j];
-            out.push(Proposal {
-                text: space.render(&values),
-                description: space.describe(&values),
-                values: Some(values),
-            });
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -83,3 +83,23 @@ fn mutate(space: &KnobSpace, mut values: Vec<i64>, rng: &mut Rng) -> Option<Vec<
     }
     Some(values)
 }
+
+/// Every knob one step of its domain up and down from the original, knob by knob.
+pub(super) fn single_steps(space: &KnobSpace) -> Vec<Proposal> {
+    let origin = space.original();
+    let mut out = Vec::new();
+    for (i, knob) in space.knobs.iter().enumerate() {
+        let Some(at) = knob.domain.iter().position(|v| *v == knob.value) else { continue };
+        let near = [at.checked_sub(1), (at + 1 < knob.domain.len()).then_some(at + 1)];
+        for j in near.into_iter().flatten() {
+            let mut values = origin.clone();
+            values[i] = knob.domain[j];
+            out.push(Proposal {
+                text: space.render(&values),
+                description: space.describe(&values),
+                values: Some(values),
+            });
+        }
+    }
+    out
+}
