@@ -1,4 +1,5 @@
-//! The knob operator: children that change one to three knobs of a parent.
+//! The knob operator: children that change one to three knobs of a parent; and the single
+//! knob steps from the original that the first picks of a screened search choose from.
 
 use super::{Operator, Parent, Proposal};
 use crate::rng::Rng;
