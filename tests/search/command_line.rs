@@ -24,3 +24,28 @@ fn the_command_line_prints_the_trajectory_and_the_best_variant_as_a_diff() {
     assert!(out.status.success());
     assert_eq!(list.lines().count(), t.rows.len(), "the sweep lists the recorded variants");
 }
+
+#[test]
+fn a_sweep_of_the_nearest_variants_writes_each_measured_variant() {
+    let t = table("transpose.cu", "transpose");
+    let worker = fake_worker(&[&t], Duration::ZERO);
+    // The nearest first: one knob changed, before any variant that changes two.
+    let (out, list) = cli(&["sweep", "transpose.cu", "--nearest", "--max", "4", "--list"], &worker);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let listed: Vec<&str> = list.lines().collect();
+    assert_eq!(listed.len(), 4, "{list}");
+    assert!(listed.iter().all(|l| !l.contains(", ")), "single knob steps first: {listed:?}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("nearest.jsonl");
+    let (out, _) =
+        cli(&["sweep", "transpose.cu", "--nearest", "--max", "4", "--json", &path.display().to_string()], &worker);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&path).expect("sweep lines");
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).expect("json")).collect();
+    let described: Vec<&str> = lines.iter().filter_map(|l| l["description"].as_str()).collect();
+    assert_eq!(described, listed, "one line per variant, in the listed order");
+    for l in &lines {
+        let row = &t.rows[l["text_hash"].as_str().expect("hash")];
+        assert_eq!((&l["status"], &l["speedup"]), (&row["status"], &row["speedup"]), "{l}");
+    }
+}

@@ -93,7 +93,10 @@ const TILED_LAUNCH: &str = r#"extern "C" void launch_transpose(const float* in, 
 
 /// The prompt is about the file as it is (not a variant of it).
 fn about_the_original(user: &str) -> bool {
-    user.contains("#define BLOCK_X 32\n#define BLOCK_Y 8") && user.contains("out[(size_t)x * rows + y]")
+    // Its block sizes, its store, and no minBlocksPerSM in its launch bounds.
+    user.contains("#define BLOCK_X 32\n#define BLOCK_Y 8")
+        && user.contains("out[(size_t)x * rows + y]")
+        && user.contains("__launch_bounds__(BLOCK_X * BLOCK_Y)\n")
 }
 
 /// A measurement on the (fake) H100.

@@ -21,6 +21,7 @@
 mod mutation;
 mod outcome;
 
+use mutation::single_steps;
 pub use mutation::KnobMutation;
 pub use outcome::{Best, Outcome, Progress, Step, Stop};
 
@@ -51,6 +52,10 @@ const ATTEMPTS_PER_CHILD: usize = 25;
 const REJECT_BELOW: f64 = 0.05;
 /// An uncertain child is measured only with at least this chance of beating the best.
 const EXPLORE_ABOVE: f64 = 0.2;
+/// With the surrogate, the first picks of the best corrected forecast are each a single
+/// knob step from the original, of a knob not stepped yet (at most this many): the
+/// correction learns each knob's direction before knobs are combined.
+const SINGLE_STEPS: usize = 4;
 
 /// How a search runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -168,6 +173,9 @@ struct State {
     asked: HashSet<(usize, ContentHash)>,
     outcome: Outcome,
     generation: u32,
+    /// The original's knob values, and the knobs a single step of which was measured.
+    origin: Vec<i64>,
+    stepped: HashSet<usize>,
 }
 
 impl Searcher<'_> {
@@ -192,7 +200,7 @@ impl Searcher<'_> {
         let mut st = State {
             config: config.clone(),
             rng: Rng::new(config.seed),
-            correction: Correction::default(),
+            correction: Correction::anchored(key_of(&space.original())),
             seen: HashSet::from([ContentHash::of(original.text.as_bytes())]),
             asked: HashSet::new(),
             population: vec![root],
@@ -213,7 +221,12 @@ impl Searcher<'_> {
                 note: String::new(),
             },
             generation: 0,
+            origin: space.original(),
+            stepped: HashSet::new(),
         };
+        // Every knob one step of its domain up and down from the original: screened with
+        // the first generation's children (the single steps the first picks choose from).
+        let singles: Vec<Proposal> = if config.surrogate { single_steps(&space) } else { Vec::new() };
         let mut operators: Vec<Box<dyn Operator + '_>> = vec![Box::new(KnobMutation::new(space))];
         let (mut batched, random): (Vec<_>, Vec<_>) =
             std::mem::take(&mut self.operators).into_iter().partition(|o| o.per_generation().is_some());
@@ -232,6 +245,13 @@ impl Searcher<'_> {
             }
             let want = if config.surrogate { CHILDREN } else { UNFILTERED_CHILDREN };
             let mut children = self.batched_children(&mut st, &mut batched, original);
+            if st.generation == 1 {
+                for p in singles.iter() {
+                    let p =
+                        Proposal { text: p.text.clone(), description: p.description.clone(), values: p.values.clone() };
+                    Self::admit(&mut st, original, p, &mut children);
+                }
+            }
             children.extend(self.children(&mut st, &mut operators, original, want));
             if children.is_empty() && st.pending.is_empty() {
                 break Stop::Exhausted;
@@ -380,20 +400,37 @@ impl Searcher<'_> {
     /// the likeliest to beat the best first: the budget is there to be spent.
     fn measure_selected(&mut self, st: &mut State, exhausted: bool) -> Option<Stop> {
         for pick in 0..2 {
-            if pick == 1 && st.generation % 2 == 1 {
+            if pick == 1 && st.generation % 2 == 1 && st.stepped.len() >= SINGLE_STEPS {
                 break;
             }
             Self::refresh(st);
             let best = st.outcome.best_speedup().log2();
             let open = |(i, (_, p)): (usize, &(Child, Prediction))| (!Self::rejected(st, p)).then_some((i, *p));
-            let choice = if pick == 0 {
-                let promising = st
-                    .pending
-                    .iter()
-                    .enumerate()
-                    .filter_map(open)
-                    .max_by(|a, b| (a.1.mu - 2.0 * a.1.p_fail).total_cmp(&(b.1.mu - 2.0 * b.1.p_fail)))
-                    .map(|(i, _)| i);
+            let score = |p: &Prediction| p.mu - 2.0 * p.p_fail;
+            let promising = st
+                .pending
+                .iter()
+                .enumerate()
+                .filter_map(open)
+                .max_by(|a, b| score(&a.1).total_cmp(&score(&b.1)))
+                .map(|(i, _)| i);
+            // While knobs are left to step: a single knob step from the original, of a knob
+            // not stepped yet, the best (in both picks); a rewrite that is the best goes first.
+            let rewrite = promising.filter(|&i| pick == 0 && st.pending[i].0.values.is_none());
+            let single = (st.stepped.len() < SINGLE_STEPS && rewrite.is_none())
+                .then(|| {
+                    st.pending
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, (c, _))| Self::single_knob(st, c).is_some_and(|k| !st.stepped.contains(&k)))
+                        .filter_map(open)
+                        .max_by(|a, b| score(&a.1).total_cmp(&score(&b.1)))
+                        .map(|(i, _)| i)
+                })
+                .flatten();
+            let choice = if single.is_some() {
+                single
+            } else if pick == 0 {
                 promising.or_else(|| {
                     let likeliest = st.pending.iter().enumerate().max_by(|a, b| {
                         a.1 .1.p_improve(best).total_cmp(&b.1 .1.p_improve(best)).then(a.1 .1.mu.total_cmp(&b.1 .1.mu))
@@ -417,6 +454,14 @@ impl Searcher<'_> {
         }
         st.outcome.rejected = st.pending.iter().filter(|(_, p)| Self::rejected(st, p)).count() as u32;
         None
+    }
+
+    /// The knob a child changes, if it changes exactly one from the original.
+    fn single_knob(st: &State, child: &Child) -> Option<usize> {
+        let values = child.values.as_deref()?;
+        let mut changed = values.iter().zip(&st.origin).enumerate().filter(|(_, (a, b))| a != b).map(|(i, _)| i);
+        let knob = changed.next()?;
+        changed.next().is_none().then_some(knob)
     }
 
     /// Measures children in their order until the budget is spent: as many at once as
@@ -484,6 +529,9 @@ impl Searcher<'_> {
             st.outcome.runs += 1;
         }
         let speedup = m.speedup.filter(|s| m.status == Status::Ok && s.is_finite() && *s > 0.0);
+        if let Some(k) = Self::single_knob(st, &child) {
+            st.stepped.insert(k);
+        }
         if let Some((x, _)) = child.forecast {
             st.correction.observe(x, speedup.map(f64::log2), child.values.as_deref().map(key_of));
         }

@@ -252,6 +252,10 @@ pub struct SweepArgs {
     /// Measure at most this many variants (in a fixed order, the original's first).
     #[arg(long, default_value_t = 256)]
     max: usize,
+    /// Take the variants nearest the original first (fewest steps of the knobs' domains
+    /// away): a sample of a space too big to sweep whole.
+    #[arg(long)]
+    nearest: bool,
     /// Write one JSON line per measured variant here.
     #[arg(long, value_name = "OUT.jsonl", required_unless_present = "list")]
     json: Option<PathBuf>,
@@ -272,7 +276,13 @@ pub fn sweep(args: SweepArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> 
     }
     let mut variants = Vec::new();
     let mut invalid = 0;
-    for values in space.combinations().skip(1).take(args.max.saturating_mul(1000).max(100_000)) {
+    let mut order: Vec<Vec<i64>> =
+        space.combinations().skip(1).take(args.max.saturating_mul(1000).max(100_000)).collect();
+    if args.nearest {
+        // A stable sort: among variants as near, the fixed order.
+        order.sort_by_key(|values| steps_from_original(&space, values));
+    }
+    for values in order {
         if variants.len() >= args.max {
             break;
         }
@@ -301,40 +311,76 @@ pub fn sweep(args: SweepArgs, cache: &CacheOptions) -> anyhow::Result<ExitCode> 
     let pool = args.workers.pool()?;
     let store = super::verify::open_store(cache);
     let measurer = PoolMeasurer { pool: &pool, store: store.as_ref(), file, kernel: kernel.clone() };
-    let mut out = std::fs::File::create(out_path).with_context(|| format!("cannot write {}", out_path.display()))?;
+    let out = std::fs::File::create(out_path).with_context(|| format!("cannot write {}", out_path.display()))?;
+    let out = std::sync::Mutex::new(out);
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0);
     let total = variants.len();
-    // Every worker busy at once; the lines are written in the variants' order.
+    // Every worker busy at once; each line is written as its variant is measured, so a
+    // sweep stopped part way keeps what it measured.
     let texts: Vec<&str> = variants.iter().map(|(_, t)| t.as_str()).collect();
     let finished = std::sync::atomic::AtomicUsize::new(0);
-    let measured = measurer.measure_all(&texts, &|i, m| {
+    let failed = std::sync::Mutex::new(None);
+    let line = |i: usize, m: &Measurement| {
         let n = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        eprintln!("[{n}/{total}] {} ({}): {}", space.describe(&variants[i].0), m.worker, m.headline());
-    });
-    for ((values, text), Measured { measurement: m, .. }) in variants.iter().zip(measured) {
-        let description = space.describe(values);
-        let knobs: serde_json::Map<String, serde_json::Value> =
-            space.knobs.iter().zip(values).map(|(k, v)| (k.name.clone(), (*v).into())).collect();
-        let line = serde_json::json!({
-            "kernel": kernel,
-            "file": args.file.display().to_string(),
-            "text_hash": ContentHash::of(text.as_bytes()).to_string(),
-            "knobs": knobs,
-            "description": description,
-            "status": m.status,
-            "speedup": m.speedup,
-            "ci_low": m.ci_low,
-            "ci_high": m.ci_high,
-            "base_ms": m.base.as_ref().map(|s| s.median_ms),
-            "candidate_ms": m.candidate.as_ref().map(|s| s.median_ms),
-            "reps": m.reps,
-            "device": m.device.as_ref().map(|d| d.name.clone()),
-            "device_short": m.device.as_ref().map(|d| short_device(&d.name)),
-            "message": m.message.lines().next().unwrap_or(""),
-            "worker": m.worker,
-            "measured_at": now,
+        let (values, text) = &variants[i];
+        eprintln!("[{n}/{total}] {} ({}): {}", space.describe(values), m.worker, m.headline());
+        let written = out.lock().map_err(|_| anyhow::anyhow!("lock poisoned")).and_then(|mut f| {
+            writeln!(f, "{}", sweep_line(&kernel, &args.file, &space, values, text, m, now))?;
+            f.flush()?;
+            Ok(())
         });
-        writeln!(out, "{line}").with_context(|| format!("cannot write {}", out_path.display()))?;
+        if let (Err(e), Ok(mut slot)) = (written, failed.lock()) {
+            slot.get_or_insert(e);
+        }
+    };
+    let measured = measurer.measure_all(&texts, &line);
+    // Answers found in the store or refused before a GPU (no job ran): written last.
+    for (i, Measured { measurement: m, gpu_run, unavailable }) in measured.iter().enumerate() {
+        if !gpu_run && !unavailable {
+            line(i, m);
+        }
+    }
+    if let Some(e) = failed.into_inner().ok().flatten() {
+        return Err(e.context(format!("cannot write {}", out_path.display())));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Steps of the knobs' domains between `values` and the original, summed over the knobs.
+fn steps_from_original(space: &KnobSpace, values: &[i64]) -> usize {
+    let at = |domain: &[i64], v: i64| domain.iter().position(|d| *d == v).unwrap_or(0);
+    space.knobs.iter().zip(values).map(|(k, &v)| at(&k.domain, v).abs_diff(at(&k.domain, k.value))).sum()
+}
+
+/// One line of a sweep's table.
+fn sweep_line(
+    kernel: &str,
+    file: &Path,
+    space: &KnobSpace,
+    values: &[i64],
+    text: &str,
+    m: &Measurement,
+    now: u64,
+) -> serde_json::Value {
+    let knobs: serde_json::Map<String, serde_json::Value> =
+        space.knobs.iter().zip(values).map(|(k, v)| (k.name.clone(), (*v).into())).collect();
+    serde_json::json!({
+        "kernel": kernel,
+        "file": file.display().to_string(),
+        "text_hash": ContentHash::of(text.as_bytes()).to_string(),
+        "knobs": knobs,
+        "description": space.describe(values),
+        "status": m.status,
+        "speedup": m.speedup,
+        "ci_low": m.ci_low,
+        "ci_high": m.ci_high,
+        "base_ms": m.base.as_ref().map(|s| s.median_ms),
+        "candidate_ms": m.candidate.as_ref().map(|s| s.median_ms),
+        "reps": m.reps,
+        "device": m.device.as_ref().map(|d| d.name.clone()),
+        "device_short": m.device.as_ref().map(|d| short_device(&d.name)),
+        "message": m.message.lines().next().unwrap_or(""),
+        "worker": m.worker,
+        "measured_at": now,
+    })
 }

@@ -1,4 +1,5 @@
-//! The knob operator: children that change one to three knobs of a parent.
+//! The knob operator: children that change one to three knobs of a parent; and the single
+//! knob steps from the original that the first picks of a screened search choose from.
 
 use super::{Operator, Parent, Proposal};
 use crate::rng::Rng;
@@ -82,4 +83,24 @@ fn mutate(space: &KnobSpace, mut values: Vec<i64>, rng: &mut Rng) -> Option<Vec<
         values[i] = domain[if next == at { (at as usize + 1) % domain.len() } else { next as usize }];
     }
     Some(values)
+}
+
+/// Every knob one step of its domain up and down from the original, knob by knob.
+pub(super) fn single_steps(space: &KnobSpace) -> Vec<Proposal> {
+    let origin = space.original();
+    let mut out = Vec::new();
+    for (i, knob) in space.knobs.iter().enumerate() {
+        let Some(at) = knob.domain.iter().position(|v| *v == knob.value) else { continue };
+        let near = [at.checked_sub(1), (at + 1 < knob.domain.len()).then_some(at + 1)];
+        for j in near.into_iter().flatten() {
+            let mut values = origin.clone();
+            values[i] = knob.domain[j];
+            out.push(Proposal {
+                text: space.render(&values),
+                description: space.describe(&values),
+                values: Some(values),
+            });
+        }
+    }
+    out
 }
