@@ -508,6 +508,8 @@ impl ExprParser<'_> {
                             self.device_queries += e.device_queries;
                             Some(e.value)
                         }
+                        // `x.element_size()`: a float's bytes, whatever the tensor.
+                        None if name.ends_with(".element_size") && args.is_empty() => Some(4.0),
                         None => {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;

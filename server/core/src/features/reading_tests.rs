@@ -373,3 +373,52 @@ fn a_triton_kernel_whose_launch_is_not_read_covers_one_tensor_not_its_square() {
     let bytes = p.features.load_bytes + p.features.store_bytes;
     assert!(bytes < 1e10, "a few tensors of the assumed size, not petabytes: {bytes} B");
 }
+
+/// A row-wise softmax in the common Triton style: one program per row, a block as wide as
+/// the row rounded up to a power of two, in a wrapper that reads the sizes with `read`.
+fn triton_softmax(read: &str, block: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK_SIZE)
+    mask = offs < n_cols
+    x = tl.load(in_ptr + row * in_stride + offs, mask=mask, other=-float('inf'))
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * out_stride + offs, e / tl.sum(e, axis=0), mask=mask)
+
+def softmax({read}):
+    BLOCK_SIZE = {block}
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](y, x, x.stride(0), y.stride(0), n_cols, BLOCK_SIZE=BLOCK_SIZE)
+    return y
+"#
+    )
+}
+
+#[test]
+fn a_triton_block_as_wide_as_a_run_time_row_is_one_row() {
+    let shape = "x):\n    n_rows, n_cols = x.shape\n    if True: pass\n    #";
+    let reads = [
+        ("x, n_rows, n_cols", "triton.next_power_of_2(n_cols)"),
+        (shape, "triton.next_power_of_2(n_cols)"),
+        (shape, "min(65536 // x.element_size(), triton.next_power_of_2(n_cols))"),
+        (shape, "triton.cdiv(n_cols, 32) * 32"),
+    ];
+    for (read, block) in reads {
+        let ex = extract_text(Language::Triton, &triton_softmax(read, block));
+        let p = super::profile(ex.kernel("softmax_kernel").expect("kernel"));
+        let f = &p.features;
+        let what = format!("{read} / {block}: {} rows of {} ({:?})", f.blocks, f.tile_elems, p.assumed);
+        // rows × block is one tensor of the assumed size, neither a row of 2^22 nor its square.
+        let elements = f.blocks * f.tile_elems;
+        assert!((0.5..2.0).contains(&(elements / super::expr::ASSUMED_SIZE)), "{what}");
+        assert!(f.tile_elems <= 65536.0 && f.blocks >= 64.0, "{what}");
+        assert!(!p.assumed.iter().any(|a| a == "BLOCK_SIZE"), "a block is not a problem size: {what}");
+    }
+}
