@@ -422,3 +422,55 @@ fn a_triton_block_as_wide_as_a_run_time_row_is_one_row() {
         assert!(!p.assumed.iter().any(|a| a == "BLOCK_SIZE"), "a block is not a problem size: {what}");
     }
 }
+
+/// A tree reduction in the common CUDA-samples style: each block sums twice its threads'
+/// worth of `in`, with a block size the launcher picks with `threads` at run time.
+fn block_sum(bounds: &str, threads: &str) -> String {
+    format!(
+        r#"
+__global__ void {bounds} block_sum(const float* __restrict__ in, float* __restrict__ out, int n) {{
+    extern __shared__ float sdata[];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    float s = 0.0f;
+    if (i < n) s = in[i];
+    if (i + blockDim.x < n) s += in[i + blockDim.x];
+    sdata[tid] = s;
+    __syncthreads();
+    for (unsigned int k = blockDim.x / 2; k > 0; k >>= 1) {{
+        if (tid < k) sdata[tid] += sdata[tid + k];
+        __syncthreads();
+    }}
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}}
+unsigned int nextPow2(unsigned int x) {{
+    --x; x |= x >> 1; x |= x >> 2; x |= x >> 4; x |= x >> 8; x |= x >> 16;
+    return ++x;
+}}
+void run(const float* in, float* out, int n, int maxThreads, char** argv) {{
+    int threads = {threads};
+    int blocks = (n + threads * 2 - 1) / (threads * 2);
+    block_sum<<<blocks, threads, threads * sizeof(float)>>>(in, out, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_block_size_the_host_picks_at_run_time_is_a_typical_block_not_a_problem_size() {
+    for (bounds, threads, expected) in [
+        ("", "(n < maxThreads * 2) ? nextPow2((n + 1) / 2) : maxThreads", 256.0),
+        ("", "nextPow2(maxThreads)", 256.0),
+        ("", "atoi(argv[2])", 256.0),
+        ("__launch_bounds__(512)", "(n < maxThreads * 2) ? nextPow2((n + 1) / 2) : maxThreads", 512.0),
+    ] {
+        let p = profile_of(&block_sum(bounds, threads), "block_sum");
+        let f = &p.features;
+        assert_eq!(f.block_threads, expected, "{threads}: {f:?}");
+        assert_eq!(p.assumed, ["n"], "{threads}: the block is not a problem size");
+        assert!(p.guesses >= 1, "{threads}: the block is a guess");
+        assert_eq!(f.blocks, (super::expr::ASSUMED_SIZE / (2.0 * expected)).ceil(), "{threads}");
+        let ratio = f.load_bytes / (4.0 * super::expr::ASSUMED_SIZE);
+        assert!((0.9..1.2).contains(&ratio), "{threads}: {} bytes loaded", f.load_bytes);
+    }
+}
