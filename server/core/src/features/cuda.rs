@@ -4,6 +4,7 @@
 
 mod access;
 mod control;
+mod inline;
 
 use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env};
@@ -73,6 +74,10 @@ struct Acc {
 
 struct Walker<'a> {
     src: &'a str,
+    /// The file's helpers (`__device__` functions are walked where they are called).
+    helpers: &'a [crate::kernel::Helper],
+    /// The device functions being walked, innermost last.
+    inlining: Vec<String>,
     rates: &'a Rates,
     env: Env,
     vars: HashMap<String, Coef>,
@@ -158,6 +163,8 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
 
     let mut walker = Walker {
         src: &source,
+        helpers: &kernel.helpers,
+        inlining: Vec::new(),
         rates,
         env,
         vars: HashMap::new(),

@@ -474,3 +474,41 @@ fn a_block_size_the_host_picks_at_run_time_is_a_typical_block_not_a_problem_size
         assert!((0.9..1.2).contains(&ratio), "{threads}: {} bytes loaded", f.load_bytes);
     }
 }
+
+/// An elementwise kernel whose loads and stores are written in `__device__` helpers.
+fn through_helpers(index: &str) -> String {
+    format!(
+        r#"
+__device__ __forceinline__ float load_scaled(const float* __restrict__ p, long long at, float s) {{
+    return s * p[at];
+}}
+__device__ void store_out(float* q, int at, float v) {{ q[at] = v; }}
+__device__ float warp_sum(float v) {{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+    return v;
+}}
+__device__ float deep(const float* p, int at, int k) {{ return k > 0 ? deep(p, at, k - 1) : p[at]; }}
+// kforecast: n = 1 << 24; x: f32[n, 32] randn; y: f32[n]
+__global__ void scale(const float* x, float* y, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) store_out(y, i, warp_sum(load_scaled(x, {index}, 2.0f)) + deep(x, i, 3));
+}}
+void launch(const float* x, float* y, int n) {{ scale<<<(n + 255) / 256, 256>>>(x, y, n); }}
+"#
+    )
+}
+
+#[test]
+fn loads_and_stores_in_device_helpers_count_with_the_call_arguments() {
+    let n = f64::from(1u32 << 24);
+    let along = profile_of(&through_helpers("i"), "scale");
+    let f = &along.features;
+    // `load_scaled` and `deep` read x (L2 serves the second), `store_out` writes y.
+    assert!(f.load_bytes >= 0.9 * 4.0 * n && f.load_bytes <= 2.2 * 4.0 * n, "{f:?}");
+    assert!((0.9..1.2).contains(&(f.store_bytes / (4.0 * n))), "{f:?}");
+    assert_eq!(f.uncoalesced_bytes, 0.0, "{f:?}");
+    assert!(f.shuffles >= 5.0, "the warp sum's shuffles: {f:?}");
+    // The index bound to the helper's parameter sets the stride of its read.
+    let across = profile_of(&through_helpers("(long long)i * 32"), "scale");
+    assert!(across.features.uncoalesced_bytes > f.load_bytes, "{:?} {:?}", across.features, f);
+}

@@ -247,6 +247,8 @@ impl Walker<'_> {
                 | "exp2f"
         ) {
             self.acc.scalar_ops += 8.0 * weight;
+        } else {
+            self.inline_call(node, &name, weight);
         }
     }
 
