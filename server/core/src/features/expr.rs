@@ -591,7 +591,8 @@ fn call(name: &str, args: &[f64]) -> Option<f64> {
         ("max" | "fmax" | "std::max" | "maximum", [a, b]) => Some(a.max(*b)),
         ("next_power_of_2", [a]) => Some(2f64.powf(a.max(1.0).log2().ceil())),
         ("dim3", args) if !args.is_empty() => Some(args.iter().product()),
-        ("int" | "float" | "ceil" | "floor" | "abs", [a]) => Some(*a),
+        // `tl.constexpr(1024)`: a Triton module constant's value.
+        ("int" | "float" | "ceil" | "floor" | "abs" | "constexpr", [a]) => Some(*a),
         ("sqrt" | "sqrtf", [a]) => Some(a.sqrt()),
         _ => None,
     }

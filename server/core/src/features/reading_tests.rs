@@ -512,3 +512,47 @@ fn loads_and_stores_in_device_helpers_count_with_the_call_arguments() {
     let across = profile_of(&through_helpers("(long long)i * 32"), "scale");
     assert!(across.features.uncoalesced_bytes > f.load_bytes, "{:?} {:?}", across.features, f);
 }
+
+/// An elementwise Triton kernel whose block comes from module-level constants.
+fn module_constants(constants: &str, body_block: &str, launch: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+{constants}
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * {body_block} + tl.arange(0, {body_block})
+    mask = offs < n
+    tl.store(y_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+def scale(x):
+    y = torch.empty_like(x)
+    n = x.numel()
+    {launch}
+    return y
+"#
+    )
+}
+
+#[test]
+fn module_level_constants_bind_like_the_wrappers_locals() {
+    let cases = [
+        ("BLOCK = 1024", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK)"),
+        ("BLOCK = 1024", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK_SIZE=BLOCK)"),
+        ("WARPS = 4\nBLOCK = WARPS * 256", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK)"),
+        ("BLOCK = tl.constexpr(1024)", "BLOCK", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, 1024)"),
+        ("BLOCK: tl.constexpr = 1024", "BLOCK", "scale_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK)"),
+    ];
+    for (constants, body_block, launch) in cases {
+        let ex = extract_text(Language::Triton, &module_constants(constants, body_block, launch));
+        let p = super::profile(ex.kernel("scale_kernel").expect("kernel"));
+        assert_eq!(p.features.tile_elems, 1024.0, "{constants} / {launch}: {:?}", p.features);
+        let ratio = p.features.load_bytes / (4.0 * super::expr::ASSUMED_SIZE);
+        assert!((0.9..1.2).contains(&ratio), "{constants} / {launch}: {} bytes loaded", p.features.load_bytes);
+    }
+}
