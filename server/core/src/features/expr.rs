@@ -25,11 +25,56 @@ pub struct Env {
 /// Size assumed for a problem dimension nothing in the file pins down.
 pub const ASSUMED_SIZE: f64 = 4_194_304.0;
 
-/// The value each of `unknown` sizes known only at run time is assumed to have, so that
-/// together they make about [`ASSUMED_SIZE`] elements (as `forecast::trained::size_prior`
-/// spreads them; at most four are taken to index one tensor: N·C·H·W).
-pub fn assumed_each(unknown: usize) -> f64 {
-    ASSUMED_SIZE.powf(1.0 / unknown.clamp(1, 4) as f64).round().max(2.0)
+/// The value each of the sizes `names` known only at run time is assumed to have, so that
+/// together they make about [`ASSUMED_SIZE`] elements (see [`spread`]).
+pub fn assumed_each<S: AsRef<str>>(names: &[S]) -> f64 {
+    spread(ASSUMED_SIZE, names)
+}
+
+/// The value each of the sizes `names` whose role [`typical_size`] does not tell takes, so
+/// that together with the others' typical values they make `elements` (a large tensor's
+/// elements; at most four are taken to index it: N·C·H·W). A batch, heads or a head's width
+/// stay small whatever the problem's size, so a tensor indexed by them and by a sequence
+/// keeps realistic proportions instead of 45 of each at four unknowns.
+pub fn spread<S: AsRef<str>>(elements: f64, names: &[S]) -> f64 {
+    let small: f64 = names.iter().filter_map(|n| typical_size(n.as_ref())).product();
+    let big = names.iter().filter(|n| typical_size(n.as_ref()).is_none()).count();
+    if big == 0 {
+        return elements;
+    }
+    (elements / small).max(2.0).powf(1.0 / big.clamp(1, 4) as f64).round().max(2.0)
+}
+
+/// The value an unknown size is assumed to have: its typical value when its name tells its
+/// role, else `each` (see [`spread`]).
+pub fn assumed_value(name: &str, each: f64) -> f64 {
+    typical_size(name).unwrap_or(each)
+}
+
+/// A typical value for a size whose name tells a role that stays small whatever the
+/// problem's size: a batch (8), attention heads (16), a head's width (64), groups (32),
+/// channels (64), a convolution window (3).
+pub fn typical_size(name: &str) -> Option<f64> {
+    let lower = name.to_ascii_lowercase();
+    Some(match lower.as_str() {
+        "b" | "bs" | "bsz" | "z" | "batch" | "batch_size" | "batches" | "n_batch" | "nbatch" | "num_batch"
+        | "num_batches" => 8.0,
+        "heads"
+        | "num_heads"
+        | "n_heads"
+        | "nheads"
+        | "n_head"
+        | "nh"
+        | "num_kv_heads"
+        | "n_kv_heads"
+        | "kv_heads"
+        | "num_attention_heads" => 16.0,
+        "head_dim" | "headdim" | "d_head" | "dhead" | "head_size" | "dh" | "hd" | "d_k" | "dk" | "d_v" | "dv" => 64.0,
+        "groups" | "num_groups" | "n_groups" | "ngroups" => 32.0,
+        "channels" | "in_channels" | "out_channels" | "c_in" | "c_out" | "cin" | "cout" | "num_channels" => 64.0,
+        "kh" | "kw" | "k_h" | "k_w" | "kernel_size" | "ksize" | "kernel_h" | "kernel_w" => 3.0,
+        _ => return None,
+    })
 }
 
 /// Streaming multiprocessors of the modelled device (H100 SXM).
@@ -161,8 +206,18 @@ impl Env {
         if let Some(v) = self.values.get(name) {
             return Eval { value: *v, guesses: 0, device_queries: 0 };
         }
+        let typical = typical_size(name);
         if let Some(text) = self.texts.get(name) {
+            let before = typical.map(|_| self.missing.borrow().clone());
             if let Some(e) = self.eval_depth(text, depth + 1) {
+                // `B, H, S, D = q.shape`: the name tells the role of the size it holds.
+                if let (Some(before), Some(value), true) = (before, typical, e.guesses > e.device_queries) {
+                    if let Ok(mut missing) = self.missing.try_borrow_mut() {
+                        *missing = before;
+                        missing.insert(name.to_string());
+                    }
+                    return Eval { value, guesses: 1, device_queries: 0 };
+                }
                 return e;
             }
         }
@@ -175,7 +230,7 @@ impl Env {
                 missing.insert(name.to_string());
             }
         }
-        Eval { value: self.unknown, guesses: 1, device_queries: 0 }
+        Eval { value: typical.unwrap_or(self.unknown), guesses: 1, device_queries: 0 }
     }
 }
 

@@ -98,7 +98,7 @@ void launch(const float* x, float* y, int rows, int cols) {
 "#;
     let p = profile_of(src, "scale");
     assert_eq!(p.assumed, ["cols", "rows"]);
-    let each = super::expr::assumed_each(2);
+    let each = super::expr::assumed_each(&["cols", "rows"]);
     assert_eq!(p.features.blocks, (each * each / 256.0).ceil());
 }
 
@@ -555,4 +555,49 @@ fn module_level_constants_bind_like_the_wrappers_locals() {
         let ratio = p.features.load_bytes / (4.0 * super::expr::ASSUMED_SIZE);
         assert!((0.9..1.2).contains(&ratio), "{constants} / {launch}: {} bytes loaded", p.features.load_bytes);
     }
+}
+
+/// Rotary embedding over x[batch, seq_len, num_heads, head_dim] with tables
+/// [seq_len, head_dim / 2]: four sizes known only at run time.
+const ROPE: &str = r#"
+__global__ void rope(float* x, const float* cos_t, const float* sin_t, int batch, int seq_len, int num_heads, int head_dim) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    int half = head_dim / 2;
+    if (i >= (long long)batch * seq_len * num_heads * half) return;
+    int d = i % half;
+    long long t = i / half;
+    int s = (t / num_heads) % seq_len;
+    float* v = x + t * head_dim;
+    float c = cos_t[s * half + d], sn = sin_t[s * half + d];
+    float a = v[d], b = v[d + half];
+    v[d] = a * c - b * sn;
+    v[d + half] = a * sn + b * c;
+}
+void launch(float* x, const float* cos_t, const float* sin_t, int batch, int seq_len, int num_heads, int head_dim) {
+    long long total = (long long)batch * seq_len * num_heads * (head_dim / 2);
+    rope<<<(total + 255) / 256, 256>>>(x, cos_t, sin_t, batch, seq_len, num_heads, head_dim);
+}
+"#;
+
+#[test]
+fn four_unknown_sizes_keep_each_tensor_in_a_realistic_range() {
+    let p = profile_of(ROPE, "rope");
+    assert_eq!(p.assumed, ["batch", "head_dim", "num_heads", "seq_len"]);
+    // x is one large tensor of the assumed size, read and written once.
+    let ratio = p.features.store_bytes / (4.0 * super::expr::ASSUMED_SIZE);
+    assert!((0.5..2.0).contains(&ratio), "{:?}", p.features);
+    // Over the whole prior: x (all four) stays within its elements, and the tables
+    // (seq_len × head_dim) and a head (seq_len rows) are not a few dozen elements.
+    for (elements, each) in crate::forecast::trained::size_prior(&p.assumed) {
+        let v = |n: &str| super::expr::assumed_value(n, each);
+        let x = v("batch") * v("seq_len") * v("num_heads") * v("head_dim");
+        assert!((0.5..2.0).contains(&(x / elements)), "x: {x} at {elements}");
+        if elements >= super::expr::ASSUMED_SIZE {
+            assert!(v("seq_len") >= 256.0 && v("seq_len") * v("head_dim") >= 16384.0, "at {elements}: {each}");
+        }
+    }
+    // Without names that tell a role, N·C·H·W still make one tensor of the assumed size.
+    let names = ["N", "H", "W", "K"];
+    let each = super::expr::assumed_each(&names);
+    assert!((0.5..2.0).contains(&(each.powi(4) / super::expr::ASSUMED_SIZE)), "{each}");
 }
