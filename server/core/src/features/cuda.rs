@@ -69,6 +69,9 @@ struct Acc {
     guesses: u32,
     /// Load bytes issued per iteration of the loop being walked, max over loops.
     iter_load: f64,
+    /// Global loads one thread issues one after another where so few threads run them
+    /// (`if (threadIdx.x == 0) for (…)`, `<<<1, 1>>>`) that nothing hides their latency.
+    serial_loads: f64,
     smem_bytes: f64,
 }
 
@@ -78,6 +81,12 @@ struct Walker<'a> {
     helpers: &'a [crate::kernel::Helper],
     /// The device functions being walked, innermost last.
     inlining: Vec<String>,
+    /// Threads the grid launches.
+    threads: f64,
+    /// How often the expression being walked runs per thread, and the fraction of threads
+    /// that run it.
+    mult_now: f64,
+    frac_now: f64,
     rates: &'a Rates,
     env: Env,
     vars: HashMap<String, Coef>,
@@ -165,6 +174,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         src: &source,
         helpers: &kernel.helpers,
         inlining: Vec::new(),
+        threads,
+        mult_now: 1.0,
+        frac_now: 1.0,
         rates,
         env,
         vars: HashMap::new(),
@@ -231,8 +243,10 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         waves,
         ..Features::default()
     };
+    // A serial pass takes its loads' latency one after another, however few bytes it moves.
+    let serial = acc.serial_loads * rates.serial_load;
     let cost = Cost {
-        memory: (acc.load + acc.store) * threads / efficiency,
+        memory: ((acc.load + acc.store) * threads / efficiency).max(serial),
         shared: (acc.shared_accesses + 4.0 * acc.shared_atomics + 15.0 * acc.bank_conflicts)
             * threads
             * rates.shared_access,

@@ -601,3 +601,38 @@ fn four_unknown_sizes_keep_each_tensor_in_a_realistic_range() {
     let each = super::expr::assumed_each(&names);
     assert!((0.5..2.0).contains(&(each.powi(4) / super::expr::ASSUMED_SIZE)), "{each}");
 }
+
+/// `y = 2x` over a declared 2^20 elements, written as `body`, launched as `launch`.
+fn scale_written(body: &str, launch: &str) -> String {
+    format!(
+        r#"
+// kforecast: n = 1 << 20; x: f32[n] randn; y: f32[n]
+__global__ void scale(const float* x, float* y, int n) {{ {body} }}
+void launch(const float* x, float* y, int n) {{ scale{launch}(x, y, n); }}
+"#
+    )
+}
+
+#[test]
+fn a_loop_one_thread_runs_alone_is_serial_latency_bound_work() {
+    let serial = profile_of(&scale_written("for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i];", "<<<1, 1>>>"), "scale");
+    let guarded = profile_of(
+        &scale_written("if (threadIdx.x == 0) { for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i]; }", "<<<1, 256>>>"),
+        "scale",
+    );
+    let parallel = profile_of(
+        &scale_written(
+            "int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 2.0f * x[i];",
+            "<<<(n + 255) / 256, 256>>>",
+        ),
+        "scale",
+    );
+    // 2^20 loads one after another (tens of ns each) against 8 MB at full bandwidth: thousands of times slower.
+    let n = f64::from(1u32 << 20);
+    for (what, p) in [("<<<1, 1>>>", &serial), ("threadIdx.x == 0", &guarded)] {
+        assert!(p.cost.total / parallel.cost.total > 3000.0, "{what}: {:?} against {:?}", p.cost, parallel.cost);
+        assert!(p.cost.total >= n * super::Rates::H100.serial_load, "{what}: {:?}", p.cost);
+    }
+    let ratio = guarded.cost.total / serial.cost.total;
+    assert!((0.5..2.0).contains(&ratio), "the same serial pass: {ratio}");
+}

@@ -124,6 +124,7 @@ impl Walker<'_> {
             return;
         }
         let weight = mult * frac;
+        (self.mult_now, self.frac_now) = (mult, frac);
         match node.kind() {
             "subscript_expression" => {
                 self.access(node, weight);
@@ -383,6 +384,10 @@ impl Walker<'_> {
             };
             self.streamed.entry(base_text).or_insert(self.pass);
             self.acc.load += bytes * weight * discount;
+            // Fewer threads than a warp per SM run it: each of them waits for its loads in turn.
+            if self.frac_now * self.threads < 32.0 * self.rates.sms {
+                self.acc.serial_loads += self.mult_now;
+            }
             if let Some(top) = self.loop_load.last_mut() {
                 *top += bytes;
             }

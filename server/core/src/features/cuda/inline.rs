@@ -87,7 +87,11 @@ impl Walker<'_> {
         }
         self.src = &helper.text;
         self.inlining.push(name.to_string());
-        self.statement(body, weight, 1.0, 1);
+        // Run as often, by as many threads, as the call.
+        let (mult, frac) = (self.mult_now, self.frac_now);
+        debug_assert!((mult * frac - weight).abs() <= 1e-9 * weight.abs().max(1.0));
+        self.statement(body, mult, frac, 1);
+        (self.mult_now, self.frac_now) = (mult, frac);
         self.inlining.pop();
         (self.src, self.vars, self.global, self.shared, self.env.values, self.env.texts) = saved;
         true
