@@ -20,6 +20,9 @@ pub struct Env {
     pub unknown: f64,
     /// The names that had no value when evaluated (the problem sizes assumed).
     pub missing: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// Names that may say what size they hold (a kernel's parameters, its launch's names):
+    /// one of these that nothing gives takes its [`typical_size`] where its name tells one.
+    pub roles: std::collections::BTreeSet<String>,
 }
 
 /// Size assumed for a problem dimension nothing in the file pins down.
@@ -88,6 +91,7 @@ impl Default for Env {
             macros: BTreeMap::new(),
             unknown: ASSUMED_SIZE,
             missing: Default::default(),
+            roles: Default::default(),
         }
     }
 }
@@ -206,7 +210,7 @@ impl Env {
         if let Some(v) = self.values.get(name) {
             return Eval { value: *v, guesses: 0, device_queries: 0 };
         }
-        let typical = typical_size(name);
+        let typical = if self.roles.contains(name) { typical_size(name) } else { None };
         if let Some(text) = self.texts.get(name) {
             let before = typical.map(|_| self.missing.borrow().clone());
             if let Some(e) = self.eval_depth(text, depth + 1) {
