@@ -87,6 +87,8 @@ struct Walker<'a> {
     /// that run it.
     mult_now: f64,
     frac_now: f64,
+    /// Inside a guard that lets one thread of a block through (`if (threadIdx.x == 0)`).
+    one_thread: bool,
     rates: &'a Rates,
     env: Env,
     vars: HashMap<String, Coef>,
@@ -177,6 +179,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         threads,
         mult_now: 1.0,
         frac_now: 1.0,
+        one_thread: false,
         rates,
         env,
         vars: HashMap::new(),

@@ -635,4 +635,18 @@ fn a_loop_one_thread_runs_alone_is_serial_latency_bound_work() {
     }
     let ratio = guarded.cost.total / serial.cost.total;
     assert!((0.5..2.0).contains(&ratio), "the same serial pass: {ratio}");
+    // Thread 0 of each of 1024 blocks sums its row of 4096 alone: 4096 loads in turn.
+    let rows = r#"
+// kforecast: rows = 1024; cols = 4096; x: f32[rows, cols] randn; y: f32[rows]
+__global__ void row_sum(const float* x, float* y, int cols) {
+    if (threadIdx.x == 0) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; ++j) s += x[(size_t)blockIdx.x * cols + j];
+        y[blockIdx.x] = s;
+    }
+}
+void launch(const float* x, float* y, int rows, int cols) { row_sum<<<rows, 256>>>(x, y, cols); }
+"#;
+    let p = profile_of(rows, "row_sum");
+    assert!(p.cost.total >= 4096.0 * super::Rates::H100.serial_load, "{:?}", p.cost);
 }

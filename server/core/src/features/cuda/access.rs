@@ -384,8 +384,11 @@ impl Walker<'_> {
             };
             self.streamed.entry(base_text).or_insert(self.pass);
             self.acc.load += bytes * weight * discount;
-            // Fewer threads than a warp per SM run it: each of them waits for its loads in turn.
-            if self.frac_now * self.threads < 32.0 * self.rates.sms {
+            // Fewer threads than a warp per SM run it (a grid that small, or one thread of each
+            // block): each of them waits for its loads in turn.
+            let blocks = self.threads / (self.block_x * self.block_rows).max(1.0);
+            let active = if self.one_thread { blocks } else { self.threads };
+            if active < 32.0 * self.rates.sms {
                 self.acc.serial_loads += self.mult_now;
             }
             if let Some(top) = self.loop_load.last_mut() {
