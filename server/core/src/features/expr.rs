@@ -72,7 +72,7 @@ pub fn typical_size(name: &str) -> Option<f64> {
         | "n_kv_heads"
         | "kv_heads"
         | "num_attention_heads" => 16.0,
-        "head_dim" | "headdim" | "d_head" | "dhead" | "head_size" | "dh" | "hd" | "d_k" | "dk" | "d_v" | "dv" => 64.0,
+        "head_dim" | "headdim" | "d_head" | "dhead" | "head_size" | "dh" | "hd" | "d_k" | "d_v" => 64.0,
         "groups" | "num_groups" | "n_groups" | "ngroups" => 32.0,
         "channels" | "in_channels" | "out_channels" | "c_in" | "c_out" | "cin" | "cout" | "num_channels" => 64.0,
         "kh" | "kw" | "k_h" | "k_w" | "kernel_size" | "ksize" | "kernel_h" | "kernel_w" => 3.0,
