@@ -11,13 +11,16 @@ mod embedded_cuda;
 pub mod gpumode;
 pub mod host;
 mod normalize;
+mod pieces;
 mod pycall;
 mod pystring;
+mod split;
 mod triton;
 mod walk;
 pub mod workspace;
 
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
+pub use pieces::FOCUS_LIMIT;
 
 pub(crate) use cuda::declarator_name;
 pub(crate) use triton::parameters as python_parameters;
@@ -29,6 +32,7 @@ use crate::kernel::{definition_value, Helper, HelperKind, Kernel, Language, Laun
 use crate::source::SourceText;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
+use std::time::Instant;
 use tree_sitter::Node;
 
 /// The kernels of one file.
@@ -40,6 +44,11 @@ pub struct Extraction {
     /// Launches of kernels this file does not define (callee, site), for the files that
     /// define them.
     pub external_launches: Vec<(String, LaunchSite)>,
+    /// Pieces of the file not read yet ([`Extractor::read`] with a deadline): the
+    /// kernels are those of the pieces read, with what those pieces tell of them.
+    pub unread: usize,
+    /// A parse ran out of time (the whole text's, or a piece's: its kernels are missing).
+    pub timed_out: bool,
 }
 
 impl Extraction {
@@ -123,20 +132,52 @@ fn declaration_above(src: &SourceText, start: usize) -> Declared {
 /// Reads one document; keeps a per-item cache between calls.
 pub struct Extractor {
     language: Language,
+    /// A Python file's items (its whole tree is parsed).
     cache: HashMap<ContentHash, Arc<ItemFacts>>,
+    /// A CUDA file's pieces (never parsed whole).
+    pieces: pieces::Pieces,
     /// Parses of the CUDA strings of a Python file.
     embedded: embedded_cuda::Cache,
 }
 
 impl Extractor {
     pub fn new(language: Language) -> Self {
-        Self { language, cache: HashMap::new(), embedded: HashMap::new() }
+        Self { language, cache: HashMap::new(), pieces: pieces::Pieces::default(), embedded: HashMap::new() }
     }
 
-    /// Extracts the kernels of `src` (whose tree must be up to date).
+    /// Extracts the kernels of `src` (a Python text's tree must be up to date), reading
+    /// all of it.
     pub fn extract(&mut self, src: &SourceText) -> Extraction {
+        self.read(src, 0..0, None);
+        self.assemble(src)
+    }
+
+    /// Reads the parts of a CUDA text not read yet: those near the byte range `focus`
+    /// first, then the others until `deadline`. Returns how many are left. (A Python
+    /// text is read whole by [`Extractor::assemble`].)
+    pub fn read(&mut self, src: &SourceText, focus: std::ops::Range<usize>, deadline: Option<Instant>) -> usize {
+        match self.language {
+            Language::Cuda => self.pieces.read(src, focus, deadline),
+            Language::Triton => 0,
+        }
+    }
+
+    /// The kernels of what has been read of `src` ([`Extraction::unread`] says what not).
+    pub fn assemble(&mut self, src: &SourceText) -> Extraction {
+        if self.language == Language::Cuda {
+            let placed = self.pieces.placed(src);
+            let external_launches = orphan_launches(&placed.items);
+            let kernels = assemble(self.language, placed.items, src);
+            return Extraction {
+                kernels,
+                syntax_errors: placed.errors,
+                external_launches,
+                unread: placed.unread,
+                timed_out: placed.timed_out,
+            };
+        }
         let Some(tree) = src.tree() else {
-            return Extraction::default();
+            return Extraction { timed_out: src.timed_out(), ..Extraction::default() };
         };
         let root = tree.root_node();
         let mut items = Vec::new();
@@ -148,13 +189,7 @@ impl Extractor {
             let key = src.hash_range(item.start_byte(), item.end_byte());
             let facts = match self.cache.get(&key) {
                 Some(facts) => facts.clone(),
-                None => {
-                    let facts = match self.language {
-                        Language::Cuda => cuda::item_facts(item, src),
-                        Language::Triton => triton::item_facts(item, src),
-                    };
-                    Arc::new(facts.relative_to(item.start_byte()))
-                }
+                None => Arc::new(triton::item_facts(item, src).relative_to(item.start_byte())),
             };
             live.insert(key, facts.clone());
             placed.push((item.start_byte(), facts));
@@ -168,12 +203,10 @@ impl Extractor {
         }
         let external_launches = orphan_launches(&placed);
         let mut kernels = assemble(self.language, placed, src);
-        if self.language == Language::Triton {
-            // CUDA written as strings (`load_inline`, CuPy): its kernels are CUDA kernels.
-            let embedded = embedded_cuda::kernels(root, src, &mut self.embedded, &kernels);
-            kernels.extend(embedded);
-        }
-        Extraction { kernels, syntax_errors, external_launches }
+        // CUDA written as strings (`load_inline`, CuPy): its kernels are CUDA kernels.
+        let embedded = embedded_cuda::kernels(root, src, &mut self.embedded, &kernels);
+        kernels.extend(embedded);
+        Extraction { kernels, syntax_errors, external_launches, unread: 0, timed_out: false }
     }
 }
 
@@ -182,9 +215,12 @@ pub fn extract(src: &SourceText) -> Extraction {
     Extractor::new(src.language()).extract(src)
 }
 
-/// Parses and extracts a text in one go.
+/// Parses and extracts a text in one go (a CUDA text in pieces, never whole).
 pub fn extract_text(language: Language, text: &str) -> Extraction {
-    extract(&SourceText::new(language, text))
+    match language {
+        Language::Cuda => extract(&SourceText::unparsed(language, text)),
+        Language::Triton => extract(&SourceText::new(language, text)),
+    }
 }
 
 fn collect_items<'t>(language: Language, node: Node<'t>, out: &mut Vec<Node<'t>>) {

@@ -1,0 +1,154 @@
+//! A CUDA file read in pieces: the text is cut where top-level items begin
+//! ([`super::split`]), each piece is parsed alone, its items' facts are taken and its
+//! tree is dropped, so no tree of the whole file is ever held. The facts are cached by
+//! the hash of the piece's text: an edit re-parses the pieces it touched. Pieces are
+//! read nearest a focus first (the lines an editor shows), the rest as time allows.
+
+use super::{collect_items, cuda, walk, ItemFacts};
+use crate::hash::ContentHash;
+use crate::kernel::{Language, TextRange};
+use crate::source::SourceText;
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
+use std::sync::Arc;
+use std::time::Instant;
+use tree_sitter::Parser;
+
+/// The most bytes around a focus read before anything else, whatever the deadline (an
+/// editor's visible range is far smaller; a request for the whole file waits for no more).
+pub const FOCUS_LIMIT: usize = 256 * 1024;
+
+/// What one piece of text holds.
+#[derive(Debug, Default)]
+struct PieceFacts {
+    /// Each item's offset in the piece, and its facts (relative to the item's start).
+    items: Vec<(usize, Arc<ItemFacts>)>,
+    /// Syntax errors, relative to the piece's start.
+    errors: Vec<TextRange>,
+    /// Its parse ran out of time: it has no facts.
+    timed_out: bool,
+}
+
+/// One piece of a text: its byte range and the hash of its text.
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    start: usize,
+    end: usize,
+    key: ContentHash,
+}
+
+/// The items read so far of one text, with file offsets.
+pub(super) struct Placed {
+    pub items: Vec<(usize, Arc<ItemFacts>)>,
+    pub errors: Vec<TextRange>,
+    /// Pieces not read yet.
+    pub unread: usize,
+    /// A piece's parse ran out of time.
+    pub timed_out: bool,
+}
+
+#[derive(Default)]
+pub(super) struct Pieces {
+    cache: HashMap<ContentHash, Arc<PieceFacts>>,
+    /// Keys used by the last two assemblies (a document's text and the baseline being
+    /// read in turn) and those read since: the cache keeps only these.
+    used: HashSet<ContentHash>,
+    fresh: HashSet<ContentHash>,
+    /// The last texts' pieces, by [`SourceText::revision`].
+    layouts: Vec<((u64, u64), Arc<Vec<Piece>>)>,
+    parser: Option<Parser>,
+}
+
+impl Pieces {
+    /// The pieces of `src` (a lexical scan and a hash per piece, once per revision).
+    fn layout(&mut self, src: &SourceText) -> Arc<Vec<Piece>> {
+        let revision = src.revision();
+        if let Some((_, layout)) = self.layouts.iter().find(|(r, _)| *r == revision) {
+            return layout.clone();
+        }
+        let starts = super::split::piece_starts(src.rope().chunks());
+        let len = src.len_bytes();
+        let layout: Vec<Piece> = starts
+            .iter()
+            .enumerate()
+            .map(|(i, &start)| {
+                let end = starts.get(i + 1).copied().unwrap_or(len);
+                Piece { start, end, key: src.hash_range(start, end) }
+            })
+            .collect();
+        let layout = Arc::new(layout);
+        self.layouts.insert(0, (revision, layout.clone()));
+        self.layouts.truncate(2);
+        layout
+    }
+
+    /// Reads the pieces of `src` not read yet: those within [`FOCUS_LIMIT`] of `focus`
+    /// first (all of them), then the others in order until `deadline`. Returns how many
+    /// are left unread.
+    pub fn read(&mut self, src: &SourceText, focus: Range<usize>, deadline: Option<Instant>) -> usize {
+        let layout = self.layout(src);
+        let focus_end = focus.end.min(focus.start.saturating_add(FOCUS_LIMIT));
+        let near = |p: &Piece| p.start <= focus_end && focus.start < p.end.max(p.start + 1);
+        let (first, rest): (Vec<&Piece>, Vec<&Piece>) = layout.iter().partition(|p| near(p));
+        let mut unread = 0;
+        for (must, piece) in first.into_iter().map(|p| (true, p)).chain(rest.into_iter().map(|p| (false, p))) {
+            if self.cache.contains_key(&piece.key) {
+                continue;
+            }
+            if !must && deadline.is_some_and(|d| Instant::now() >= d) {
+                unread += 1;
+                continue;
+            }
+            let parser = self.parser.get_or_insert_with(|| crate::source::parser_for(Language::Cuda));
+            let facts = read_piece(parser, &src.slice(piece.start, piece.end));
+            self.cache.insert(piece.key, Arc::new(facts));
+            self.fresh.insert(piece.key);
+        }
+        unread
+    }
+
+    /// The facts of the pieces of `src` read so far, placed at their file offsets.
+    pub fn placed(&mut self, src: &SourceText) -> Placed {
+        let layout = self.layout(src);
+        let mut placed = Placed { items: Vec::new(), errors: Vec::new(), unread: 0, timed_out: false };
+        let mut used = HashSet::with_capacity(layout.len());
+        for piece in layout.iter() {
+            let Some(facts) = self.cache.get(&piece.key) else {
+                placed.unread += 1;
+                continue;
+            };
+            used.insert(piece.key);
+            placed.timed_out |= facts.timed_out;
+            placed.items.extend(facts.items.iter().map(|(at, f)| (piece.start + at, f.clone())));
+            let room = 32usize.saturating_sub(placed.errors.len());
+            placed.errors.extend(facts.errors.iter().take(room).map(|r| r.shifted(piece.start as isize)));
+        }
+        // Keep only what the texts read lately still have, so the cache cannot grow
+        // without bound.
+        let last = std::mem::take(&mut self.used);
+        self.cache.retain(|k, _| used.contains(k) || last.contains(k) || self.fresh.contains(k));
+        self.used = used;
+        self.fresh.clear();
+        placed
+    }
+}
+
+/// Parses one piece, takes its items' facts and drops its tree.
+fn read_piece(parser: &mut Parser, text: &str) -> PieceFacts {
+    let piece = SourceText::piece(parser, Language::Cuda, text);
+    let Some(tree) = piece.tree() else {
+        return PieceFacts { timed_out: true, ..PieceFacts::default() };
+    };
+    let root = tree.root_node();
+    let mut nodes = Vec::new();
+    collect_items(Language::Cuda, root, &mut nodes);
+    let items = nodes
+        .into_iter()
+        .map(|item| (item.start_byte(), Arc::new(cuda::item_facts(item, &piece).relative_to(item.start_byte()))))
+        .collect();
+    let mut errors = Vec::new();
+    if root.has_error() {
+        walk::errors(root, &mut errors, 32);
+    }
+    PieceFacts { items, errors, timed_out: false }
+}
