@@ -162,6 +162,11 @@ impl Extractor {
         }
     }
 
+    /// Whether some of the bytes `range` of `src` are not read yet.
+    pub fn unread_in(&mut self, src: &SourceText, range: std::ops::Range<usize>) -> bool {
+        self.language == Language::Cuda && self.pieces.unread_in(src, range)
+    }
+
     /// The kernels of what has been read of `src` ([`Extraction::unread`] says what not).
     pub fn assemble(&mut self, src: &SourceText) -> Extraction {
         if self.language == Language::Cuda {

@@ -11,8 +11,10 @@ use kforecast_core::measure::protocol::Measurement;
 use kforecast_core::measure::spec::SpecError;
 use kforecast_core::source::SourceText;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 /// The previous version kernels are compared with.
@@ -33,6 +35,21 @@ pub struct Pending {
     pub current: Vec<(Kernel, bool)>,
     pub baseline: Arc<Vec<Kernel>>,
     linked: Vec<String>,
+}
+
+/// How long one analysis reads a text not read yet beyond what the user looks at (the
+/// rest is read by the next analyses, in turn with the messages that come meanwhile).
+const READ_STEP: Duration = Duration::from_millis(100);
+
+/// What is read around the focus before anything else, each side.
+const FOCUS_MARGIN: usize = 32 * 1024;
+
+/// The text of a document or baseline: a CUDA file is read in pieces, never parsed whole.
+fn source_of(language: Language, text: &str) -> SourceText {
+    match language {
+        Language::Cuda => SourceText::unparsed(language, text),
+        Language::Triton => SourceText::new(language, text),
+    }
 }
 
 /// One version of a file: its path, text and kernels.
@@ -59,9 +76,17 @@ pub struct Document {
     pub src: SourceText,
     extractor: Extractor,
     last_good: LastGood,
-    /// Kernels and text as of opening (the `open` baseline).
-    opened: Vec<Kernel>,
+    /// The text as of opening (the `open` baseline).
     opened_text: String,
+    /// The baseline's text while it is read (its kernels are those read so far).
+    baseline_src: Option<SourceText>,
+    /// The bytes the user looks at or edits: read first.
+    focus: Range<usize>,
+    /// Parts of the text or of the baseline are not read yet: the kernels and reports
+    /// are those of what is read, and each analysis reads more.
+    reading: bool,
+    /// A task reads the rest (see `Backend::read_on`).
+    pub reader: bool,
     /// GPU measurements by kernel name.
     pub verifications: HashMap<String, Verification>,
     /// Declaration mistakes found when verifying, by kernel name.
@@ -113,17 +138,18 @@ impl Document {
                 max_size as f64 / 1e6
             )
         });
-        let src = SourceText::new(language, if disabled.is_some() { "" } else { text });
-        let mut extractor = Extractor::new(language);
-        let opened = extractor.extract(&src).kernels;
+        let src = source_of(language, if disabled.is_some() { "" } else { text });
         let mut doc = Self {
             version,
             language,
             src,
-            extractor,
+            extractor: Extractor::new(language),
             last_good: LastGood::default(),
-            opened,
             opened_text: if max_size >= text.len() { text.to_string() } else { String::new() },
+            baseline_src: None,
+            focus: 0..0,
+            reading: false,
+            reader: false,
             verifications: HashMap::new(),
             spec_errors: HashMap::new(),
             baseline: Baseline { kernels: Arc::default(), label: String::new(), text: String::new() },
@@ -168,23 +194,37 @@ impl Document {
             if let Some(path) = &self.path {
                 match baseline::git_show(path, "HEAD") {
                     Ok(text) => {
-                        let mut kernels = extract::extract_text(self.language, &text).kernels;
-                        self.link(&mut kernels, &text);
-                        self.baseline = Baseline { kernels: Arc::new(kernels), label: "HEAD".to_string(), text };
+                        self.read_baseline(text, "HEAD");
                         return;
                     }
                     Err(e) => tracing::debug!("no git baseline for {}: {e}", path.display()),
                 }
             }
         }
-        let mut kernels = self.opened.clone();
-        let opened_text = self.opened_text.clone();
-        self.link(&mut kernels, &opened_text);
-        self.baseline = Baseline {
-            kernels: Arc::new(kernels),
-            label: "the version when opened".to_string(),
-            text: self.opened_text.clone(),
-        };
+        self.read_baseline(self.opened_text.clone(), "the version when opened");
+    }
+
+    /// Makes `text` the baseline; its kernels are read along with the document's.
+    fn read_baseline(&mut self, text: String, label: &str) {
+        let src = if self.disabled.is_some() { None } else { Some(source_of(self.language, &text)) };
+        (self.baseline_src, self.reading) = (src, self.disabled.is_none());
+        self.baseline = Baseline { kernels: Arc::default(), label: label.to_string(), text };
+    }
+
+    /// The user looks at (or edits) the bytes `range`: they are read first. True when
+    /// some of them are not read yet (the next analysis reads them).
+    pub fn look_at(&mut self, range: Range<usize>) -> bool {
+        self.focus = range.clone();
+        let unread = self.reading && self.extractor.unread_in(&self.src, range);
+        if unread {
+            self.stale = true;
+        }
+        unread
+    }
+
+    /// Parts of the text or of the baseline are still to be read.
+    pub fn reading(&self) -> bool {
+        self.reading
     }
 
     /// Applies `didChange` content changes in order. Ranges are clamped to the text.
@@ -203,6 +243,7 @@ impl Document {
                         std::mem::swap(&mut start, &mut end);
                     }
                     self.src.edit(start, end, &change.text);
+                    self.focus = start..start + change.text.len();
                 }
                 None => self.src.replace_all(&change.text),
             }
@@ -228,7 +269,7 @@ impl Document {
     /// current, or the text is not analysed: too large, or too complex to parse); the
     /// forecasts are made off the lock ([`Pending`]) and kept by [`Self::install`].
     pub fn prepare(&mut self) -> Option<Pending> {
-        if !self.stale {
+        if !self.stale && !self.reading {
             return None;
         }
         if self.disabled.is_some() {
@@ -236,19 +277,35 @@ impl Document {
             self.reports.clear();
             return None;
         }
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         self.src.reparse();
-        if self.src.timed_out() {
+        // What the user looks at, then whatever else fits in a step.
+        let focus = self.focus.start.saturating_sub(FOCUS_MARGIN)..self.focus.end.saturating_add(FOCUS_MARGIN);
+        let deadline = Some(start + READ_STEP);
+        let mut unread = self.extractor.read(&self.src, focus.clone(), deadline);
+        if let Some(base) = &self.baseline_src {
+            unread += self.extractor.read(base, focus, deadline);
+            let mut kernels = self.extractor.assemble(base).kernels;
+            if unread == 0 {
+                let text = std::mem::take(&mut self.baseline.text);
+                self.link(&mut kernels, &text);
+                (self.baseline.text, self.baseline_src) = (text, None);
+            }
+            self.baseline.kernels = Arc::new(kernels);
+        }
+        let mut extraction = self.extractor.assemble(&self.src);
+        self.reading = extraction.unread > 0 || self.baseline_src.is_some();
+        if extraction.timed_out {
             self.stale = false;
             self.too_complex = Some(format!(
-                "kforecast: this file took over {} ms to parse and is not analysed; the forecasts shown are \
+                "kforecast: {} took over {} ms to parse and is not analysed; the forecasts shown are \
                  those of its last version that parsed",
-                self.src.budget().as_millis()
+                if self.language == Language::Cuda { "a part of this file" } else { "this file" },
+                kforecast_core::source::PARSE_BUDGET.as_millis()
             ));
             return None;
         }
         self.too_complex = None;
-        let mut extraction = self.extractor.extract(&self.src);
         let linked = if self.siblings.is_empty() {
             Vec::new()
         } else {
@@ -256,7 +313,12 @@ impl Document {
             self.link(&mut extraction.kernels, &text)
         };
         let current = self.last_good.resolve(extraction);
-        tracing::debug!("version {} parsed and extracted in {:?}", self.version, start.elapsed());
+        tracing::debug!(
+            "version {} read and extracted in {:?}{}",
+            self.version,
+            start.elapsed(),
+            if self.reading { " (not all read yet)" } else { "" }
+        );
         Some(Pending {
             generation: self.generation,
             version: self.version,
@@ -309,8 +371,16 @@ impl Document {
         match kernel {
             None => {
                 self.changed();
+                let kernels = if self.reading {
+                    // Not all read yet: the whole text now.
+                    self.extractor.read(&self.src, 0..0, None);
+                    self.extractor.assemble(&self.src).kernels
+                } else {
+                    self.current.iter().map(|(k, _)| k.clone()).collect()
+                };
+                self.baseline_src = None;
                 self.baseline = Baseline {
-                    kernels: Arc::new(self.current.iter().map(|(k, _)| k.clone()).collect()),
+                    kernels: Arc::new(kernels),
                     label: "the baseline you set".to_string(),
                     text: self.src.text(),
                 };
@@ -322,6 +392,14 @@ impl Document {
                 };
                 let k = k.clone();
                 self.changed();
+                if let Some(base) = self.baseline_src.take() {
+                    // The rest of the baseline first, so that reading it cannot undo this.
+                    self.extractor.read(&base, 0..0, None);
+                    let mut kernels = self.extractor.assemble(&base).kernels;
+                    let text = std::mem::take(&mut self.baseline.text);
+                    self.link(&mut kernels, &text);
+                    (self.baseline.text, self.baseline.kernels) = (text, Arc::new(kernels));
+                }
                 let kernels = Arc::make_mut(&mut self.baseline.kernels);
                 kernels.retain(|b| b.name != name);
                 kernels.push(k);

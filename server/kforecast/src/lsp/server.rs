@@ -200,8 +200,50 @@ impl Backend {
         if self.analyze(&uri, true).await {
             self.auto_verify(&uri);
             self.start_llm(&uri);
+            self.read_on(&uri);
             self.publish(uri).await;
         }
+    }
+
+    /// The user looks at `range` of `uri`: it is read first (see [`Document::look_at`]).
+    fn look_at(&self, uri: &Url, range: Range) {
+        let mut st = self.state();
+        let enc = st.encoding;
+        if let Some(doc) = st.docs.get_mut(uri) {
+            let (start, end) = (to_offset(doc.src.rope(), range.start, enc), to_offset(doc.src.rope(), range.end, enc));
+            doc.look_at(start.min(end)..end.max(start));
+        }
+    }
+
+    /// A document opened before it was read whole (a large CUDA file: its first
+    /// analysis read what the user looks at) is read on here, a step per analysis, in
+    /// turn with the messages that come meanwhile; then its diagnostics are published
+    /// and the client asked for hints again.
+    fn read_on(&self, uri: &Url) {
+        {
+            let mut st = self.state();
+            let Some(doc) = st.docs.get_mut(uri).filter(|d| d.reading() && !d.reader) else { return };
+            doc.reader = true;
+        }
+        let (me, uri) = (self.clone(), uri.clone());
+        tokio::spawn(async move {
+            loop {
+                // Whatever came meanwhile goes first.
+                tokio::task::yield_now().await;
+                if !me.analyze(&uri, true).await {
+                    // A later edit is on its way: its own analysis reads.
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                let mut st = me.state();
+                let Some(doc) = st.docs.get_mut(&uri) else { return };
+                if !doc.reading() {
+                    doc.reader = false;
+                    break;
+                }
+            }
+            me.publish(uri).await;
+            me.refresh();
+        });
     }
 
     /// Answers a request the input filter refused (an unusable id, a `$/` request, …).
