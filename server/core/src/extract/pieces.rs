@@ -159,3 +159,72 @@ fn read_piece(parser: &mut Parser, text: &str) -> PieceFacts {
     }
     PieceFacts { items, errors, timed_out: false }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{extract_text, Extractor};
+    use crate::kernel::Language;
+    use crate::source::SourceText;
+    use std::time::Instant;
+
+    /// A kernel at the top, launched by a host function at the end, far beyond what is
+    /// read first; a `#define` and a helper between them.
+    fn far_launch() -> String {
+        let mut text = String::from(
+            "#define BLOCK 256\n__device__ float twice(float v) { return 2.0f * v; }\n\
+             __global__ void scale(float* x, int n) {\n  int i = blockIdx.x * BLOCK + threadIdx.x;\n  \
+             if (i < n) x[i] = twice(x[i]);\n}\n",
+        );
+        let mut i = 0;
+        while text.len() < 3 * super::FOCUS_LIMIT {
+            text += &format!("__global__ void filler_{i}(float* y) {{ y[threadIdx.x] += {i}.0f; }}\n");
+            i += 1;
+        }
+        text += "void run(float* x) {\n  int n = 1 << 24;\n  scale<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(x, n);\n}\n";
+        text
+    }
+
+    #[test]
+    fn a_kernel_read_first_gets_its_launch_at_the_end_once_all_is_read() {
+        let text = far_launch();
+        let src = SourceText::unparsed(Language::Cuda, &text);
+        let mut ex = Extractor::new(Language::Cuda);
+        // Only what the user looks at (the first lines), nothing else.
+        let unread = ex.read(&src, 0..200, Some(Instant::now()));
+        assert!(unread > 0);
+        let first = ex.assemble(&src);
+        assert_eq!(first.unread, unread);
+        let scale = first.kernel("scale").expect("the kernel read first");
+        assert!(scale.launches.is_empty(), "its launch is not read yet");
+        assert_eq!(scale.helpers.len(), 2, "the helper and the `#define` above it are");
+
+        // The rest, as later analyses read it: the same kernels as a whole-file reading.
+        assert_eq!(ex.read(&src, 0..200, None), 0);
+        let all = ex.assemble(&src);
+        assert_eq!(all.unread, 0);
+        let scale = all.kernel("scale").expect("scale");
+        assert_eq!(scale.launches.len(), 1);
+        let launch = &scale.launches[0];
+        assert_eq!(launch.grid.as_deref(), Some("(n + BLOCK - 1) / BLOCK"));
+        assert_eq!(launch.locals.get("n").map(String::as_str), Some("1 << 24"));
+        assert_eq!(launch.locals.get("BLOCK").map(String::as_str), Some("256"));
+        let whole = extract_text(Language::Cuda, &text);
+        assert_eq!(all.kernels, whole.kernels);
+        assert_eq!(all.external_launches, whole.external_launches);
+    }
+
+    #[test]
+    fn an_edit_reads_again_only_the_piece_it_touched() {
+        let text = far_launch();
+        let mut src = SourceText::unparsed(Language::Cuda, &text);
+        let mut ex = Extractor::new(Language::Cuda);
+        ex.extract(&src);
+        let at = text.find("+= 7.0f").expect("filler_7");
+        src.edit(at + 3, at + 4, "8");
+        // Nothing but the edited piece may be read: a deadline already past reads it alone.
+        assert_eq!(ex.read(&src, at..at + 1, Some(Instant::now())), 0);
+        let edited = ex.assemble(&src);
+        assert_eq!(edited.unread, 0);
+        assert_eq!(edited.kernels, extract_text(Language::Cuda, &src.text()).kernels);
+    }
+}
