@@ -37,8 +37,7 @@ pub struct Pending {
     linked: Vec<String>,
 }
 
-/// How long one analysis reads a text not read yet beyond what the user looks at (the
-/// rest is read by the next analyses, in turn with the messages that come meanwhile).
+/// How long one step of reading a text not read yet runs (see [`Document::read_more`]).
 const READ_STEP: Duration = Duration::from_millis(100);
 
 /// What is read around the focus before anything else, each side.
@@ -211,20 +210,35 @@ impl Document {
         self.baseline = Baseline { kernels: Arc::default(), label: label.to_string(), text };
     }
 
-    /// The user looks at (or edits) the bytes `range`: they are read first. True when
-    /// some of them are not read yet (the next analysis reads them).
-    pub fn look_at(&mut self, range: Range<usize>) -> bool {
-        self.focus = range.clone();
-        let unread = self.reading && self.extractor.unread_in(&self.src, range);
-        if unread {
+    /// The user looks at the bytes `range`: while the text is not all read, the next
+    /// analysis reads them (if they are not yet) and forecasts what is read by then.
+    pub fn look_at(&mut self, range: Range<usize>) {
+        self.focus = range;
+        if self.reading {
             self.stale = true;
         }
-        unread
     }
 
     /// Parts of the text or of the baseline are still to be read.
     pub fn reading(&self) -> bool {
         self.reading
+    }
+
+    /// Reads on for a step (the text, then the baseline), without analysing; false once
+    /// all is read (then the next analysis takes all of it).
+    pub fn read_more(&mut self) -> bool {
+        if !self.reading {
+            return false;
+        }
+        let deadline = Some(Instant::now() + READ_STEP);
+        let mut unread = self.extractor.read(&self.src, self.focus.clone(), deadline);
+        if let Some(base) = &self.baseline_src {
+            unread += self.extractor.read(base, self.focus.clone(), deadline);
+        }
+        if unread == 0 {
+            self.stale = true;
+        }
+        unread > 0
     }
 
     /// Applies `didChange` content changes in order. Ranges are clamped to the text.
@@ -279,9 +293,9 @@ impl Document {
         }
         let start = Instant::now();
         self.src.reparse();
-        // What the user looks at, then whatever else fits in a step.
+        // What the user looks at or edits (the rest is read by `read_more`).
         let focus = self.focus.start.saturating_sub(FOCUS_MARGIN)..self.focus.end.saturating_add(FOCUS_MARGIN);
-        let deadline = Some(start + READ_STEP);
+        let deadline = Some(start);
         let mut unread = self.extractor.read(&self.src, focus.clone(), deadline);
         if let Some(base) = &self.baseline_src {
             unread += self.extractor.read(base, focus, deadline);

@@ -216,9 +216,9 @@ impl Backend {
     }
 
     /// A document opened before it was read whole (a large CUDA file: its first
-    /// analysis read what the user looks at) is read on here, a step per analysis, in
-    /// turn with the messages that come meanwhile; then its diagnostics are published
-    /// and the client asked for hints again.
+    /// analyses read what the user looks at or edits) is read on here, a step at a time
+    /// in turn with the messages that come meanwhile; then it is analysed whole, its
+    /// diagnostics are published and the client is asked for hints again.
     fn read_on(&self, uri: &Url) {
         {
             let mut st = self.state();
@@ -228,10 +228,18 @@ impl Backend {
         let (me, uri) = (self.clone(), uri.clone());
         tokio::spawn(async move {
             loop {
-                // Whatever came meanwhile goes first.
-                tokio::task::yield_now().await;
+                let (state, at) = (me.state.clone(), uri.clone());
+                let more =
+                    tokio::task::spawn_blocking(move || lock(&state).docs.get_mut(&at).map(|d| d.read_more())).await;
+                match more {
+                    Ok(Some(true)) => tokio::task::yield_now().await,
+                    Ok(Some(false)) => break,
+                    _ => return,
+                }
+            }
+            loop {
                 if !me.analyze(&uri, true).await {
-                    // A later edit is on its way: its own analysis reads.
+                    // A later edit is on its way: its analysis takes it all.
                     tokio::time::sleep(Duration::from_millis(5)).await;
                 }
                 let mut st = me.state();
