@@ -32,6 +32,10 @@ pub struct SourceText {
     /// Which text this is and how many times it changed (see [`SourceText::revision`]).
     id: u64,
     revision: u64,
+    /// The latest edits (the revision each made, start, old end, new end), so a reader
+    /// of an older revision can tell what changed; none before `log_from`.
+    edits: std::collections::VecDeque<(u64, usize, usize, usize)>,
+    log_from: u64,
     budget: Duration,
     timed_out: bool,
 }
@@ -147,6 +151,8 @@ impl SourceText {
             dirty: true,
             id: TEXTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             revision: 0,
+            edits: Default::default(),
+            log_from: 0,
             budget: PARSE_BUDGET,
             timed_out: false,
         }
@@ -165,6 +171,16 @@ impl SourceText {
     /// texts share an id.
     pub fn revision(&self) -> (u64, u64) {
         (self.id, self.revision)
+    }
+
+    /// The edits made since `revision` of this text, in order, as (start, old end, new
+    /// end) byte offsets; `None` when they are not all known (the text was replaced, or
+    /// more were made than are kept).
+    pub fn edits_since(&self, revision: u64) -> Option<Vec<(usize, usize, usize)>> {
+        if revision < self.log_from || revision > self.revision {
+            return None;
+        }
+        Some(self.edits.iter().filter(|e| e.0 > revision).map(|&(_, s, o, n)| (s, o, n)).collect())
     }
 
     /// The last parse ran out of time: there is no tree for the current text.
@@ -235,6 +251,12 @@ impl SourceText {
         self.rope.insert(start_char, text);
         self.revision += 1;
         let new_end = start + text.len();
+        const KEPT: usize = 256;
+        if self.edits.len() == KEPT {
+            self.edits.pop_front();
+            self.log_from = self.edits.front().map_or(self.revision, |e| e.0 - 1);
+        }
+        self.edits.push_back((self.revision, start, end, new_end));
         let new_end_position = self.point(new_end);
         if let Some(tree) = &mut self.tree {
             tree.edit(&InputEdit {
@@ -253,6 +275,8 @@ impl SourceText {
     pub fn replace_all(&mut self, text: &str) {
         self.rope = Rope::from_str(text);
         self.revision += 1;
+        self.edits.clear();
+        self.log_from = self.revision;
         self.tree = None;
         self.dirty = true;
     }

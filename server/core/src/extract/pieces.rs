@@ -60,23 +60,24 @@ pub(super) struct Pieces {
 }
 
 impl Pieces {
-    /// The pieces of `src` (a lexical scan and a hash per piece, once per revision).
+    /// The pieces of `src` (a lexical scan and a hash per piece, once per revision;
+    /// after edits, only from the piece before the first to where the pieces are those
+    /// of the last layout again).
     fn layout(&mut self, src: &SourceText) -> Arc<Vec<Piece>> {
         let revision = src.revision();
         if let Some((_, layout)) = self.layouts.iter().find(|(r, _)| *r == revision) {
             return layout.clone();
         }
-        let starts = super::split::piece_starts(src.rope().chunks());
-        let len = src.len_bytes();
-        let layout: Vec<Piece> = starts
+        let before = self
+            .layouts
             .iter()
-            .enumerate()
-            .map(|(i, &start)| {
-                let end = starts.get(i + 1).copied().unwrap_or(len);
-                Piece { start, end, key: src.hash_range(start, end) }
-            })
-            .collect();
-        let layout = Arc::new(layout);
+            .filter(|((id, r), _)| *id == revision.0 && *r < revision.1)
+            .max_by_key(|((_, r), _)| *r)
+            .and_then(|((_, r), layout)| Some((src.edits_since(*r)?, layout.clone())));
+        let layout = Arc::new(match before {
+            Some((edits, old)) => relayout(src, &old, &edits),
+            None => pieces_from(src, 0, &[], None),
+        });
         self.layouts.insert(0, (revision, layout.clone()));
         self.layouts.truncate(2);
         layout
@@ -138,6 +139,76 @@ impl Pieces {
         self.fresh.clear();
         placed
     }
+}
+
+/// The pieces of `src` from byte `from` (a piece start), after `kept`; up to the old
+/// pieces `resume` (their first start and how far they moved), if the scan meets them.
+fn pieces_from(src: &SourceText, from: usize, kept: &[Piece], resume: Option<(&[Piece], isize)>) -> Vec<Piece> {
+    let (first, synced) = match resume {
+        Some((old, _)) => (old.first().map_or(usize::MAX, |p| p.start), Some(old)),
+        None => (usize::MAX, None),
+    };
+    let delta = resume.map_or(0, |(_, d)| d);
+    let mut starts = Vec::new();
+    let mut met = None;
+    let (chunks, chunk_start, _, _) = src.rope().chunks_at_byte(from);
+    let skip = from.saturating_sub(chunk_start);
+    let bytes =
+        chunks
+            .enumerate()
+            .map(|(i, c)| if i == 0 { c.as_bytes().get(skip..).unwrap_or_default() } else { c.as_bytes() });
+    super::split::scan(bytes, from, |at| {
+        let old_at = at as isize - delta;
+        if let (Some(old), true) = (synced, old_at >= first as isize) {
+            if let Ok(i) = old.binary_search_by_key(&(old_at as usize), |p| p.start) {
+                met = Some(i);
+                return false;
+            }
+        }
+        starts.push(at);
+        true
+    });
+    let shift = |at: usize| (at as isize + delta).max(0) as usize;
+    let end = match (met, synced) {
+        (Some(i), Some(old)) => shift(old[i].start),
+        _ => src.len_bytes(),
+    };
+    let mut out = kept.to_vec();
+    out.extend(starts.iter().enumerate().map(|(i, &start)| {
+        let end = starts.get(i + 1).copied().unwrap_or(end);
+        Piece { start, end, key: src.hash_range(start, end) }
+    }));
+    if let (Some(i), Some(old)) = (met, synced) {
+        out.extend(old[i..].iter().map(|p| Piece { start: shift(p.start), end: shift(p.end), key: p.key }));
+    }
+    out
+}
+
+/// The pieces of `src` after `edits` (start, old end, new end, in order) of the text
+/// whose pieces were `old`: those before the first edit are kept, and the scan runs
+/// from the last of them to where it meets the old pieces after the last edit.
+fn relayout(src: &SourceText, old: &[Piece], edits: &[(usize, usize, usize)]) -> Vec<Piece> {
+    let Some(&(start, _, end)) = edits.first() else { return old.to_vec() };
+    // The changed bytes, in the new text's offsets, and how far what follows moved.
+    let (mut lo, mut hi, mut delta) = (start, end, 0isize);
+    for &(start, old_end, new_end) in edits {
+        let d = new_end as isize - old_end as isize;
+        hi = if hi >= old_end {
+            (hi as isize + d) as usize
+        } else if hi > start {
+            new_end
+        } else {
+            hi
+        };
+        (lo, hi, delta) = (lo.min(start), hi.max(new_end), delta + d);
+    }
+    let before = old.partition_point(|p| p.start < lo);
+    if before == 0 {
+        return pieces_from(src, 0, &[], None);
+    }
+    let from = old[before - 1].start;
+    let after = old.partition_point(|p| (p.start as isize) < hi as isize - delta + 1);
+    pieces_from(src, from, &old[..before - 1], Some((&old[after..], delta)))
 }
 
 /// Parses one piece, takes its items' facts and drops its tree.
@@ -211,6 +282,51 @@ mod tests {
         let whole = extract_text(Language::Cuda, &text);
         assert_eq!(all.kernels, whole.kernels);
         assert_eq!(all.external_launches, whole.external_launches);
+    }
+
+    #[test]
+    fn pieces_after_edits_are_those_of_a_fresh_scan() {
+        let mut text = String::new();
+        for i in 0..40 {
+            text += &format!(
+                "// k{i}\n__global__ void k{i}(float* y) {{ y[0] = '}}'; }}\nvoid run{i}() {{ k{i}<<<1, 1>>>(0); }}\n\
+                 #define N{i} 4\nstruct S{i} {{ int a; }}\n;\n"
+            );
+        }
+        let mut src = SourceText::unparsed(Language::Cuda, &text);
+        let mut pieces = super::Pieces::default();
+        let mut rng = crate::rng::Rng::new(21);
+        let snippets = [
+            "}",
+            "{",
+            "/*",
+            "*/",
+            "\"",
+            "'",
+            "\n",
+            "void f() {}\n",
+            "#if X\n",
+            "#endif\n",
+            ";",
+            "int y;",
+            "//",
+            "R\"(",
+            ")\"",
+            "\\",
+        ];
+        for round in 0..300 {
+            // One to three edits between two layouts.
+            for _ in 0..1 + rng.below(3) {
+                let len = src.len_bytes();
+                let start = rng.below(len + 1);
+                let end = (start + rng.below(40)).min(len);
+                src.edit(start, end, snippets[rng.below(snippets.len())]);
+            }
+            let fresh = super::pieces_from(&src, 0, &[], None);
+            let layout = pieces.layout(&src);
+            let starts = |l: &[super::Piece]| l.iter().map(|p| (p.start, p.end, p.key)).collect::<Vec<_>>();
+            assert_eq!(starts(&layout), starts(&fresh), "round {round}: {:?}", src.text());
+        }
     }
 
     #[test]

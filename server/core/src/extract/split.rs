@@ -10,16 +10,33 @@
 //! anything the scan is unsure of: a piece too large costs time, never correctness.
 
 /// The byte offsets where pieces start (the first is 0), for a text given as chunks.
+#[cfg(test)]
 pub fn piece_starts<'a>(chunks: impl IntoIterator<Item = &'a str>) -> Vec<usize> {
-    let mut scan = Scan { line_start: true, ..Scan::default() };
-    let mut at = 0;
+    let mut starts = Vec::new();
+    scan(chunks.into_iter().map(str::as_bytes), 0, |at| {
+        starts.push(at);
+        true
+    });
+    starts
+}
+
+/// Scans the text from byte `from` (the start of the text or of a piece: the scan's
+/// state is the same at both), given as chunks from there, and tells `found` each
+/// piece's start, `from`'s first; stops when `found` returns false.
+pub fn scan<'a>(chunks: impl IntoIterator<Item = &'a [u8]>, from: usize, mut found: impl FnMut(usize) -> bool) {
+    let mut scan = Scan { line_start: true, origin: from, ..Scan::default() };
+    let mut at = from;
     for chunk in chunks {
-        for &b in chunk.as_bytes() {
+        for &b in chunk {
             scan.byte(b, at);
             at += 1;
+            if let Some(start) = scan.found.take() {
+                if !found(start) {
+                    return;
+                }
+            }
         }
     }
-    scan.starts
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -40,7 +57,11 @@ enum Mode {
 
 #[derive(Default)]
 struct Scan {
-    starts: Vec<usize>,
+    /// A piece starts here (taken by the caller).
+    found: Option<usize>,
+    /// The first piece has started (at `origin`, where the scan began).
+    begun: bool,
+    origin: usize,
     mode: Mode,
     /// Where a comment or literal returns to (code or a directive).
     back: Mode,
@@ -192,12 +213,12 @@ impl Scan {
         if self.line_start && !b.is_ascii_whitespace() {
             self.line_start = false;
             let begins_item = b.is_ascii_alphabetic() || matches!(b, b'_' | b'#' | b'/');
-            if self.ended && begins_item && self.depth == 0 && self.conditional == 0 && at > 0 {
-                self.starts.push(at);
+            if self.ended && begins_item && self.depth == 0 && self.conditional == 0 {
+                self.found = Some(at);
                 (self.ended, self.parens) = (false, false);
             }
-            if self.starts.is_empty() {
-                self.starts.push(0);
+            if !self.begun {
+                (self.begun, self.found) = (true, Some(self.origin));
             }
             if b == b'#' {
                 (self.mode, self.naming, self.escaped) = (Mode::Directive, true, false);
@@ -234,8 +255,8 @@ impl Scan {
 
     /// A byte of code (not a blank, comment or literal's inside).
     fn significant(&mut self, b: u8) {
-        if self.starts.is_empty() {
-            self.starts.push(0);
+        if !self.begun {
+            (self.begun, self.found) = (true, Some(self.origin));
         }
         match b {
             b'(' | b'[' | b'{' => {

@@ -23,8 +23,9 @@ pub struct Baseline {
     pub kernels: Arc<Vec<Kernel>>,
     /// Shown to the user: `HEAD`, `the version when opened`, `the baseline you set`.
     pub label: String,
-    /// The whole file as it was (a Triton measurement runs the baseline's wrapper).
-    pub text: String,
+    /// The whole file as it was (a Triton measurement runs the baseline's wrapper);
+    /// shared with the opened text when it is that.
+    pub text: Arc<str>,
 }
 
 /// An analysis whose forecasts are being made off the lock.
@@ -76,7 +77,7 @@ pub struct Document {
     extractor: Extractor,
     last_good: LastGood,
     /// The text as of opening (the `open` baseline).
-    opened_text: String,
+    opened_text: Arc<str>,
     /// The baseline's text while it is read (its kernels are those read so far).
     baseline_src: Option<SourceText>,
     /// The bytes the user looks at or edits: read first.
@@ -144,14 +145,14 @@ impl Document {
             src,
             extractor: Extractor::new(language),
             last_good: LastGood::default(),
-            opened_text: if max_size >= text.len() { text.to_string() } else { String::new() },
+            opened_text: if max_size >= text.len() { text.into() } else { Arc::default() },
             baseline_src: None,
             focus: 0..0,
             reading: false,
             reader: false,
             verifications: HashMap::new(),
             spec_errors: HashMap::new(),
-            baseline: Baseline { kernels: Arc::default(), label: String::new(), text: String::new() },
+            baseline: Baseline { kernels: Arc::default(), label: String::new(), text: Arc::default() },
             generation: 0,
             current: Vec::new(),
             reports: Vec::new(),
@@ -193,7 +194,7 @@ impl Document {
             if let Some(path) = &self.path {
                 match baseline::git_show(path, "HEAD") {
                     Ok(text) => {
-                        self.read_baseline(text, "HEAD");
+                        self.read_baseline(text.into(), "HEAD");
                         return;
                     }
                     Err(e) => tracing::debug!("no git baseline for {}: {e}", path.display()),
@@ -204,7 +205,7 @@ impl Document {
     }
 
     /// Makes `text` the baseline; its kernels are read along with the document's.
-    fn read_baseline(&mut self, text: String, label: &str) {
+    fn read_baseline(&mut self, text: Arc<str>, label: &str) {
         let src = if self.disabled.is_some() { None } else { Some(source_of(self.language, &text)) };
         (self.baseline_src, self.reading) = (src, self.disabled.is_none());
         self.baseline = Baseline { kernels: Arc::default(), label: label.to_string(), text };
@@ -301,9 +302,8 @@ impl Document {
             unread += self.extractor.read(base, focus, deadline);
             let mut kernels = self.extractor.assemble(base).kernels;
             if unread == 0 {
-                let text = std::mem::take(&mut self.baseline.text);
-                self.link(&mut kernels, &text);
-                (self.baseline.text, self.baseline_src) = (text, None);
+                self.link(&mut kernels, &self.baseline.text);
+                self.baseline_src = None;
             }
             self.baseline.kernels = Arc::new(kernels);
         }
@@ -396,7 +396,7 @@ impl Document {
                 self.baseline = Baseline {
                     kernels: Arc::new(kernels),
                     label: "the baseline you set".to_string(),
-                    text: self.src.text(),
+                    text: self.src.text().into(),
                 };
                 Ok(self.current.len())
             }
@@ -410,15 +410,14 @@ impl Document {
                     // The rest of the baseline first, so that reading it cannot undo this.
                     self.extractor.read(&base, 0..0, None);
                     let mut kernels = self.extractor.assemble(&base).kernels;
-                    let text = std::mem::take(&mut self.baseline.text);
-                    self.link(&mut kernels, &text);
-                    (self.baseline.text, self.baseline.kernels) = (text, Arc::new(kernels));
+                    self.link(&mut kernels, &self.baseline.text);
+                    self.baseline.kernels = Arc::new(kernels);
                 }
                 let kernels = Arc::make_mut(&mut self.baseline.kernels);
                 kernels.retain(|b| b.name != name);
                 kernels.push(k);
                 self.baseline.label = "the baseline you set".to_string();
-                self.baseline.text = self.src.text();
+                self.baseline.text = self.src.text().into();
                 Ok(1)
             }
         }
@@ -446,6 +445,9 @@ impl Document {
             })
         });
         let current: Vec<Kernel> = self.current.iter().map(|(k, _)| k.clone()).collect();
-        ((path.clone(), self.baseline.text.clone(), self.baseline.kernels.to_vec()), (path, self.src.text(), current))
+        (
+            (path.clone(), self.baseline.text.to_string(), self.baseline.kernels.to_vec()),
+            (path, self.src.text(), current),
+        )
     }
 }
