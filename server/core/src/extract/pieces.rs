@@ -342,5 +342,13 @@ mod tests {
         let edited = ex.assemble(&src);
         assert_eq!(edited.unread, 0);
         assert_eq!(edited.kernels, extract_text(Language::Cuda, &src.text()).kernels);
+        // A `#define` the launch uses: the kernels built last are not kept.
+        let at = src.text().find("256").expect("BLOCK");
+        src.edit(at, at + 3, "128");
+        ex.read(&src, at..at + 1, None);
+        let edited = ex.assemble(&src);
+        assert_eq!(edited.kernels, extract_text(Language::Cuda, &src.text()).kernels);
+        let scale = edited.kernel("scale").expect("scale");
+        assert_eq!(scale.launches[0].locals.get("BLOCK").map(String::as_str), Some("128"));
     }
 }

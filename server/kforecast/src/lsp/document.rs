@@ -307,7 +307,9 @@ impl Document {
             }
             self.baseline.kernels = Arc::new(kernels);
         }
+        let read = start.elapsed();
         let mut extraction = self.extractor.assemble(&self.src);
+        let assembled = start.elapsed();
         self.reading = extraction.unread > 0 || self.baseline_src.is_some();
         if extraction.timed_out {
             self.stale = false;
@@ -328,7 +330,7 @@ impl Document {
         };
         let current = self.last_good.resolve(extraction);
         tracing::debug!(
-            "version {} read and extracted in {:?}{}",
+            "version {} read and extracted in {:?} (read {read:?}, assembled {assembled:?}){}",
             self.version,
             start.elapsed(),
             if self.reading { " (not all read yet)" } else { "" }
