@@ -37,6 +37,9 @@ struct Piece {
     key: ContentHash,
 }
 
+/// A text's pieces, in order.
+type Layout = Arc<Vec<Piece>>;
+
 /// The items read so far of one text, with file offsets.
 pub(super) struct Placed {
     pub items: Vec<(usize, Arc<ItemFacts>)>,
@@ -55,7 +58,7 @@ pub(super) struct Pieces {
     used: HashSet<ContentHash>,
     fresh: HashSet<ContentHash>,
     /// The last texts' pieces, by [`SourceText::revision`].
-    layouts: Vec<((u64, u64), Arc<Vec<Piece>>)>,
+    layouts: Vec<((u64, u64), Layout)>,
     parser: Option<Parser>,
 }
 
@@ -63,7 +66,7 @@ impl Pieces {
     /// The pieces of `src` (a lexical scan and a hash per piece, once per revision;
     /// after edits, only from the piece before the first to where the pieces are those
     /// of the last layout again).
-    fn layout(&mut self, src: &SourceText) -> Arc<Vec<Piece>> {
+    fn layout(&mut self, src: &SourceText) -> Layout {
         let revision = src.revision();
         if let Some((_, layout)) = self.layouts.iter().find(|(r, _)| *r == revision) {
             return layout.clone();
