@@ -234,7 +234,15 @@ impl Backend {
                 match more {
                     Ok(Some(true)) => tokio::task::yield_now().await,
                     Ok(Some(false)) => break,
-                    _ => return,
+                    Ok(None) => return,
+                    Err(e) => {
+                        // The next analysis that finds it still reading starts another.
+                        tracing::warn!("reading {uri} failed: {e}");
+                        if let Some(doc) = me.state().docs.get_mut(&uri) {
+                            doc.reader = false;
+                        }
+                        return;
+                    }
                 }
             }
             loop {
