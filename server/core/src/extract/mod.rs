@@ -160,6 +160,14 @@ impl Extractor {
         kernels
     }
 
+    /// Forgets what was kept to read and assemble `src` again (a baseline read whole):
+    /// its cached facts go with the next assemblies of the other texts.
+    pub fn forget(&mut self, src: &SourceText) {
+        let id = src.revision().0;
+        self.built.retain(|(i, _)| *i != id);
+        self.pieces.forget(id);
+    }
+
     /// Whether some of the bytes `range` of `src` are not read yet.
     pub fn unread_in(&mut self, src: &SourceText, range: std::ops::Range<usize>) -> bool {
         self.language == Language::Cuda && self.pieces.unread_in(src, range)

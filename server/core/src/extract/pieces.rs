@@ -111,6 +111,11 @@ impl Pieces {
         unread
     }
 
+    /// Forgets the pieces of the text `id`.
+    pub fn forget(&mut self, id: u64) {
+        self.layouts.retain(|((i, _), _)| *i != id);
+    }
+
     /// Whether a piece within the byte range `range` of `src` is not read yet.
     pub fn unread_in(&mut self, src: &SourceText, range: Range<usize>) -> bool {
         let layout = self.layout(src);

@@ -303,6 +303,7 @@ impl Document {
             let mut kernels = self.extractor.assemble(base).kernels;
             if unread == 0 {
                 self.link(&mut kernels, &self.baseline.text);
+                self.extractor.forget(base);
                 self.baseline_src = None;
             }
             self.baseline.kernels = Arc::new(kernels);
@@ -394,7 +395,9 @@ impl Document {
                 } else {
                     self.current.iter().map(|(k, _)| k.clone()).collect()
                 };
-                self.baseline_src = None;
+                if let Some(base) = self.baseline_src.take() {
+                    self.extractor.forget(&base);
+                }
                 self.baseline = Baseline {
                     kernels: Arc::new(kernels),
                     label: "the baseline you set".to_string(),
@@ -412,6 +415,7 @@ impl Document {
                     // The rest of the baseline first, so that reading it cannot undo this.
                     self.extractor.read(&base, 0..0, None);
                     let mut kernels = self.extractor.assemble(&base).kernels;
+                    self.extractor.forget(&base);
                     self.link(&mut kernels, &self.baseline.text);
                     self.baseline.kernels = Arc::new(kernels);
                 }
