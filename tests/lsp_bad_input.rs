@@ -154,6 +154,67 @@ fn a_ten_megabyte_file_and_five_hundred_kernels() {
     assert!(c.shutdown().success());
 }
 
+/// The hover of the kernel `scale` in `text` (at `uri`) after its `2.0f * x[i]` is edited
+/// to a strided read, once the server has read the whole file (when it was not read at
+/// once, `later`, the server asks for the hints again then); and the hints it gave
+/// first, asked for the first 100 lines right away.
+fn scale_after_an_edit(uri: &str, text: &str, later: bool) -> (Vec<String>, String) {
+    let mut c = Client::start();
+    c.initialize(Value::Null);
+    c.open(uri, "cuda", text);
+    let (l, col) = position_of(text, "x[i];");
+    c.change(uri, 2, (l, col + 2), (l, col + 3), "i * 32");
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 100, "character": 0}});
+    let first = c.request("textDocument/inlayHint", json!({"textDocument": {"uri": uri}, "range": range}));
+    let first: Vec<String> = first["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|h| h["label"].as_str().map_or_else(|| h["label"].to_string(), str::to_string))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while later && !c.server_requests.iter().any(|r| r["method"] == "workspace/inlayHint/refresh") {
+        assert!(Instant::now() < deadline, "the file was never read whole");
+        let _ = c.request("kforecast/status", Value::Null);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let (l, col) = position_of(text, "scale(");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": l, "character": col + 1}}),
+    );
+    assert!(c.shutdown().success());
+    (first, hover["result"]["contents"]["value"].as_str().unwrap_or_default().to_string())
+}
+
+#[test]
+fn a_kernel_launched_at_the_end_of_a_large_file_is_forecast_with_its_launch() {
+    // The kernel is at the top: what an editor shows first, read first. Its launch, which
+    // gives its sizes, is 3 MB further down, read after the first hint was given.
+    let kernel = "__global__ void scale(float* x, int n) {\n  int i = blockIdx.x * 256 + threadIdx.x;\n  \
+                  if (i < n) x[i] = 2.0f * x[i];\n}\n";
+    let launch = "void run(float* x) {\n  int n = 1 << 26;\n  scale<<<(n + 255) / 256, 256>>>(x, n);\n}\n";
+    let mut big = kernel.to_string();
+    let mut i = 0;
+    while big.len() < 3 << 20 {
+        big += &LONG_KERNEL.replace("void k(", &format!("void filler{i}("));
+        i += 1;
+    }
+    big += launch;
+    let (dir, small_dir) = (tempfile::tempdir().expect("tempdir"), tempfile::tempdir().expect("tempdir"));
+    let (first, hover) = scale_after_an_edit(&cuda_file(&dir, "big.cu", &big), &big, true);
+    assert_eq!(first.len(), 1, "a hint for the edited kernel right away: {first:?}");
+    // Once all is read, the same forecast as the kernel and its launch alone give.
+    let small = format!("{kernel}{launch}");
+    let (_, alone) = scale_after_an_edit(&cuda_file(&small_dir, "small.cu", &small), &small, false);
+    assert!(hover.contains("`scale`"), "{hover}");
+    assert_eq!(hover, alone);
+    // (Without its launch, the forecast is not the same: the launch is what counts.)
+    let other_dir = tempfile::tempdir().expect("tempdir");
+    let (_, unlaunched) = scale_after_an_edit(&cuda_file(&other_dir, "alone.cu", kernel), kernel, false);
+    assert_ne!(hover, unlaunched);
+}
+
 #[test]
 fn unterminated_code_keeps_the_last_good_forecast() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -199,11 +199,10 @@ impl LastGood {
     /// The kernels to forecast for this extraction (taken, not copied), each flagged
     /// `true` if it is a last-good stand-in for a kernel that does not parse now.
     pub fn resolve(&mut self, extraction: Extraction) -> Vec<(Kernel, bool)> {
-        let names: std::collections::HashSet<String> = if extraction.syntax_errors.is_empty() {
-            extraction.kernels.iter().map(|k| k.name.clone()).collect()
-        } else {
-            Default::default()
-        };
+        // A text not all read (or with errors) cannot say which kernels are gone.
+        let whole = extraction.syntax_errors.is_empty() && extraction.unread == 0;
+        let names: std::collections::HashSet<String> =
+            if whole { extraction.kernels.iter().map(|k| k.name.clone()).collect() } else { Default::default() };
         let mut out = Vec::with_capacity(extraction.kernels.len());
         for kernel in extraction.kernels {
             if kernel.has_errors {
@@ -226,7 +225,7 @@ impl LastGood {
             let errors = kernel.has_errors;
             out.push((kernel, errors));
         }
-        if extraction.syntax_errors.is_empty() {
+        if whole {
             // The file parses: forget kernels that are gone.
             self.kernels.retain(|name, _| names.contains(name.as_str()));
         }

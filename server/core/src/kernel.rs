@@ -171,8 +171,8 @@ pub struct Kernel {
     pub name_range: TextRange,
     /// Just after the closing parenthesis of the parameter list.
     pub signature_end: usize,
-    /// Definition text.
-    pub source: String,
+    /// Definition text (shared by the copies of a kernel: current, baseline, last good).
+    pub source: std::sync::Arc<str>,
     /// Hash of the raw definition text (any edit changes it).
     pub raw_hash: ContentHash,
     /// Hash of the normalised definition: comments, whitespace and local names removed.

@@ -24,8 +24,18 @@ pub struct SourceText {
     rope: Rope,
     /// The last tree parsed, edited along with the text (stale while `timed_out`).
     tree: Option<Tree>,
-    parser: Parser,
+    /// Made on the first parse (a text read in chunks never parses itself whole).
+    parser: Option<Parser>,
+    /// The whole text is parsed (else it is only a rope: see [`SourceText::unparsed`]).
+    whole: bool,
     dirty: bool,
+    /// Which text this is and how many times it changed (see [`SourceText::revision`]).
+    id: u64,
+    revision: u64,
+    /// The latest edits (the revision each made, start, old end, new end), so a reader
+    /// of an older revision can tell what changed; none before `log_from`.
+    edits: std::collections::VecDeque<(u64, usize, usize, usize)>,
+    log_from: u64,
     budget: Duration,
     timed_out: bool,
 }
@@ -84,6 +94,35 @@ pub fn parse_snippet(language: Language, text: &str) -> Option<Tree> {
     tree
 }
 
+/// Parses a rope (incrementally from `old`) within `budget`; `(None, true)` when the
+/// parse ran out of time (the parser is reset for the next one).
+fn parse_rope(parser: &mut Parser, rope: &Rope, old: Option<&Tree>, budget: Duration) -> (Option<Tree>, bool) {
+    let mut read = |byte: usize, _: Point| -> &[u8] {
+        if byte >= rope.len_bytes() {
+            return &[];
+        }
+        let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
+        &chunk.as_bytes()[byte - chunk_start..]
+    };
+    let start = Instant::now();
+    let mut progress = |_: &ParseState| {
+        if start.elapsed() > budget {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let options = ParseOptions::new().progress_callback(&mut progress);
+    match parser.parse_with_options(&mut read, old, Some(options)) {
+        Some(tree) => (Some(tree), false),
+        None => {
+            parser.reset();
+            tracing::warn!("parse abandoned after {:?} ({} bytes)", start.elapsed(), rope.len_bytes());
+            (None, true)
+        }
+    }
+}
+
 impl SourceText {
     pub fn new(language: Language, text: &str) -> Self {
         Self::with_budget(language, text, PARSE_BUDGET)
@@ -91,17 +130,57 @@ impl SourceText {
 
     /// A text whose parses may each run at most `budget` (plus a share per byte).
     pub fn with_budget(language: Language, text: &str, budget: Duration) -> Self {
-        let mut this = Self {
+        let mut this = Self::unparsed(language, text);
+        this.whole = true;
+        this.budget = budget;
+        this.reparse();
+        this
+    }
+
+    /// A text kept as a rope only, never parsed whole: its reader parses it in pieces
+    /// (`extract` reads a CUDA file item by item), so no tree of the whole file is ever
+    /// held. [`SourceText::tree`] is `None`, and [`SourceText::reparse`] does nothing.
+    pub fn unparsed(language: Language, text: &str) -> Self {
+        static TEXTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        Self {
             language,
             rope: Rope::from_str(text),
             tree: None,
-            parser: parser_for(language),
+            parser: None,
+            whole: false,
             dirty: true,
-            budget,
+            id: TEXTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            revision: 0,
+            edits: Default::default(),
+            log_from: 0,
+            budget: PARSE_BUDGET,
             timed_out: false,
-        };
-        this.reparse();
+        }
+    }
+
+    /// A piece of a larger text parsed with `parser` (the caller's, reused from piece to
+    /// piece) within the budget of its size; `timed_out` when the parse ran out of time.
+    pub fn piece(parser: &mut Parser, language: Language, text: &str) -> Self {
+        let mut this = Self::unparsed(language, text);
+        let (tree, timed_out) = parse_rope(parser, &this.rope, None, this.budget());
+        (this.tree, this.timed_out, this.dirty) = (tree, timed_out, false);
         this
+    }
+
+    /// Which text this is: `(id, revision)` changes whenever the text does, and no two
+    /// texts share an id.
+    pub fn revision(&self) -> (u64, u64) {
+        (self.id, self.revision)
+    }
+
+    /// The edits made since `revision` of this text, in order, as (start, old end, new
+    /// end) byte offsets; `None` when they are not all known (the text was replaced, or
+    /// more were made than are kept).
+    pub fn edits_since(&self, revision: u64) -> Option<Vec<(usize, usize, usize)>> {
+        if revision < self.log_from || revision > self.revision {
+            return None;
+        }
+        Some(self.edits.iter().filter(|e| e.0 > revision).map(|&(_, s, o, n)| (s, o, n)).collect())
     }
 
     /// The last parse ran out of time: there is no tree for the current text.
@@ -170,7 +249,14 @@ impl SourceText {
         let end_char = self.rope.byte_to_char(end);
         self.rope.remove(start_char..end_char);
         self.rope.insert(start_char, text);
+        self.revision += 1;
         let new_end = start + text.len();
+        const KEPT: usize = 256;
+        if self.edits.len() == KEPT {
+            self.edits.pop_front();
+            self.log_from = self.edits.front().map_or(self.revision, |e| e.0 - 1);
+        }
+        self.edits.push_back((self.revision, start, end, new_end));
         let new_end_position = self.point(new_end);
         if let Some(tree) = &mut self.tree {
             tree.edit(&InputEdit {
@@ -188,45 +274,28 @@ impl SourceText {
     /// Replaces the whole text.
     pub fn replace_all(&mut self, text: &str) {
         self.rope = Rope::from_str(text);
+        self.revision += 1;
+        self.edits.clear();
+        self.log_from = self.revision;
         self.tree = None;
         self.dirty = true;
     }
 
-    /// Brings the tree up to date with the text (incrementally when possible).
+    /// Brings the tree up to date with the text (incrementally when possible); nothing
+    /// for a text that is not parsed whole.
     pub fn reparse(&mut self) {
-        if !self.dirty {
+        if !self.dirty || !self.whole {
             return;
         }
-        let rope = &self.rope;
-        let mut read = |byte: usize, _: Point| -> &[u8] {
-            if byte >= rope.len_bytes() {
-                return &[];
-            }
-            let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
-            &chunk.as_bytes()[byte - chunk_start..]
-        };
-        let (start, budget) = (Instant::now(), self.budget());
-        let mut progress = |_: &ParseState| {
-            if start.elapsed() > budget {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            }
-        };
-        let options = ParseOptions::new().progress_callback(&mut progress);
-        match self.parser.parse_with_options(&mut read, self.tree.as_ref(), Some(options)) {
-            Some(tree) => {
-                self.tree = Some(tree);
-                self.timed_out = false;
-            }
-            None => {
-                // Abandoned: the next parse starts afresh, from the old tree (kept,
-                // edited with the text) where there is one.
-                self.parser.reset();
-                self.timed_out = true;
-                tracing::warn!("parse abandoned after {:?} ({} bytes)", start.elapsed(), self.rope.len_bytes());
-            }
+        let budget = self.budget();
+        let parser = self.parser.get_or_insert_with(|| parser_for(self.language));
+        let (tree, timed_out) = parse_rope(parser, &self.rope, self.tree.as_ref(), budget);
+        // Abandoned: the next parse starts afresh, from the old tree (kept, edited with
+        // the text) where there is one.
+        if let Some(tree) = tree {
+            self.tree = Some(tree);
         }
+        self.timed_out = timed_out;
         self.dirty = false;
     }
 

@@ -160,7 +160,7 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
     let source = node_text(outer, src).into_owned();
     facts.kernels.push(KernelDraft {
         raw_hash: ContentHash::of(source.as_bytes()),
-        source,
+        source: source.into(),
         name,
         range: node_range(outer),
         name_range: node_range(name_node),

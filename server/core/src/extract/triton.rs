@@ -78,7 +78,7 @@ fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
     let source = node_text(item, src).into_owned();
     facts.kernels.push(KernelDraft {
         raw_hash: ContentHash::of(source.as_bytes()),
-        source,
+        source: source.into(),
         name: node_text(name, src).into_owned(),
         range: node_range(item),
         name_range: node_range(name),

@@ -190,7 +190,7 @@ pub fn helpers_source(k: &Kernel) -> String {
 fn version_block(title: &str, k: &Kernel, sizes: &str) -> String {
     let fence = fence(k.language);
     let helpers = helpers_source(k);
-    let code = if helpers.is_empty() { k.source.clone() } else { format!("{helpers}\n\n{}", k.source) };
+    let code = if helpers.is_empty() { k.source.to_string() } else { format!("{helpers}\n\n{}", k.source) };
     let mut s = format!("## {title}\n\n");
     s += &format!(
         "Problem sizes (`kforecast:` declarations): {}\n\n",

@@ -185,8 +185,8 @@ pub(crate) struct Param {
 
 pub(crate) fn cuda_params(kernel: &Kernel) -> Vec<Param> {
     let mut parser = parser_for(Language::Cuda);
-    let Some(tree) = parser.parse(&kernel.source, None) else { return Vec::new() };
-    let src = kernel.source.as_str();
+    let Some(tree) = parser.parse(kernel.source.as_bytes(), None) else { return Vec::new() };
+    let src = &*kernel.source;
     let mut params = Vec::new();
     let mut list = None;
     crate::extract::walk_preorder(tree.root_node(), |n| {

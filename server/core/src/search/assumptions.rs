@@ -111,7 +111,7 @@ fn divisions(kernel: &Kernel) -> Vec<(String, String)> {
 /// The kernel's text and its helpers' (a template helper's own parameters are not the
 /// kernel's, so its text is left out).
 fn assumption_texts(kernel: &Kernel) -> Vec<&str> {
-    let mut texts = vec![kernel.source.as_str()];
+    let mut texts = vec![&*kernel.source];
     texts.extend(
         kernel.helpers.iter().filter(|h| !h.text.trim_start().starts_with("template")).map(|h| h.text.as_str()),
     );

@@ -11,8 +11,10 @@ use kforecast_core::measure::protocol::Measurement;
 use kforecast_core::measure::spec::SpecError;
 use kforecast_core::source::SourceText;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 /// The previous version kernels are compared with.
@@ -21,8 +23,9 @@ pub struct Baseline {
     pub kernels: Arc<Vec<Kernel>>,
     /// Shown to the user: `HEAD`, `the version when opened`, `the baseline you set`.
     pub label: String,
-    /// The whole file as it was (a Triton measurement runs the baseline's wrapper).
-    pub text: String,
+    /// The whole file as it was (a Triton measurement runs the baseline's wrapper);
+    /// shared with the opened text when it is that.
+    pub text: Arc<str>,
 }
 
 /// An analysis whose forecasts are being made off the lock.
@@ -33,6 +36,20 @@ pub struct Pending {
     pub current: Vec<(Kernel, bool)>,
     pub baseline: Arc<Vec<Kernel>>,
     linked: Vec<String>,
+}
+
+/// How long one step of reading a text not read yet runs (see [`Document::read_more`]).
+const READ_STEP: Duration = Duration::from_millis(100);
+
+/// What is read around the focus before anything else, each side.
+const FOCUS_MARGIN: usize = 32 * 1024;
+
+/// The text of a document or baseline: a CUDA file is read in pieces, never parsed whole.
+fn source_of(language: Language, text: &str) -> SourceText {
+    match language {
+        Language::Cuda => SourceText::unparsed(language, text),
+        Language::Triton => SourceText::new(language, text),
+    }
 }
 
 /// One version of a file: its path, text and kernels.
@@ -59,9 +76,17 @@ pub struct Document {
     pub src: SourceText,
     extractor: Extractor,
     last_good: LastGood,
-    /// Kernels and text as of opening (the `open` baseline).
-    opened: Vec<Kernel>,
-    opened_text: String,
+    /// The text as of opening (the `open` baseline).
+    opened_text: Arc<str>,
+    /// The baseline's text while it is read (its kernels are those read so far).
+    baseline_src: Option<SourceText>,
+    /// The bytes the user looks at or edits: read first.
+    focus: Range<usize>,
+    /// Parts of the text or of the baseline are not read yet: the kernels and reports
+    /// are those of what is read, and each analysis reads more.
+    reading: bool,
+    /// A task reads the rest (see `Backend::read_on`).
+    pub reader: bool,
     /// GPU measurements by kernel name.
     pub verifications: HashMap<String, Verification>,
     /// Declaration mistakes found when verifying, by kernel name.
@@ -113,20 +138,21 @@ impl Document {
                 max_size as f64 / 1e6
             )
         });
-        let src = SourceText::new(language, if disabled.is_some() { "" } else { text });
-        let mut extractor = Extractor::new(language);
-        let opened = extractor.extract(&src).kernels;
+        let src = source_of(language, if disabled.is_some() { "" } else { text });
         let mut doc = Self {
             version,
             language,
             src,
-            extractor,
+            extractor: Extractor::new(language),
             last_good: LastGood::default(),
-            opened,
-            opened_text: if max_size >= text.len() { text.to_string() } else { String::new() },
+            opened_text: if max_size >= text.len() { text.into() } else { Arc::default() },
+            baseline_src: None,
+            focus: 0..0,
+            reading: false,
+            reader: false,
             verifications: HashMap::new(),
             spec_errors: HashMap::new(),
-            baseline: Baseline { kernels: Arc::default(), label: String::new(), text: String::new() },
+            baseline: Baseline { kernels: Arc::default(), label: String::new(), text: Arc::default() },
             generation: 0,
             current: Vec::new(),
             reports: Vec::new(),
@@ -168,23 +194,52 @@ impl Document {
             if let Some(path) = &self.path {
                 match baseline::git_show(path, "HEAD") {
                     Ok(text) => {
-                        let mut kernels = extract::extract_text(self.language, &text).kernels;
-                        self.link(&mut kernels, &text);
-                        self.baseline = Baseline { kernels: Arc::new(kernels), label: "HEAD".to_string(), text };
+                        self.read_baseline(text.into(), "HEAD");
                         return;
                     }
                     Err(e) => tracing::debug!("no git baseline for {}: {e}", path.display()),
                 }
             }
         }
-        let mut kernels = self.opened.clone();
-        let opened_text = self.opened_text.clone();
-        self.link(&mut kernels, &opened_text);
-        self.baseline = Baseline {
-            kernels: Arc::new(kernels),
-            label: "the version when opened".to_string(),
-            text: self.opened_text.clone(),
-        };
+        self.read_baseline(self.opened_text.clone(), "the version when opened");
+    }
+
+    /// Makes `text` the baseline; its kernels are read along with the document's.
+    fn read_baseline(&mut self, text: Arc<str>, label: &str) {
+        let src = if self.disabled.is_some() { None } else { Some(source_of(self.language, &text)) };
+        (self.baseline_src, self.reading) = (src, self.disabled.is_none());
+        self.baseline = Baseline { kernels: Arc::default(), label: label.to_string(), text };
+    }
+
+    /// The user looks at the bytes `range`: while the text is not all read, the next
+    /// analysis reads them (if they are not yet) and forecasts what is read by then.
+    pub fn look_at(&mut self, range: Range<usize>) {
+        self.focus = range;
+        if self.reading {
+            self.stale = true;
+        }
+    }
+
+    /// Parts of the text or of the baseline are still to be read.
+    pub fn reading(&self) -> bool {
+        self.reading
+    }
+
+    /// Reads on for a step (the text, then the baseline), without analysing; false once
+    /// all is read (then the next analysis takes all of it).
+    pub fn read_more(&mut self) -> bool {
+        if !self.reading {
+            return false;
+        }
+        let deadline = Some(Instant::now() + READ_STEP);
+        let mut unread = self.extractor.read(&self.src, self.focus.clone(), deadline);
+        if let Some(base) = &self.baseline_src {
+            unread += self.extractor.read(base, self.focus.clone(), deadline);
+        }
+        if unread == 0 {
+            self.stale = true;
+        }
+        unread > 0
     }
 
     /// Applies `didChange` content changes in order. Ranges are clamped to the text.
@@ -203,6 +258,7 @@ impl Document {
                         std::mem::swap(&mut start, &mut end);
                     }
                     self.src.edit(start, end, &change.text);
+                    self.focus = start..start + change.text.len();
                 }
                 None => self.src.replace_all(&change.text),
             }
@@ -228,7 +284,7 @@ impl Document {
     /// current, or the text is not analysed: too large, or too complex to parse); the
     /// forecasts are made off the lock ([`Pending`]) and kept by [`Self::install`].
     pub fn prepare(&mut self) -> Option<Pending> {
-        if !self.stale {
+        if !self.stale && !self.reading {
             return None;
         }
         if self.disabled.is_some() {
@@ -236,19 +292,37 @@ impl Document {
             self.reports.clear();
             return None;
         }
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         self.src.reparse();
-        if self.src.timed_out() {
+        // What the user looks at or edits (the rest is read by `read_more`).
+        let focus = self.focus.start.saturating_sub(FOCUS_MARGIN)..self.focus.end.saturating_add(FOCUS_MARGIN);
+        let deadline = Some(start);
+        let mut unread = self.extractor.read(&self.src, focus.clone(), deadline);
+        if let Some(base) = &self.baseline_src {
+            unread += self.extractor.read(base, focus, deadline);
+            let mut kernels = self.extractor.assemble(base).kernels;
+            if unread == 0 {
+                self.link(&mut kernels, &self.baseline.text);
+                self.extractor.forget(base);
+                self.baseline_src = None;
+            }
+            self.baseline.kernels = Arc::new(kernels);
+        }
+        let read = start.elapsed();
+        let mut extraction = self.extractor.assemble(&self.src);
+        let assembled = start.elapsed();
+        self.reading = extraction.unread > 0 || self.baseline_src.is_some();
+        if extraction.timed_out {
             self.stale = false;
             self.too_complex = Some(format!(
-                "kforecast: this file took over {} ms to parse and is not analysed; the forecasts shown are \
+                "kforecast: {} took over {} ms to parse and is not analysed; the forecasts shown are \
                  those of its last version that parsed",
-                self.src.budget().as_millis()
+                if self.language == Language::Cuda { "a part of this file" } else { "this file" },
+                kforecast_core::source::PARSE_BUDGET.as_millis()
             ));
             return None;
         }
         self.too_complex = None;
-        let mut extraction = self.extractor.extract(&self.src);
         let linked = if self.siblings.is_empty() {
             Vec::new()
         } else {
@@ -256,7 +330,12 @@ impl Document {
             self.link(&mut extraction.kernels, &text)
         };
         let current = self.last_good.resolve(extraction);
-        tracing::debug!("version {} parsed and extracted in {:?}", self.version, start.elapsed());
+        tracing::debug!(
+            "version {} read and extracted in {:?} (read {read:?}, assembled {assembled:?}){}",
+            self.version,
+            start.elapsed(),
+            if self.reading { " (not all read yet)" } else { "" }
+        );
         Some(Pending {
             generation: self.generation,
             version: self.version,
@@ -309,10 +388,20 @@ impl Document {
         match kernel {
             None => {
                 self.changed();
+                let kernels = if self.reading {
+                    // Not all read yet: the whole text now.
+                    self.extractor.read(&self.src, 0..0, None);
+                    self.extractor.assemble(&self.src).kernels
+                } else {
+                    self.current.iter().map(|(k, _)| k.clone()).collect()
+                };
+                if let Some(base) = self.baseline_src.take() {
+                    self.extractor.forget(&base);
+                }
                 self.baseline = Baseline {
-                    kernels: Arc::new(self.current.iter().map(|(k, _)| k.clone()).collect()),
+                    kernels: Arc::new(kernels),
                     label: "the baseline you set".to_string(),
-                    text: self.src.text(),
+                    text: self.src.text().into(),
                 };
                 Ok(self.current.len())
             }
@@ -322,11 +411,19 @@ impl Document {
                 };
                 let k = k.clone();
                 self.changed();
+                if let Some(base) = self.baseline_src.take() {
+                    // The rest of the baseline first, so that reading it cannot undo this.
+                    self.extractor.read(&base, 0..0, None);
+                    let mut kernels = self.extractor.assemble(&base).kernels;
+                    self.extractor.forget(&base);
+                    self.link(&mut kernels, &self.baseline.text);
+                    self.baseline.kernels = Arc::new(kernels);
+                }
                 let kernels = Arc::make_mut(&mut self.baseline.kernels);
                 kernels.retain(|b| b.name != name);
                 kernels.push(k);
                 self.baseline.label = "the baseline you set".to_string();
-                self.baseline.text = self.src.text();
+                self.baseline.text = self.src.text().into();
                 Ok(1)
             }
         }
@@ -354,6 +451,9 @@ impl Document {
             })
         });
         let current: Vec<Kernel> = self.current.iter().map(|(k, _)| k.clone()).collect();
-        ((path.clone(), self.baseline.text.clone(), self.baseline.kernels.to_vec()), (path, self.src.text(), current))
+        (
+            (path.clone(), self.baseline.text.to_string(), self.baseline.kernels.to_vec()),
+            (path, self.src.text(), current),
+        )
     }
 }

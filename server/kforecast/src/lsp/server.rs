@@ -200,8 +200,66 @@ impl Backend {
         if self.analyze(&uri, true).await {
             self.auto_verify(&uri);
             self.start_llm(&uri);
+            self.read_on(&uri);
             self.publish(uri).await;
         }
+    }
+
+    /// The user looks at `range` of `uri`: it is read first (see [`Document::look_at`]).
+    fn look_at(&self, uri: &Url, range: Range) {
+        let mut st = self.state();
+        let enc = st.encoding;
+        if let Some(doc) = st.docs.get_mut(uri) {
+            let (start, end) = (to_offset(doc.src.rope(), range.start, enc), to_offset(doc.src.rope(), range.end, enc));
+            doc.look_at(start.min(end)..end.max(start));
+        }
+    }
+
+    /// A document opened before it was read whole (a large CUDA file: its first
+    /// analyses read what the user looks at or edits) is read on here, a step at a time
+    /// in turn with the messages that come meanwhile; then it is analysed whole, its
+    /// diagnostics are published and the client is asked for hints again.
+    fn read_on(&self, uri: &Url) {
+        {
+            let mut st = self.state();
+            let Some(doc) = st.docs.get_mut(uri).filter(|d| d.reading() && !d.reader) else { return };
+            doc.reader = true;
+        }
+        let (me, uri) = (self.clone(), uri.clone());
+        tokio::spawn(async move {
+            loop {
+                let (state, at) = (me.state.clone(), uri.clone());
+                let more =
+                    tokio::task::spawn_blocking(move || lock(&state).docs.get_mut(&at).map(|d| d.read_more())).await;
+                match more {
+                    Ok(Some(true)) => tokio::task::yield_now().await,
+                    Ok(Some(false)) => break,
+                    Ok(None) => return,
+                    Err(e) => {
+                        // The next analysis that finds it still reading starts another.
+                        tracing::warn!("reading {uri} failed: {e}");
+                        if let Some(doc) = me.state().docs.get_mut(&uri) {
+                            doc.reader = false;
+                        }
+                        return;
+                    }
+                }
+            }
+            loop {
+                if !me.analyze(&uri, true).await {
+                    // A later edit is on its way: its analysis takes it all.
+                    tokio::time::sleep(Duration::from_millis(5)).await;
+                }
+                let mut st = me.state();
+                let Some(doc) = st.docs.get_mut(&uri) else { return };
+                if !doc.reading() {
+                    doc.reader = false;
+                    break;
+                }
+            }
+            me.publish(uri).await;
+            me.refresh();
+        });
     }
 
     /// Answers a request the input filter refused (an unusable id, a `$/` request, …).

@@ -5,6 +5,7 @@
 use super::super::*;
 
 pub(crate) async fn inlay_hint(b: &Backend, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+    b.look_at(&params.text_document.uri, params.range);
     let st = b.for_request(&params.text_document.uri).await?;
     let Some(doc) = st.docs.get(&params.text_document.uri) else { return Ok(None) };
     Ok(Some(to_proto::inlay_hints(doc, params.range, st.encoding, st.settings.confidence_threshold)))
@@ -19,6 +20,7 @@ pub(crate) async fn code_lens(b: &Backend, params: CodeLensParams) -> Result<Opt
 
 pub(crate) async fn hover(b: &Backend, params: HoverParams) -> Result<Option<Hover>> {
     let pos = params.text_document_position_params;
+    b.look_at(&pos.text_document.uri, Range::new(pos.position, pos.position));
     let st = b.for_request(&pos.text_document.uri).await?;
     let Some(doc) = st.docs.get(&pos.text_document.uri) else { return Ok(None) };
     let offset = to_offset(doc.src.rope(), pos.position, st.encoding);
