@@ -393,12 +393,14 @@ fn add_companions(kernels: &mut [Kernel], launches: &HashMap<&str, Vec<(&LaunchD
     }
 }
 
-/// Adds the file-level `#define`s and constants a launch's texts mention to its locals,
-/// so `grid`/`block` written with host-side constants can be evaluated.
+/// Adds the file-level `#define`s and constants a launch's texts and arguments mention to
+/// its locals, so `grid`/`block` and arguments written with host-side constants (a Python
+/// module's `BLOCK = 1024`) can be evaluated.
 fn add_file_constants(site: &mut LaunchSite, helpers: &HashMap<&str, &HelperDraft>) {
     for _ in 0..3 {
         let mut found = Vec::new();
-        for word in site.texts().flat_map(words) {
+        // The launch's arguments too: `kernel[grid](x, y, n, BLOCK)` passes a constant.
+        for word in site.texts().chain(site.args.iter().map(String::as_str)).flat_map(words) {
             if let Some(h) = helpers.get(word) {
                 if matches!(h.kind, HelperKind::Define | HelperKind::Constant) && !site.locals.contains_key(word) {
                     found.push((word.to_string(), definition_value(h.kind, &h.text).to_string()));

@@ -37,6 +37,9 @@ pub struct Rates {
     pub sms: f64,
     /// How much faster L2 serves a sector read again soon than DRAM serves it the first time.
     pub l2_over_dram: f64,
+    /// One global load in a loop that a thread runs alone (a serial pass, nothing to hide
+    /// its latency): ~30 ns, an L1 hit mostly and a miss to memory per 128-byte line.
+    pub serial_load: f64,
 }
 
 impl Rates {
@@ -59,6 +62,7 @@ impl Rates {
         shared_per_sm: 228.0 * 1024.0,
         sms: 132.0,
         l2_over_dram: 3.0,
+        serial_load: 30e-9 * 3.0e12,
     };
 }
 

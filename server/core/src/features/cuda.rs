@@ -4,6 +4,7 @@
 
 mod access;
 mod control;
+mod inline;
 
 use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env};
@@ -68,11 +69,26 @@ struct Acc {
     guesses: u32,
     /// Load bytes issued per iteration of the loop being walked, max over loops.
     iter_load: f64,
+    /// Global loads one thread issues one after another where so few threads run them
+    /// (`if (threadIdx.x == 0) for (…)`, `<<<1, 1>>>`) that nothing hides their latency.
+    serial_loads: f64,
     smem_bytes: f64,
 }
 
 struct Walker<'a> {
     src: &'a str,
+    /// The file's helpers (`__device__` functions are walked where they are called).
+    helpers: &'a [crate::kernel::Helper],
+    /// The device functions being walked, innermost last.
+    inlining: Vec<String>,
+    /// Threads the grid launches.
+    threads: f64,
+    /// How often the expression being walked runs per thread, and the fraction of threads
+    /// that run it.
+    mult_now: f64,
+    frac_now: f64,
+    /// Inside a guard that lets one thread of a block through (`if (threadIdx.x == 0)`).
+    one_thread: bool,
     rates: &'a Rates,
     env: Env,
     vars: HashMap<String, Coef>,
@@ -121,11 +137,12 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let launch = kernel.launches.first();
     let mut guesses = 0;
     let bounds_threads = kernel.launch_bounds.first().and_then(|b| env.eval(b)).map(|e| e.value);
+    let typical_block = bounds_threads.unwrap_or(TYPICAL_BLOCK);
     let block = match launch.and_then(|l| l.block.as_deref()).or(kernel.declared.block.as_deref()) {
-        Some(text) => dims(text, &env, &mut guesses),
+        Some(text) => block_dims(text, &mut env, typical_block, &mut guesses),
         None => {
             guesses += 1;
-            [bounds_threads.unwrap_or(256.0), 1.0, 1.0]
+            [typical_block, 1.0, 1.0]
         }
     };
     let threads_per_block = (block[0] * block[1] * block[2]).clamp(1.0, 1024.0);
@@ -157,6 +174,12 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
 
     let mut walker = Walker {
         src: &source,
+        helpers: &kernel.helpers,
+        inlining: Vec::new(),
+        threads,
+        mult_now: 1.0,
+        frac_now: 1.0,
+        one_thread: false,
         rates,
         env,
         vars: HashMap::new(),
@@ -223,8 +246,10 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         waves,
         ..Features::default()
     };
+    // A serial pass takes its loads' latency one after another, however few bytes it moves.
+    let serial = acc.serial_loads * rates.serial_load;
     let cost = Cost {
-        memory: (acc.load + acc.store) * threads / efficiency,
+        memory: ((acc.load + acc.store) * threads / efficiency).max(serial),
         shared: (acc.shared_accesses + 4.0 * acc.shared_atomics + 15.0 * acc.bank_conflicts)
             * threads
             * rates.shared_access,
@@ -340,6 +365,53 @@ fn declared_elements(kernel: &Kernel, env: &Env) -> Option<f64> {
     let sizes = d.values.values().filter_map(|v| exact(v));
     let buffers = d.shapes.keys().filter_map(|name| exact(&format!("{name}.numel()")));
     sizes.chain(buffers).filter(|v| *v >= 1.0).reduce(f64::max)
+}
+
+/// Threads per block taken where the file does not say (nor `__launch_bounds__`).
+const TYPICAL_BLOCK: f64 = 256.0;
+
+/// Evaluates a launch's block. A dimension the file does not give (a host variable picked
+/// at run time, a function's result, a command-line value) is not a problem size: unless a
+/// cap settles it whatever the sizes (`min(n, 1024)`), it is a typical block (`typical`
+/// threads in x), counted as a guess, and the names it reads are not named as sizes. The
+/// block's own name (`threads`, `block.x`) then has that value, so that the grid and the
+/// shared memory computed from it agree with it.
+fn block_dims(text: &str, env: &mut Env, typical: f64, guesses: &mut u32) -> [f64; 3] {
+    let resolved = env.resolve(text);
+    let dim3 = resolved.trim_start().starts_with("dim3");
+    let parts = components(&resolved).unwrap_or_else(|| vec![resolved.clone()]);
+    let mut out = [1.0; 3];
+    for (axis, (slot, part)) in out.iter_mut().zip(parts.iter()).enumerate() {
+        let before = env.missing.borrow().clone();
+        match env.eval(part) {
+            Some(e) if e.guesses == 0 => *slot = e.value.max(1.0),
+            _ => {
+                *env.missing.borrow_mut() = before;
+                *guesses += 1;
+                let at = |env: &mut Env, unknown: f64| {
+                    let kept = std::mem::replace(&mut env.unknown, unknown);
+                    let e = env.eval_quiet(part).map(|e| e.value);
+                    env.unknown = kept;
+                    e
+                };
+                let capped = match (at(env, 65536.0), at(env, 16_777_216.0)) {
+                    (Some(a), Some(b)) if a == b && (1.0..=1024.0).contains(&a) => Some(a),
+                    _ => None,
+                };
+                *slot = capped.unwrap_or(if axis == 0 { typical } else { 1.0 });
+            }
+        }
+    }
+    let name = text.trim();
+    if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') && !env.values.contains_key(name) {
+        if !dim3 && parts.len() == 1 {
+            env.set(name, out[0]);
+        }
+        for (axis, v) in ["x", "y", "z"].into_iter().zip(out) {
+            env.set(&format!("{name}.{axis}"), v);
+        }
+    }
+    out
 }
 
 fn dims(text: &str, env: &Env, guesses: &mut u32) -> [f64; 3] {

@@ -20,16 +20,64 @@ pub struct Env {
     pub unknown: f64,
     /// The names that had no value when evaluated (the problem sizes assumed).
     pub missing: std::cell::RefCell<std::collections::BTreeSet<String>>,
+    /// Names that may say what size they hold (a kernel's parameters, its launch's names):
+    /// one of these that nothing gives takes its [`typical_size`] where its name tells one.
+    pub roles: std::collections::BTreeSet<String>,
 }
 
 /// Size assumed for a problem dimension nothing in the file pins down.
 pub const ASSUMED_SIZE: f64 = 4_194_304.0;
 
-/// The value each of `unknown` sizes known only at run time is assumed to have, so that
-/// together they make about [`ASSUMED_SIZE`] elements (as `forecast::trained::size_prior`
-/// spreads them; at most four are taken to index one tensor: N·C·H·W).
-pub fn assumed_each(unknown: usize) -> f64 {
-    ASSUMED_SIZE.powf(1.0 / unknown.clamp(1, 4) as f64).round().max(2.0)
+/// The value each of the sizes `names` known only at run time is assumed to have, so that
+/// together they make about [`ASSUMED_SIZE`] elements (see [`spread`]).
+pub fn assumed_each<S: AsRef<str>>(names: &[S]) -> f64 {
+    spread(ASSUMED_SIZE, names)
+}
+
+/// The value each of the sizes `names` whose role [`typical_size`] does not tell takes, so
+/// that together with the others' typical values they make `elements` (a large tensor's
+/// elements; at most four are taken to index it: N·C·H·W). A batch, heads or a head's width
+/// stay small whatever the problem's size, so a tensor indexed by them and by a sequence
+/// keeps realistic proportions instead of 45 of each at four unknowns.
+pub fn spread<S: AsRef<str>>(elements: f64, names: &[S]) -> f64 {
+    let small: f64 = names.iter().filter_map(|n| typical_size(n.as_ref())).product();
+    let big = names.iter().filter(|n| typical_size(n.as_ref()).is_none()).count();
+    if big == 0 {
+        return elements;
+    }
+    (elements / small).max(2.0).powf(1.0 / big.clamp(1, 4) as f64).round().max(2.0)
+}
+
+/// The value an unknown size is assumed to have: its typical value when its name tells its
+/// role, else `each` (see [`spread`]).
+pub fn assumed_value(name: &str, each: f64) -> f64 {
+    typical_size(name).unwrap_or(each)
+}
+
+/// A typical value for a size whose name tells a role that stays small whatever the
+/// problem's size: a batch (8), attention heads (16), a head's width (64), groups (32),
+/// channels (64), a convolution window (3).
+pub fn typical_size(name: &str) -> Option<f64> {
+    let lower = name.to_ascii_lowercase();
+    Some(match lower.as_str() {
+        "b" | "bs" | "bsz" | "z" | "batch" | "batch_size" | "batches" | "n_batch" | "nbatch" | "num_batch"
+        | "num_batches" => 8.0,
+        "heads"
+        | "num_heads"
+        | "n_heads"
+        | "nheads"
+        | "n_head"
+        | "nh"
+        | "num_kv_heads"
+        | "n_kv_heads"
+        | "kv_heads"
+        | "num_attention_heads" => 16.0,
+        "head_dim" | "headdim" | "d_head" | "dhead" | "head_size" | "dh" | "hd" | "d_k" | "dk" | "d_v" | "dv" => 64.0,
+        "groups" | "num_groups" | "n_groups" | "ngroups" => 32.0,
+        "channels" | "in_channels" | "out_channels" | "c_in" | "c_out" | "cin" | "cout" | "num_channels" => 64.0,
+        "kh" | "kw" | "k_h" | "k_w" | "kernel_size" | "ksize" | "kernel_h" | "kernel_w" => 3.0,
+        _ => return None,
+    })
 }
 
 /// Streaming multiprocessors of the modelled device (H100 SXM).
@@ -43,6 +91,7 @@ impl Default for Env {
             macros: BTreeMap::new(),
             unknown: ASSUMED_SIZE,
             missing: Default::default(),
+            roles: Default::default(),
         }
     }
 }
@@ -161,8 +210,18 @@ impl Env {
         if let Some(v) = self.values.get(name) {
             return Eval { value: *v, guesses: 0, device_queries: 0 };
         }
+        let typical = if self.roles.contains(name) { typical_size(name) } else { None };
         if let Some(text) = self.texts.get(name) {
+            let before = typical.map(|_| self.missing.borrow().clone());
             if let Some(e) = self.eval_depth(text, depth + 1) {
+                // `B, H, S, D = q.shape`: the name tells the role of the size it holds.
+                if let (Some(before), Some(value), true) = (before, typical, e.guesses > e.device_queries) {
+                    if let Ok(mut missing) = self.missing.try_borrow_mut() {
+                        *missing = before;
+                        missing.insert(name.to_string());
+                    }
+                    return Eval { value, guesses: 1, device_queries: 0 };
+                }
                 return e;
             }
         }
@@ -175,7 +234,7 @@ impl Env {
                 missing.insert(name.to_string());
             }
         }
-        Eval { value: self.unknown, guesses: 1, device_queries: 0 }
+        Eval { value: typical.unwrap_or(self.unknown), guesses: 1, device_queries: 0 }
     }
 }
 
@@ -508,6 +567,8 @@ impl ExprParser<'_> {
                             self.device_queries += e.device_queries;
                             Some(e.value)
                         }
+                        // `x.element_size()`: a float's bytes, whatever the tensor.
+                        None if name.ends_with(".element_size") && args.is_empty() => Some(4.0),
                         None => {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;
@@ -589,7 +650,8 @@ fn call(name: &str, args: &[f64]) -> Option<f64> {
         ("max" | "fmax" | "std::max" | "maximum", [a, b]) => Some(a.max(*b)),
         ("next_power_of_2", [a]) => Some(2f64.powf(a.max(1.0).log2().ceil())),
         ("dim3", args) if !args.is_empty() => Some(args.iter().product()),
-        ("int" | "float" | "ceil" | "floor" | "abs", [a]) => Some(*a),
+        // `tl.constexpr(1024)`: a Triton module constant's value.
+        ("int" | "float" | "ceil" | "floor" | "abs" | "constexpr", [a]) => Some(*a),
         ("sqrt" | "sqrtf", [a]) => Some(a.sqrt()),
         _ => None,
     }

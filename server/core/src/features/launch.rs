@@ -79,6 +79,13 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
             }
         }
     }
+    // The names whose role may tell a typical size (`batch`, `num_heads`, `B = q.shape[0]`).
+    env.roles.extend(params.iter().cloned());
+    if let Some(l) = launch {
+        let words = l.texts().chain(l.args.iter().map(String::as_str)).flat_map(crate::extract::words);
+        env.roles.extend(words.chain(l.locals.keys().map(String::as_str)).map(str::to_string));
+        env.roles.extend(l.host_params.iter().cloned());
+    }
     env.missing.borrow_mut().clear();
     env
 }

@@ -94,12 +94,16 @@ pub fn profile(kernel: &Kernel) -> Profile {
 /// Profiles a kernel with the given device rates. Where several sizes are known only at
 /// run time (rows and cols, N·C·H·W), each is taken so that together they make about
 /// [`expr::ASSUMED_SIZE`] elements, as the forecaster's size prior does, never that many
-/// per dimension.
+/// per dimension (a batch, heads or a head's width at their typical values, see
+/// [`expr::spread`]).
 pub fn profile_with(kernel: &Kernel, rates: &Rates) -> Profile {
     let p = profile_assuming(kernel, rates, expr::ASSUMED_SIZE);
     match p.assumed.len() {
-        0 | 1 => p,
-        unknown => profile_assuming(kernel, rates, expr::assumed_each(unknown)),
+        0 => p,
+        _ => match expr::assumed_each(&p.assumed) {
+            each if each == expr::ASSUMED_SIZE => p,
+            each => profile_assuming(kernel, rates, each),
+        },
     }
 }
 

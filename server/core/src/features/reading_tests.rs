@@ -98,7 +98,7 @@ void launch(const float* x, float* y, int rows, int cols) {
 "#;
     let p = profile_of(src, "scale");
     assert_eq!(p.assumed, ["cols", "rows"]);
-    let each = super::expr::assumed_each(2);
+    let each = super::expr::assumed_each(&["cols", "rows"]);
     assert_eq!(p.features.blocks, (each * each / 256.0).ceil());
 }
 
@@ -387,4 +387,279 @@ fn num_warps_from_a_helper_function_is_triton_s_default_not_a_size() {
     let ex = extract_text(Language::Triton, src);
     let p = super::profile(ex.kernel("scale_rows").expect("kernel"));
     assert_eq!(p.features.block_threads, 128.0, "4 warps, Triton's default: {:?}", p.features);
+/// A row-wise softmax in the common Triton style: one program per row, a block as wide as
+/// the row rounded up to a power of two, in a wrapper that reads the sizes with `read`.
+fn triton_softmax(read: &str, block: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK_SIZE)
+    mask = offs < n_cols
+    x = tl.load(in_ptr + row * in_stride + offs, mask=mask, other=-float('inf'))
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * out_stride + offs, e / tl.sum(e, axis=0), mask=mask)
+
+def softmax({read}):
+    BLOCK_SIZE = {block}
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](y, x, x.stride(0), y.stride(0), n_cols, BLOCK_SIZE=BLOCK_SIZE)
+    return y
+"#
+    )
+}
+
+#[test]
+fn a_triton_block_as_wide_as_a_run_time_row_is_one_row() {
+    let shape = "x):\n    n_rows, n_cols = x.shape\n    if True: pass\n    #";
+    let reads = [
+        ("x, n_rows, n_cols", "triton.next_power_of_2(n_cols)"),
+        (shape, "triton.next_power_of_2(n_cols)"),
+        (shape, "min(65536 // x.element_size(), triton.next_power_of_2(n_cols))"),
+        (shape, "triton.cdiv(n_cols, 32) * 32"),
+    ];
+    for (read, block) in reads {
+        let ex = extract_text(Language::Triton, &triton_softmax(read, block));
+        let p = super::profile(ex.kernel("softmax_kernel").expect("kernel"));
+        let f = &p.features;
+        let what = format!("{read} / {block}: {} rows of {} ({:?})", f.blocks, f.tile_elems, p.assumed);
+        // rows × block is one tensor of the assumed size, neither a row of 2^22 nor its square.
+        let elements = f.blocks * f.tile_elems;
+        assert!((0.5..2.0).contains(&(elements / super::expr::ASSUMED_SIZE)), "{what}");
+        assert!(f.tile_elems <= 65536.0 && f.blocks >= 64.0, "{what}");
+        assert!(!p.assumed.iter().any(|a| a == "BLOCK_SIZE"), "a block is not a problem size: {what}");
+    }
+}
+
+/// A tree reduction in the common CUDA-samples style: each block sums twice its threads'
+/// worth of `in`, with a block size the launcher picks with `threads` at run time.
+fn block_sum(bounds: &str, threads: &str) -> String {
+    format!(
+        r#"
+__global__ void {bounds} block_sum(const float* __restrict__ in, float* __restrict__ out, int n) {{
+    extern __shared__ float sdata[];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    float s = 0.0f;
+    if (i < n) s = in[i];
+    if (i + blockDim.x < n) s += in[i + blockDim.x];
+    sdata[tid] = s;
+    __syncthreads();
+    for (unsigned int k = blockDim.x / 2; k > 0; k >>= 1) {{
+        if (tid < k) sdata[tid] += sdata[tid + k];
+        __syncthreads();
+    }}
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}}
+unsigned int nextPow2(unsigned int x) {{
+    --x; x |= x >> 1; x |= x >> 2; x |= x >> 4; x |= x >> 8; x |= x >> 16;
+    return ++x;
+}}
+void run(const float* in, float* out, int n, int maxThreads, char** argv) {{
+    int threads = {threads};
+    int blocks = (n + threads * 2 - 1) / (threads * 2);
+    block_sum<<<blocks, threads, threads * sizeof(float)>>>(in, out, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_block_size_the_host_picks_at_run_time_is_a_typical_block_not_a_problem_size() {
+    for (bounds, threads, expected) in [
+        ("", "(n < maxThreads * 2) ? nextPow2((n + 1) / 2) : maxThreads", 256.0),
+        ("", "nextPow2(maxThreads)", 256.0),
+        ("", "atoi(argv[2])", 256.0),
+        ("__launch_bounds__(512)", "(n < maxThreads * 2) ? nextPow2((n + 1) / 2) : maxThreads", 512.0),
+    ] {
+        let p = profile_of(&block_sum(bounds, threads), "block_sum");
+        let f = &p.features;
+        assert_eq!(f.block_threads, expected, "{threads}: {f:?}");
+        assert_eq!(p.assumed, ["n"], "{threads}: the block is not a problem size");
+        assert!(p.guesses >= 1, "{threads}: the block is a guess");
+        assert_eq!(f.blocks, (super::expr::ASSUMED_SIZE / (2.0 * expected)).ceil(), "{threads}");
+        let ratio = f.load_bytes / (4.0 * super::expr::ASSUMED_SIZE);
+        assert!((0.9..1.2).contains(&ratio), "{threads}: {} bytes loaded", f.load_bytes);
+    }
+}
+
+/// An elementwise kernel whose loads and stores are written in `__device__` helpers.
+fn through_helpers(index: &str) -> String {
+    format!(
+        r#"
+__device__ __forceinline__ float load_scaled(const float* __restrict__ p, long long at, float s) {{
+    return s * p[at];
+}}
+__device__ void store_out(float* q, int at, float v) {{ q[at] = v; }}
+__device__ float warp_sum(float v) {{
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffff, v, o);
+    return v;
+}}
+__device__ float deep(const float* p, int at, int k) {{ return k > 0 ? deep(p, at, k - 1) : p[at]; }}
+// kforecast: n = 1 << 24; x: f32[n, 32] randn; y: f32[n]
+__global__ void scale(const float* x, float* y, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) store_out(y, i, warp_sum(load_scaled(x, {index}, 2.0f)) + deep(x, i, 3));
+}}
+void launch(const float* x, float* y, int n) {{ scale<<<(n + 255) / 256, 256>>>(x, y, n); }}
+"#
+    )
+}
+
+#[test]
+fn loads_and_stores_in_device_helpers_count_with_the_call_arguments() {
+    let n = f64::from(1u32 << 24);
+    let along = profile_of(&through_helpers("i"), "scale");
+    let f = &along.features;
+    // `load_scaled` and `deep` read x (L2 serves the second), `store_out` writes y.
+    assert!(f.load_bytes >= 0.9 * 4.0 * n && f.load_bytes <= 2.2 * 4.0 * n, "{f:?}");
+    assert!((0.9..1.2).contains(&(f.store_bytes / (4.0 * n))), "{f:?}");
+    assert_eq!(f.uncoalesced_bytes, 0.0, "{f:?}");
+    assert!(f.shuffles >= 5.0, "the warp sum's shuffles: {f:?}");
+    // The index bound to the helper's parameter sets the stride of its read.
+    let across = profile_of(&through_helpers("(long long)i * 32"), "scale");
+    assert!(across.features.uncoalesced_bytes > f.load_bytes, "{:?} {:?}", across.features, f);
+}
+
+/// An elementwise Triton kernel whose block comes from module-level constants.
+fn module_constants(constants: &str, body_block: &str, launch: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+{constants}
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * {body_block} + tl.arange(0, {body_block})
+    mask = offs < n
+    tl.store(y_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+def scale(x):
+    y = torch.empty_like(x)
+    n = x.numel()
+    {launch}
+    return y
+"#
+    )
+}
+
+#[test]
+fn module_level_constants_bind_like_the_wrappers_locals() {
+    let cases = [
+        ("BLOCK = 1024", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK)"),
+        ("BLOCK = 1024", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK_SIZE=BLOCK)"),
+        ("WARPS = 4\nBLOCK = WARPS * 256", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK)"),
+        ("BLOCK = tl.constexpr(1024)", "BLOCK", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, 1024)"),
+        ("BLOCK: tl.constexpr = 1024", "BLOCK", "scale_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK)"),
+    ];
+    for (constants, body_block, launch) in cases {
+        let ex = extract_text(Language::Triton, &module_constants(constants, body_block, launch));
+        let p = super::profile(ex.kernel("scale_kernel").expect("kernel"));
+        assert_eq!(p.features.tile_elems, 1024.0, "{constants} / {launch}: {:?}", p.features);
+        let ratio = p.features.load_bytes / (4.0 * super::expr::ASSUMED_SIZE);
+        assert!((0.9..1.2).contains(&ratio), "{constants} / {launch}: {} bytes loaded", p.features.load_bytes);
+    }
+}
+
+/// Rotary embedding over x[batch, seq_len, num_heads, head_dim] with tables
+/// [seq_len, head_dim / 2]: four sizes known only at run time.
+const ROPE: &str = r#"
+__global__ void rope(float* x, const float* cos_t, const float* sin_t, int batch, int seq_len, int num_heads, int head_dim) {
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    int half = head_dim / 2;
+    if (i >= (long long)batch * seq_len * num_heads * half) return;
+    int d = i % half;
+    long long t = i / half;
+    int s = (t / num_heads) % seq_len;
+    float* v = x + t * head_dim;
+    float c = cos_t[s * half + d], sn = sin_t[s * half + d];
+    float a = v[d], b = v[d + half];
+    v[d] = a * c - b * sn;
+    v[d + half] = a * sn + b * c;
+}
+void launch(float* x, const float* cos_t, const float* sin_t, int batch, int seq_len, int num_heads, int head_dim) {
+    long long total = (long long)batch * seq_len * num_heads * (head_dim / 2);
+    rope<<<(total + 255) / 256, 256>>>(x, cos_t, sin_t, batch, seq_len, num_heads, head_dim);
+}
+"#;
+
+#[test]
+fn four_unknown_sizes_keep_each_tensor_in_a_realistic_range() {
+    let p = profile_of(ROPE, "rope");
+    assert_eq!(p.assumed, ["batch", "head_dim", "num_heads", "seq_len"]);
+    // x is one large tensor of the assumed size, read and written once.
+    let ratio = p.features.store_bytes / (4.0 * super::expr::ASSUMED_SIZE);
+    assert!((0.5..2.0).contains(&ratio), "{:?}", p.features);
+    // Over the whole prior: x (all four) stays within its elements, and the tables
+    // (seq_len × head_dim) and a head (seq_len rows) are not a few dozen elements.
+    for (elements, each) in crate::forecast::trained::size_prior(&p.assumed) {
+        let v = |n: &str| super::expr::assumed_value(n, each);
+        let x = v("batch") * v("seq_len") * v("num_heads") * v("head_dim");
+        assert!((0.5..2.0).contains(&(x / elements)), "x: {x} at {elements}");
+        if elements >= super::expr::ASSUMED_SIZE {
+            assert!(v("seq_len") >= 256.0 && v("seq_len") * v("head_dim") >= 16384.0, "at {elements}: {each}");
+        }
+    }
+    // Without names that tell a role, N·C·H·W still make one tensor of the assumed size.
+    let names = ["N", "H", "W", "K"];
+    let each = super::expr::assumed_each(&names);
+    assert!((0.5..2.0).contains(&(each.powi(4) / super::expr::ASSUMED_SIZE)), "{each}");
+}
+
+/// `y = 2x` over a declared 2^20 elements, written as `body`, launched as `launch`.
+fn scale_written(body: &str, launch: &str) -> String {
+    format!(
+        r#"
+// kforecast: n = 1 << 20; x: f32[n] randn; y: f32[n]
+__global__ void scale(const float* x, float* y, int n) {{ {body} }}
+void launch(const float* x, float* y, int n) {{ scale{launch}(x, y, n); }}
+"#
+    )
+}
+
+#[test]
+fn a_loop_one_thread_runs_alone_is_serial_latency_bound_work() {
+    let serial = profile_of(&scale_written("for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i];", "<<<1, 1>>>"), "scale");
+    let guarded = profile_of(
+        &scale_written("if (threadIdx.x == 0) { for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i]; }", "<<<1, 256>>>"),
+        "scale",
+    );
+    let parallel = profile_of(
+        &scale_written(
+            "int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 2.0f * x[i];",
+            "<<<(n + 255) / 256, 256>>>",
+        ),
+        "scale",
+    );
+    // 2^20 loads one after another (tens of ns each) against 8 MB at full bandwidth: thousands of times slower.
+    let n = f64::from(1u32 << 20);
+    for (what, p) in [("<<<1, 1>>>", &serial), ("threadIdx.x == 0", &guarded)] {
+        assert!(p.cost.total / parallel.cost.total > 3000.0, "{what}: {:?} against {:?}", p.cost, parallel.cost);
+        assert!(p.cost.total >= n * super::Rates::H100.serial_load, "{what}: {:?}", p.cost);
+    }
+    let ratio = guarded.cost.total / serial.cost.total;
+    assert!((0.5..2.0).contains(&ratio), "the same serial pass: {ratio}");
+    // Thread 0 of each of 1024 blocks sums its row of 4096 alone: 4096 loads in turn.
+    let rows = r#"
+// kforecast: rows = 1024; cols = 4096; x: f32[rows, cols] randn; y: f32[rows]
+__global__ void row_sum(const float* x, float* y, int cols) {
+    if (threadIdx.x == 0) {
+        float s = 0.0f;
+        for (int j = 0; j < cols; ++j) s += x[(size_t)blockIdx.x * cols + j];
+        y[blockIdx.x] = s;
+    }
+}
+void launch(const float* x, float* y, int rows, int cols) { row_sum<<<rows, 256>>>(x, y, cols); }
+"#;
+    let p = profile_of(rows, "row_sum");
+    assert!(p.cost.total >= 4096.0 * super::Rates::H100.serial_load, "{:?}", p.cost);
 }

@@ -118,15 +118,15 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
             })
             .collect()
     };
-    let names: BTreeSet<String> = params.into_iter().collect();
+    let names: BTreeSet<String> = params.iter().cloned().collect();
     let mut best: Option<Profile> = None;
     for config_env in configs {
-        let p = profile_config(kernel, def, &names, config_env, rates);
+        let p = profile_config(kernel, def, (&params, &names), config_env, rates);
         if best.as_ref().is_none_or(|b| p.cost.total < b.cost.total) {
             best = Some(p);
         }
     }
-    let mut profile = best.unwrap_or_else(|| profile_config(kernel, def, &names, env, rates));
+    let mut profile = best.unwrap_or_else(|| profile_config(kernel, def, (&params, &names), env, rates));
     profile.features.autotune_configs = kernel.autotune.len() as f64;
     profile
 }
@@ -172,10 +172,11 @@ fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
     }
 }
 
+/// `params` are the kernel's parameters in order (as the launch passes them) and as a set.
 fn profile_config(
     kernel: &Kernel,
     def: Option<Node>,
-    params: &BTreeSet<String>,
+    (order, params): (&[String], &BTreeSet<String>),
     mut env: Env,
     rates: &Rates,
 ) -> Profile {
@@ -304,7 +305,7 @@ fn profile_config(
         ..Cost::default()
     }
     .combine();
-    let assumed =
-        launch::problem_sizes(kernel, &params.iter().cloned().collect::<Vec<_>>(), &walker.env.missing.borrow());
+    // In order: the launch's arguments bind the parameters by position.
+    let assumed = launch::problem_sizes(kernel, order, &walker.env.missing.borrow());
     Profile { language: Language::Triton, features, cost, guesses, assumed }
 }

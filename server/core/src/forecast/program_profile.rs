@@ -76,7 +76,8 @@ fn training_size(b: &Profile, c: &Profile) -> Option<(f64, f64)> {
     if names.is_empty() {
         return None;
     }
-    size_prior(names.len()).get(TRAINING_SIZE).copied()
+    let names: Vec<&String> = names.into_iter().collect();
+    size_prior(&names).get(TRAINING_SIZE).copied()
 }
 
 /// A kernel alone, without the other kernels its wrapper launches (a program counts each

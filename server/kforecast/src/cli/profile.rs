@@ -167,7 +167,7 @@ fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> St
             format!(
                 "{} known only at run time (each taken as {})",
                 names.join(", "),
-                count(features::expr::assumed_each(p.assumed.len()))
+                count(features::expr::assumed_each(&p.assumed))
             ),
         ));
     }

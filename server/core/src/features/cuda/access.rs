@@ -124,6 +124,7 @@ impl Walker<'_> {
             return;
         }
         let weight = mult * frac;
+        (self.mult_now, self.frac_now) = (mult, frac);
         match node.kind() {
             "subscript_expression" => {
                 self.access(node, weight);
@@ -247,6 +248,8 @@ impl Walker<'_> {
                 | "exp2f"
         ) {
             self.acc.scalar_ops += 8.0 * weight;
+        } else {
+            self.inline_call(node, &name, weight);
         }
     }
 
@@ -381,6 +384,13 @@ impl Walker<'_> {
             };
             self.streamed.entry(base_text).or_insert(self.pass);
             self.acc.load += bytes * weight * discount;
+            // Fewer threads than a warp per SM run it (a grid that small, or one thread of each
+            // block): each of them waits for its loads in turn.
+            let blocks = self.threads / (self.block_x * self.block_rows).max(1.0);
+            let active = if self.one_thread { blocks } else { self.threads };
+            if active < 32.0 * self.rates.sms {
+                self.acc.serial_loads += self.mult_now;
+            }
             if let Some(top) = self.loop_load.last_mut() {
                 *top += bytes;
             }

@@ -67,9 +67,12 @@ impl Walker<'_> {
                     self.expr(c, mult, frac, depth + 1);
                 }
                 let inner = frac * cond.map(|c| self.guard_fraction(c)).unwrap_or(1.0);
+                let outer = self.one_thread;
+                self.one_thread |= cond.is_some_and(|c| self.one_thread_guard(c));
                 if let Some(c) = node.child_by_field_name("consequence") {
                     self.statement(c, mult, inner, depth + 1);
                 }
+                self.one_thread = outer;
                 if let Some(a) = node.child_by_field_name("alternative") {
                     self.statement(a, mult, frac, depth + 1);
                 }
@@ -95,6 +98,31 @@ impl Walker<'_> {
             "comment" => {}
             _ => self.expr(node, mult, frac, depth + 1),
         }
+    }
+
+    /// Whether a condition lets one thread of a block through: an `==` between a value that
+    /// varies across the lanes and one that does not (`threadIdx.x == 0`, `tid == 0`), on its
+    /// own or in a chain of `&&`.
+    pub(super) fn one_thread_guard(&self, cond: Node) -> bool {
+        let mut found = false;
+        crate::extract::walk_preorder(cond, |n| {
+            if found {
+                return false;
+            }
+            match (n.kind(), n.child_by_field_name("operator").map(|o| o.kind())) {
+                ("binary_expression", Some("==")) => {
+                    let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
+                        return false;
+                    };
+                    let (cl, cr) = (self.coef(l, 0), self.coef(r, 0));
+                    found = matches!((cl, cr), (Coef::Lin(_), Coef::Uniform) | (Coef::Uniform, Coef::Lin(_)));
+                    false
+                }
+                ("binary_expression", Some("&&")) | ("parenthesized_expression" | "condition_clause", _) => true,
+                _ => false,
+            }
+        });
+        found
     }
 
     pub(super) fn preceded_by_unroll(&self, node: Node) -> bool {

@@ -12,7 +12,7 @@ impl TrainedForecaster {
     /// is forecast at every size of [`size_prior`], and the spread of those forecasts widens
     /// the distribution; a direction that flips within the prior is not claimed surely.
     pub(super) fn forecast_over_sizes(&self, base: &Kernel, cand: &Kernel, b: &Profile, c: &Profile) -> Forecast {
-        let at_size = |each: f64| {
+        let at_size = |_elements: f64, each: f64| {
             (
                 Profile::clone(&self.profiles.profile_assuming(base, each)),
                 Profile::clone(&self.profiles.profile_assuming(cand, each)),
@@ -28,7 +28,7 @@ impl TrainedForecaster {
         b: &Profile,
         c: &Profile,
         undeclared: bool,
-        at_size: impl Fn(f64) -> (Profile, Profile),
+        at_size: impl Fn(f64, f64) -> (Profile, Profile),
     ) -> Forecast {
         let names: Vec<&str> = {
             let mut n: Vec<&str> = b.assumed.iter().chain(&c.assumed).map(String::as_str).collect();
@@ -36,10 +36,10 @@ impl TrainedForecaster {
             n.dedup();
             n
         };
-        let prior = size_prior(names.len());
+        let prior = size_prior(&names);
         let mut at = Vec::with_capacity(prior.len());
         for &(elements, each) in &prior {
-            let (pb, pc) = at_size(each);
+            let (pb, pc) = at_size(elements, each);
             let e = self.raw_estimate(&pb, &pc).scaled(self.adjustment.mu_scale);
             at.push((elements, e));
         }
@@ -90,10 +90,8 @@ impl TrainedForecaster {
         if b.assumed.is_empty() && c.assumed.is_empty() {
             return Some(self.forecast_read(&b, &c, undeclared));
         }
-        let d = b.assumed.iter().chain(&c.assumed).collect::<std::collections::BTreeSet<_>>().len();
-        let at_size = |each: f64| {
+        let at_size = |elements: f64, each: f64| {
             // The prior's element count at this size: a tensor nothing sizes has that many.
-            let elements = each.powi(d.clamp(1, 3) as i32);
             match (total(base, each, elements), total(cand, each, elements)) {
                 (Some(x), Some(y)) => (x, y),
                 _ => (b.clone(), c.clone()),
@@ -107,14 +105,14 @@ impl TrainedForecaster {
 pub const FLIP_CAP: f64 = 0.5;
 
 /// Problem sizes real workloads use, log-uniform from 2^14 elements (a batch of 16 rows of
-/// a 1024-wide layer) to 2^28 (32k rows of 8k): (elements, the value each of `unknown`
-/// sizes takes so that together they make that many elements).
-pub fn size_prior(unknown: usize) -> Vec<(f64, f64)> {
-    let d = unknown.clamp(1, 4) as f64;
+/// a 1024-wide layer) to 2^28 (32k rows of 8k): (elements, the value each of the unknown
+/// sizes `names` takes so that together they make that many elements; a batch, heads or a
+/// head's width keep their typical values, see [`crate::features::expr::spread`]).
+pub fn size_prior<S: AsRef<str>>(names: &[S]) -> Vec<(f64, f64)> {
     (0..8)
         .map(|i| {
             let elements = f64::from(1u32 << (14 + 2 * i));
-            (elements, elements.powf(1.0 / d).round().max(2.0))
+            (elements, crate::features::expr::spread(elements, names))
         })
         .collect()
 }
