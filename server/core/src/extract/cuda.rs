@@ -328,6 +328,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 host_name,
                 external: None,
                 allocations: BTreeMap::new(),
+                trips: super::trips::loop_trips(n, node, src),
             },
         });
         true

@@ -13,6 +13,7 @@ pub mod host;
 mod normalize;
 mod pycall;
 mod pystring;
+mod trips;
 mod triton;
 mod walk;
 pub mod workspace;

@@ -387,6 +387,8 @@ fn num_warps_from_a_helper_function_is_triton_s_default_not_a_size() {
     let ex = extract_text(Language::Triton, src);
     let p = super::profile(ex.kernel("scale_rows").expect("kernel"));
     assert_eq!(p.features.block_threads, 128.0, "4 warps, Triton's default: {:?}", p.features);
+}
+
 /// A row-wise softmax in the common Triton style: one program per row, a block as wide as
 /// the row rounded up to a power of two, in a wrapper that reads the sizes with `read`.
 fn triton_softmax(read: &str, block: &str) -> String {
@@ -662,4 +664,57 @@ void launch(const float* x, float* y, int rows, int cols) { row_sum<<<rows, 256>
 "#;
     let p = profile_of(rows, "row_sum");
     assert!(p.cost.total >= 4096.0 * super::Rates::H100.serial_load, "{:?}", p.cost);
+}
+
+/// An LSD radix sort's digit histogram, launched once per pass of `bits`-bit digits.
+fn digit_passes(bits: u32) -> String {
+    format!(
+        r#"
+#define BITS {bits}
+// kforecast: n = 1 << 24; keys: u32[n] randint; counts: u32[65536] zeros
+__global__ void digit_count(const unsigned int* keys, unsigned int* counts, int n, int shift) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&counts[(keys[i] >> shift) & ((1u << BITS) - 1)], 1u);
+}}
+void sort_keys(const unsigned int* keys, unsigned int* counts, int n) {{
+    const int passes = 32 / BITS;
+    for (int pass = 0; pass < passes; ++pass) {{
+        digit_count<<<(n + 255) / 256, 256>>>(keys, counts, n, pass * BITS);
+    }}
+}}
+"#
+    )
+}
+
+#[test]
+fn a_launch_in_a_host_loop_runs_once_per_trip() {
+    let four = profile_of(&digit_passes(4), "digit_count");
+    let eight = profile_of(&digit_passes(8), "digit_count");
+    assert_eq!((four.features.launches, eight.features.launches), (8.0, 4.0));
+    let ratio = four.features.load_bytes / eight.features.load_bytes;
+    assert!((1.9..2.1).contains(&ratio), "twice the passes read the keys twice as often: {ratio}");
+    assert!((1.9..2.1).contains(&(four.cost.total / eight.cost.total)), "{:?} {:?}", four.cost, eight.cost);
+    assert_eq!(four.guesses, eight.guesses, "a pass count the text gives is not a guess");
+    // One launch per tensor of a list: a few launches, named as a guess, not the size prior.
+    let per_tensor = |launch: &str| {
+        format!(
+            "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+             def ema_kernel(e_ptr, p_ptr, n, decay, BLOCK: tl.constexpr):\n    \
+             offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n    \
+             e = tl.load(e_ptr + offs, mask=mask)\n    p = tl.load(p_ptr + offs, mask=mask)\n    \
+             tl.store(e_ptr + offs, decay * e + (1.0 - decay) * p, mask=mask)\n\n\
+             def ema_update(ema, params, decay):\n{launch}\n"
+        )
+    };
+    let launch = "ema_kernel[(triton.cdiv(e.numel(), 1024),)](e, p, e.numel(), decay, BLOCK=1024)";
+    let once = per_tensor(&format!("    e, p = ema[0], params[0]\n    {launch}"));
+    let zipped = per_tensor(&format!("    for e, p in zip(ema, params):\n        {launch}"));
+    let ranged = per_tensor(&format!("    for t in range(3):\n        e, p = ema[t], params[t]\n        {launch}"));
+    let profile = |src: &str| super::profile(extract_text(Language::Triton, src).kernel("ema_kernel").expect("kernel"));
+    let (once, zipped, ranged) = (profile(&once), profile(&zipped), profile(&ranged));
+    assert_eq!(zipped.features.launches, super::TYPICAL_LAUNCH_TRIPS);
+    assert_eq!(zipped.guesses, once.guesses + 1, "the list's length is a guess");
+    assert_eq!(zipped.assumed, once.assumed, "the list's length is not a problem size");
+    assert_eq!(ranged.features.launches, 3.0, "{:?}", ranged);
+    assert!((2.9..3.1).contains(&(ranged.features.load_bytes / once.features.load_bytes)), "{:?}", ranged.features);
 }
