@@ -718,3 +718,59 @@ fn a_launch_in_a_host_loop_runs_once_per_trip() {
     assert_eq!(ranged.features.launches, 3.0, "{:?}", ranged);
     assert!((2.9..3.1).contains(&(ranged.features.load_bytes / once.features.load_bytes)), "{:?}", ranged.features);
 }
+
+/// A KernelBench-style module whose block (and grid) come from its `__init__`.
+fn module_new(class_body: &str, grid: &str, after: &str) -> String {
+    format!(
+        r#"
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+class ModelNew(nn.Module):
+{class_body}
+
+    def forward(self, x):
+        y = torch.empty_like(x)
+        n = x.numel()
+        scale_kernel[{grid}](x, y, n, BLOCK=self.block)
+        return y
+{after}
+"#
+    )
+}
+
+#[test]
+fn a_module_s_attributes_bind_where_forward_launches_with_them() {
+    let init = "    def __init__(self, block=1024):\n        super().__init__()\n        self.block = block";
+    let bare = "    def __init__(self, block):\n        super().__init__()\n        self.block = block";
+    let cdiv = "(triton.cdiv(n, self.block),)";
+    let cases = [
+        (init, cdiv, "", 1024.0),
+        (bare, cdiv, "\ndef get_init_inputs():\n    return [2048]\n", 2048.0),
+        (init, cdiv, "\ndef get_init_inputs():\n    return [4096]\n", 4096.0),
+        ("    block = 512\n\n    def __init__(self):\n        super().__init__()", cdiv, "", 512.0),
+    ];
+    for (body, grid, after, block) in cases {
+        let ex = extract_text(Language::Triton, &module_new(body, grid, after));
+        let p = super::profile(ex.kernel("scale_kernel").expect("kernel"));
+        let f = &p.features;
+        assert_eq!(f.tile_elems, block, "{body} {after}: {f:?}");
+        let elements = f.blocks * f.tile_elems;
+        assert!((0.5..2.0).contains(&(elements / super::expr::ASSUMED_SIZE)), "{body} {after}: {f:?}");
+        assert!(!p.assumed.iter().any(|a| a.contains("block")), "a block is not a size: {body} {after}");
+    }
+    // A persistent grid of four programs per SM, counted in `__init__`.
+    let persistent = "    def __init__(self, block=1024):\n        super().__init__()\n        self.block = block\n        \
+                      props = torch.cuda.get_device_properties(0)\n        self.n_programs = props.multi_processor_count * 4";
+    let ex = extract_text(Language::Triton, &module_new(persistent, "(self.n_programs,)", ""));
+    let p = super::profile(ex.kernel("scale_kernel").expect("kernel"));
+    assert_eq!(p.features.blocks, 4.0 * super::expr::SM_COUNT, "{:?}", p.features);
+}
