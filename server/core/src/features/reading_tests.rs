@@ -774,3 +774,45 @@ fn a_module_s_attributes_bind_where_forward_launches_with_them() {
     let p = super::profile(ex.kernel("scale_kernel").expect("kernel"));
     assert_eq!(p.features.blocks, 4.0 * super::expr::SM_COUNT, "{:?}", p.features);
 }
+
+/// A CUDA-samples-style block sum whose block size is a template argument picked by a
+/// switch over the run-time thread count.
+fn switch_sum(cases: &[u32]) -> String {
+    let arms: String = cases
+        .iter()
+        .map(|c| format!("        case {c}: block_sum<{c}><<<blocks, block, smem>>>(in, out, n); break;\n"))
+        .collect();
+    format!(
+        r#"
+template <unsigned int THREADS>
+__global__ void block_sum(const float* __restrict__ in, float* __restrict__ out, int n) {{
+    __shared__ float s[THREADS];
+    unsigned int i = blockIdx.x * THREADS + threadIdx.x;
+    s[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned int k = THREADS / 2; k > 0; k >>= 1) {{
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }}
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}}
+// kforecast: n = 1 << 24; in: f32[n] randn; out: f32[n]
+void sum(const float* in, float* out, int n, int threads, int blocks) {{
+    dim3 block(threads, 1, 1);
+    int smem = threads * sizeof(float);
+    switch (threads) {{
+{arms}    }}
+}}
+"#
+    )
+}
+
+#[test]
+fn a_switch_over_block_sizes_launches_its_typical_case() {
+    for (cases, expected) in [(&[512, 256, 128, 64, 32, 16, 8, 4, 2, 1][..], 256.0), (&[1024, 512][..], 1024.0)] {
+        let p = profile_of(&switch_sum(cases), "block_sum");
+        let f = &p.features;
+        assert_eq!(f.block_threads, expected, "{cases:?}: {f:?}");
+        assert_eq!(f.launches, 1.0, "one case runs: {f:?}");
+    }
+}
