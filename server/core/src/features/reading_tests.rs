@@ -816,3 +816,31 @@ fn a_switch_over_block_sizes_launches_its_typical_case() {
         assert_eq!(f.launches, 1.0, "one case runs: {f:?}");
     }
 }
+
+/// A Triton mean of squares: each program of `block` elements adds its partial sum to `target`.
+fn mean_by_atomics(target: &str, block: u32) -> String {
+    format!(
+        "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+         def sq_mean(x_ptr, out_ptr, n, inv_n, BLOCK: tl.constexpr):\n    \
+         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+         x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n    \
+         tl.atomic_add({target}, tl.sum(x * x, axis=0) * inv_n)\n\n\
+         def sq_mean_of(x):\n    n = x.numel()\n    out = torch.zeros((), device=x.device)\n    \
+         sq_mean[(triton.cdiv(n, {block}),)](x, out, n, 1.0 / n, BLOCK={block})\n    return out\n"
+    )
+}
+
+#[test]
+fn atomics_every_program_aims_at_one_address_serialise() {
+    let profile = |src: &str| super::profile(extract_text(Language::Triton, src).kernel("sq_mean").expect("kernel"));
+    let one = profile(&mean_by_atomics("out_ptr", 128));
+    let spread = profile(&mean_by_atomics("out_ptr + tl.program_id(0)", 128));
+    assert_eq!(one.features.contended_atomics, 1.0, "{:?}", one.features);
+    assert_eq!(spread.features.contended_atomics, 0.0, "{:?}", spread.features);
+    // 2^24 / 128 programs each waiting for the one address: slower than reading x.
+    assert!(one.cost.atomics > one.cost.memory, "{:?}", one.cost);
+    assert!(one.cost.total > 2.0 * spread.cost.total, "{:?} against {:?}", one.cost, spread.cost);
+    // Wider programs make fewer atomics: the serialised part shrinks with them.
+    let wide = profile(&mean_by_atomics("out_ptr", 4096));
+    assert!(wide.cost.total < one.cost.total / 2.0, "{:?} against {:?}", wide.cost, one.cost);
+}
