@@ -101,6 +101,11 @@ pub struct LaunchSite {
     /// file, or in the caller of the launcher there). A launch's own file is read at Verify.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub allocations: BTreeMap<String, String>,
+    /// Trip counts of the loops around the launch in its function, outermost first
+    /// (`passes`, `(n - 0 + 2 - 1) / 2`); an empty text where a loop's count is not
+    /// written (`for t in tensors:`, a `while`). The launch runs once per trip of each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trips: Vec<String>,
 }
 
 impl LaunchSite {

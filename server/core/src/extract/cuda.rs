@@ -269,6 +269,8 @@ fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<Strin
 /// `kernel<<<grid, block, shared, stream>>>(args)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut host_name: Option<String> = None;
+    let first = facts.launches.len();
+    let mut cases: Vec<Option<SwitchCase>> = Vec::new();
     walk::preorder(node, |n| {
         if n.kind() != "call_expression" {
             return true;
@@ -328,9 +330,72 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 host_name,
                 external: None,
                 allocations: BTreeMap::new(),
+                trips: super::trips::loop_trips(n, node, src),
             },
         });
+        cases.push(switch_case(n, src));
         true
+    });
+    typical_block_case(&mut facts.launches, first, &cases);
+}
+
+/// Where a launch is one case of a `switch (threads) { case 512: k<512><<<…>>>(…); … }`.
+struct SwitchCase {
+    variable: String,
+    value: f64,
+    values: Vec<f64>,
+}
+
+fn switch_case(launch: Node, src: &SourceText) -> Option<SwitchCase> {
+    let mut at = launch;
+    while let Some(parent) = at.parent() {
+        if parent.kind() == "function_definition" {
+            return None;
+        }
+        if parent.kind() == "case_statement" {
+            let switch = parent.parent().and_then(|b| b.parent()).filter(|s| s.kind() == "switch_statement")?;
+            let variable = node_text(switch.child_by_field_name("condition")?, src);
+            let variable = variable.trim().trim_start_matches('(').trim_end_matches(')').trim().to_string();
+            let body = switch.child_by_field_name("body")?;
+            let mut cursor = body.walk();
+            let values: Vec<f64> = body
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "case_statement")
+                .filter_map(|c| c.child_by_field_name("value"))
+                .filter_map(|v| node_text(v, src).trim().parse::<f64>().ok())
+                .collect();
+            let value = parent.child_by_field_name("value")?;
+            let value = node_text(value, src).trim().parse::<f64>().ok()?;
+            return Some(SwitchCase { variable, value, values });
+        }
+        at = parent;
+    }
+    None
+}
+
+/// A switch over block sizes launches one of its cases at run time: the launches are read
+/// as the typical case (256 where it is one, else the largest), with the switch's
+/// variable set to it; the other cases' launches are dropped.
+fn typical_block_case(drafts: &mut Vec<LaunchDraft>, first: usize, cases: &[Option<SwitchCase>]) {
+    let block_sizes = |c: &SwitchCase| c.values.len() >= 2 && c.values.iter().any(|v| *v >= 32.0);
+    let mut keep = Vec::with_capacity(cases.len());
+    for (i, case) in cases.iter().enumerate() {
+        let Some(case) = case.as_ref().filter(|c| block_sizes(c)) else {
+            keep.push(true);
+            continue;
+        };
+        let typical =
+            if case.values.contains(&256.0) { 256.0 } else { case.values.iter().copied().fold(0.0, f64::max) };
+        keep.push(case.value == typical);
+        if let Some(d) = drafts.get_mut(first + i) {
+            d.site.locals.insert(case.variable.clone(), format!("{typical}"));
+        }
+    }
+    let mut i = 0;
+    drafts.retain(|_| {
+        let k = i < first || keep.get(i - first).copied().unwrap_or(true);
+        i += 1;
+        k
     });
 }
 

@@ -16,6 +16,7 @@ mod pieces;
 mod pycall;
 mod pystring;
 mod split;
+mod trips;
 mod triton;
 mod walk;
 pub mod workspace;

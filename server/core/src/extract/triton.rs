@@ -263,6 +263,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 host_name,
                 external: None,
                 allocations: BTreeMap::new(),
+                trips: super::trips::loop_trips(n, node, src),
             },
         });
         true
@@ -303,12 +304,24 @@ fn host_function(node: Node, src: &SourceText) -> HostFunction {
 }
 
 fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
+    let mut out = init_arguments(node, src);
     walk::preorder(node, |n| {
         if n.kind() == "assignment" {
             if let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) {
-                if l.kind() == "identifier" {
+                let attribute = node_text(l, src);
+                if l.kind() == "attribute" && attribute.starts_with("self.") {
+                    // `self.block = block` in `__init__`, read where `forward` uses `self.block`.
+                    out.insert(squash(&attribute), squash(&node_text(r, src)));
+                } else if l.kind() == "identifier" {
                     let name = node_text(l, src).into_owned();
+                    // A class-level constant is also `self.NAME` in the class's methods.
+                    if n.parent()
+                        .and_then(|s| s.parent())
+                        .and_then(|b| b.parent())
+                        .is_some_and(|c| c.kind() == "class_definition")
+                    {
+                        out.insert(format!("self.{name}"), squash(&node_text(r, src)));
+                    }
                     let mut value = squash(&node_text(r, src));
                     // `BLOCK = min(BLOCK, 4096)`: the new value in terms of the old one.
                     if let Some(old) = out.get(&name) {
@@ -342,6 +355,54 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
         }
         true
     });
+    out
+}
+
+/// A class's `__init__` parameters: their defaults, replaced by what the module's
+/// `get_init_inputs()` returns for them (KernelBench's convention), in order.
+fn init_arguments(node: Node, src: &SourceText) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    if node.kind() != "class_definition" {
+        return out;
+    }
+    let mut init = None;
+    walk::preorder(node, |n| {
+        if n.kind() == "function_definition" {
+            if init.is_none() && n.child_by_field_name("name").is_some_and(|m| node_text(m, src) == "__init__") {
+                init = Some(n);
+            }
+            return false;
+        }
+        true
+    });
+    let Some(init) = init else { return out };
+    let params: Vec<(Node, Node)> = parameters(init).into_iter().skip(1).collect();
+    for (p, name) in &params {
+        if let Some(value) = p.child_by_field_name("value") {
+            out.insert(node_text(*name, src).into_owned(), squash(&node_text(value, src)));
+        }
+    }
+    let module = node.parent().map(|p| if p.kind() == "decorated_definition" { p.parent().unwrap_or(p) } else { p });
+    let mut values = Vec::new();
+    if let Some(module) = module {
+        let mut cursor = module.walk();
+        for def in module.named_children(&mut cursor).filter(|d| d.kind() == "function_definition") {
+            if def.child_by_field_name("name").is_none_or(|m| node_text(m, src) != "get_init_inputs") {
+                continue;
+            }
+            walk::preorder(def, |n| {
+                if n.kind() == "return_statement" && values.is_empty() {
+                    let returned = n.named_child(0).map(|r| squash(&node_text(r, src))).unwrap_or_default();
+                    let tuple = returned.replace(['[', ']'], "");
+                    values = crate::features::expr::components(&format!("({tuple},)")).unwrap_or_default();
+                }
+                true
+            });
+        }
+    }
+    for ((_, name), value) in params.iter().zip(values) {
+        out.insert(node_text(*name, src).into_owned(), value);
+    }
     out
 }
 

@@ -639,7 +639,11 @@ fn type_size(ty: &str) -> Option<f64> {
 /// Names that ask for the number of SMs (`num_sms()`, `sm_count`, `multiProcessorCount`).
 fn device_query(name: &str) -> Option<f64> {
     let lower = name.to_ascii_lowercase();
-    (lower.contains("sms") || lower.contains("sm_count") || lower.contains("multiprocessor")).then_some(SM_COUNT)
+    (lower.contains("sms")
+        || lower.contains("sm_count")
+        || lower.contains("multiprocessor")
+        || lower.contains("multi_processor"))
+    .then_some(SM_COUNT)
 }
 
 fn call(name: &str, args: &[f64]) -> Option<f64> {

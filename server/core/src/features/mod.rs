@@ -129,13 +129,52 @@ pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile
         Language::Triton => triton::profile(kernel, rates, assumed),
     };
     p.features.launches = 1.0;
+    p.repeat(kernel, assumed);
     for companion in &kernel.companions {
         p.absorb(&profile_assuming(companion, rates, assumed), rates);
     }
     p
 }
 
+/// Trips of a loop around a launch whose count the text does not give (`for t in
+/// tensors:`, a `while`): a few, counted as a guess (never a problem size).
+pub const TYPICAL_LAUNCH_TRIPS: f64 = 4.0;
+
 impl Profile {
+    /// Scales a launch's profile by the trips of the loops around it in its launching
+    /// function (a pass loop, one launch per tensor): traffic, work, launches and cost.
+    fn repeat(&mut self, kernel: &Kernel, assumed: f64) {
+        let Some(site) = kernel.launches.first().filter(|s| !s.trips.is_empty()) else { return };
+        let env = launch::environment(kernel, &[], assumed);
+        let mut times = 1.0;
+        for text in &site.trips {
+            match env.eval_quiet(text).filter(|e| e.guesses == 0 && e.value >= 1.0) {
+                Some(e) => times *= e.value.round(),
+                None => {
+                    times *= TYPICAL_LAUNCH_TRIPS;
+                    self.guesses += 1;
+                }
+            }
+        }
+        let f = &mut self.features;
+        for v in [
+            &mut f.load_bytes,
+            &mut f.store_bytes,
+            &mut f.uncoalesced_bytes,
+            &mut f.tensor_flops,
+            &mut f.scalar_ops,
+            &mut f.launches,
+        ] {
+            *v *= times;
+        }
+        let c = &mut self.cost;
+        for v in
+            [&mut c.memory, &mut c.shared, &mut c.sync, &mut c.atomics, &mut c.compute, &mut c.overhead, &mut c.total]
+        {
+            *v *= times;
+        }
+    }
+
     /// Adds another launch timed with this one (a wrapper's other kernel): its traffic,
     /// work and cost, and a launch's fixed cost. The shape features stay this kernel's.
     pub fn absorb(&mut self, other: &Profile, rates: &Rates) {

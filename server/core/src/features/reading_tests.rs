@@ -387,6 +387,8 @@ fn num_warps_from_a_helper_function_is_triton_s_default_not_a_size() {
     let ex = extract_text(Language::Triton, src);
     let p = super::profile(ex.kernel("scale_rows").expect("kernel"));
     assert_eq!(p.features.block_threads, 128.0, "4 warps, Triton's default: {:?}", p.features);
+}
+
 /// A row-wise softmax in the common Triton style: one program per row, a block as wide as
 /// the row rounded up to a power of two, in a wrapper that reads the sizes with `read`.
 fn triton_softmax(read: &str, block: &str) -> String {
@@ -662,4 +664,183 @@ void launch(const float* x, float* y, int rows, int cols) { row_sum<<<rows, 256>
 "#;
     let p = profile_of(rows, "row_sum");
     assert!(p.cost.total >= 4096.0 * super::Rates::H100.serial_load, "{:?}", p.cost);
+}
+
+/// An LSD radix sort's digit histogram, launched once per pass of `bits`-bit digits.
+fn digit_passes(bits: u32) -> String {
+    format!(
+        r#"
+#define BITS {bits}
+// kforecast: n = 1 << 24; keys: u32[n] randint; counts: u32[65536] zeros
+__global__ void digit_count(const unsigned int* keys, unsigned int* counts, int n, int shift) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&counts[(keys[i] >> shift) & ((1u << BITS) - 1)], 1u);
+}}
+void sort_keys(const unsigned int* keys, unsigned int* counts, int n) {{
+    const int passes = 32 / BITS;
+    for (int pass = 0; pass < passes; ++pass) {{
+        digit_count<<<(n + 255) / 256, 256>>>(keys, counts, n, pass * BITS);
+    }}
+}}
+"#
+    )
+}
+
+#[test]
+fn a_launch_in_a_host_loop_runs_once_per_trip() {
+    let four = profile_of(&digit_passes(4), "digit_count");
+    let eight = profile_of(&digit_passes(8), "digit_count");
+    assert_eq!((four.features.launches, eight.features.launches), (8.0, 4.0));
+    let ratio = four.features.load_bytes / eight.features.load_bytes;
+    assert!((1.9..2.1).contains(&ratio), "twice the passes read the keys twice as often: {ratio}");
+    assert!((1.9..2.1).contains(&(four.cost.total / eight.cost.total)), "{:?} {:?}", four.cost, eight.cost);
+    assert_eq!(four.guesses, eight.guesses, "a pass count the text gives is not a guess");
+    // One launch per tensor of a list: a few launches, named as a guess, not the size prior.
+    let per_tensor = |launch: &str| {
+        format!(
+            "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+             def ema_kernel(e_ptr, p_ptr, n, decay, BLOCK: tl.constexpr):\n    \
+             offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n    \
+             e = tl.load(e_ptr + offs, mask=mask)\n    p = tl.load(p_ptr + offs, mask=mask)\n    \
+             tl.store(e_ptr + offs, decay * e + (1.0 - decay) * p, mask=mask)\n\n\
+             def ema_update(ema, params, decay):\n{launch}\n"
+        )
+    };
+    let launch = "ema_kernel[(triton.cdiv(e.numel(), 1024),)](e, p, e.numel(), decay, BLOCK=1024)";
+    let once = per_tensor(&format!("    e, p = ema[0], params[0]\n    {launch}"));
+    let zipped = per_tensor(&format!("    for e, p in zip(ema, params):\n        {launch}"));
+    let ranged = per_tensor(&format!("    for t in range(3):\n        e, p = ema[t], params[t]\n        {launch}"));
+    let profile = |src: &str| super::profile(extract_text(Language::Triton, src).kernel("ema_kernel").expect("kernel"));
+    let (once, zipped, ranged) = (profile(&once), profile(&zipped), profile(&ranged));
+    assert_eq!(zipped.features.launches, super::TYPICAL_LAUNCH_TRIPS);
+    assert_eq!(zipped.guesses, once.guesses + 1, "the list's length is a guess");
+    assert_eq!(zipped.assumed, once.assumed, "the list's length is not a problem size");
+    assert_eq!(ranged.features.launches, 3.0, "{:?}", ranged);
+    assert!((2.9..3.1).contains(&(ranged.features.load_bytes / once.features.load_bytes)), "{:?}", ranged.features);
+}
+
+/// A KernelBench-style module whose block (and grid) come from its `__init__`.
+fn module_new(class_body: &str, grid: &str, after: &str) -> String {
+    format!(
+        r#"
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+class ModelNew(nn.Module):
+{class_body}
+
+    def forward(self, x):
+        y = torch.empty_like(x)
+        n = x.numel()
+        scale_kernel[{grid}](x, y, n, BLOCK=self.block)
+        return y
+{after}
+"#
+    )
+}
+
+#[test]
+fn a_module_s_attributes_bind_where_forward_launches_with_them() {
+    let init = "    def __init__(self, block=1024):\n        super().__init__()\n        self.block = block";
+    let bare = "    def __init__(self, block):\n        super().__init__()\n        self.block = block";
+    let cdiv = "(triton.cdiv(n, self.block),)";
+    let cases = [
+        (init, cdiv, "", 1024.0),
+        (bare, cdiv, "\ndef get_init_inputs():\n    return [2048]\n", 2048.0),
+        (init, cdiv, "\ndef get_init_inputs():\n    return [4096]\n", 4096.0),
+        ("    block = 512\n\n    def __init__(self):\n        super().__init__()", cdiv, "", 512.0),
+    ];
+    for (body, grid, after, block) in cases {
+        let ex = extract_text(Language::Triton, &module_new(body, grid, after));
+        let p = super::profile(ex.kernel("scale_kernel").expect("kernel"));
+        let f = &p.features;
+        assert_eq!(f.tile_elems, block, "{body} {after}: {f:?}");
+        let elements = f.blocks * f.tile_elems;
+        assert!((0.5..2.0).contains(&(elements / super::expr::ASSUMED_SIZE)), "{body} {after}: {f:?}");
+        assert!(!p.assumed.iter().any(|a| a.contains("block")), "a block is not a size: {body} {after}");
+    }
+    // A persistent grid of four programs per SM, counted in `__init__`.
+    let persistent = "    def __init__(self, block=1024):\n        super().__init__()\n        self.block = block\n        \
+                      props = torch.cuda.get_device_properties(0)\n        self.n_programs = props.multi_processor_count * 4";
+    let ex = extract_text(Language::Triton, &module_new(persistent, "(self.n_programs,)", ""));
+    let p = super::profile(ex.kernel("scale_kernel").expect("kernel"));
+    assert_eq!(p.features.blocks, 4.0 * super::expr::SM_COUNT, "{:?}", p.features);
+}
+
+/// A CUDA-samples-style block sum whose block size is a template argument picked by a
+/// switch over the run-time thread count.
+fn switch_sum(cases: &[u32]) -> String {
+    let arms: String = cases
+        .iter()
+        .map(|c| format!("        case {c}: block_sum<{c}><<<blocks, block, smem>>>(in, out, n); break;\n"))
+        .collect();
+    format!(
+        r#"
+template <unsigned int THREADS>
+__global__ void block_sum(const float* __restrict__ in, float* __restrict__ out, int n) {{
+    __shared__ float s[THREADS];
+    unsigned int i = blockIdx.x * THREADS + threadIdx.x;
+    s[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned int k = THREADS / 2; k > 0; k >>= 1) {{
+        if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+        __syncthreads();
+    }}
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}}
+// kforecast: n = 1 << 24; in: f32[n] randn; out: f32[n]
+void sum(const float* in, float* out, int n, int threads, int blocks) {{
+    dim3 block(threads, 1, 1);
+    int smem = threads * sizeof(float);
+    switch (threads) {{
+{arms}    }}
+}}
+"#
+    )
+}
+
+#[test]
+fn a_switch_over_block_sizes_launches_its_typical_case() {
+    for (cases, expected) in [(&[512, 256, 128, 64, 32, 16, 8, 4, 2, 1][..], 256.0), (&[1024, 512][..], 1024.0)] {
+        let p = profile_of(&switch_sum(cases), "block_sum");
+        let f = &p.features;
+        assert_eq!(f.block_threads, expected, "{cases:?}: {f:?}");
+        assert_eq!(f.launches, 1.0, "one case runs: {f:?}");
+    }
+}
+
+/// A Triton mean of squares: each program of `block` elements adds its partial sum to `target`.
+fn mean_by_atomics(target: &str, block: u32) -> String {
+    format!(
+        "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+         def sq_mean(x_ptr, out_ptr, n, inv_n, BLOCK: tl.constexpr):\n    \
+         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+         x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n    \
+         tl.atomic_add({target}, tl.sum(x * x, axis=0) * inv_n)\n\n\
+         def sq_mean_of(x):\n    n = x.numel()\n    out = torch.zeros((), device=x.device)\n    \
+         sq_mean[(triton.cdiv(n, {block}),)](x, out, n, 1.0 / n, BLOCK={block})\n    return out\n"
+    )
+}
+
+#[test]
+fn atomics_every_program_aims_at_one_address_serialise() {
+    let profile = |src: &str| super::profile(extract_text(Language::Triton, src).kernel("sq_mean").expect("kernel"));
+    let one = profile(&mean_by_atomics("out_ptr", 128));
+    let spread = profile(&mean_by_atomics("out_ptr + tl.program_id(0)", 128));
+    assert_eq!(one.features.contended_atomics, 1.0, "{:?}", one.features);
+    assert_eq!(spread.features.contended_atomics, 0.0, "{:?}", spread.features);
+    // 2^24 / 128 programs each waiting for the one address: slower than reading x.
+    assert!(one.cost.atomics > one.cost.memory, "{:?}", one.cost);
+    assert!(one.cost.total > 2.0 * spread.cost.total, "{:?} against {:?}", one.cost, spread.cost);
+    // Wider programs make fewer atomics: the serialised part shrinks with them.
+    let wide = profile(&mean_by_atomics("out_ptr", 4096));
+    assert!(wide.cost.total < one.cost.total / 2.0, "{:?} against {:?}", wide.cost, one.cost);
 }

@@ -67,6 +67,8 @@ struct Acc {
     dot_tile_flops: f64,
     scalar_ops: f64,
     atomics: f64,
+    /// Atomics every program aims at one address (serialised).
+    contended: f64,
     loops: f64,
     static_loops: f64,
     iter_load: f64,
@@ -282,6 +284,7 @@ fn profile_config(
         vector_width: if acc.accessed > 0.0 { acc.vector_words / acc.accessed } else { 1.0 },
         global_passes: if acc.passes == 0.0 && acc.load > 0.0 { 1.0 } else { acc.passes },
         atomics: acc.atomics,
+        contended_atomics: acc.contended,
         tensor_flops: acc.tensor_flops * programs,
         scalar_ops: acc.scalar_ops * programs,
         unrolled_loops: acc.static_loops,
@@ -298,7 +301,7 @@ fn profile_config(
     };
     let cost = Cost {
         memory: memory_bytes / efficiency,
-        atomics: acc.atomics * programs * rates.atomic,
+        atomics: (acc.atomics * rates.atomic + acc.contended * rates.contended_atomic) * programs,
         compute: programs * (acc.tensor_flops * rates.tensor_flop / tile_eff + acc.scalar_ops * rates.scalar_op / 32.0),
         overhead: programs * rates.block_overhead,
         efficiency,

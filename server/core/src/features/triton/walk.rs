@@ -234,7 +234,15 @@ impl Walker<'_> {
             }
             s if s.starts_with("atomic_") => {
                 let elems = arg(0).map(|p| self.size(&self.shape_of(p))).unwrap_or(1.0);
-                self.acc.atomics += elems * mult;
+                // `tl.atomic_add(out_ptr, total)`: every program adds to the one address a
+                // pointer parameter names; such atomics serialise.
+                let one_address =
+                    arg(0).is_some_and(|p| p.kind() == "identifier" && self.params.contains(self.text(p)));
+                if one_address {
+                    self.acc.contended += elems * mult;
+                } else {
+                    self.acc.atomics += elems * mult;
+                }
             }
             "exp" | "exp2" | "log" | "log2" | "sqrt" | "rsqrt" | "sigmoid" | "sum" | "max" | "min" | "maximum"
             | "minimum" | "where" | "fma" | "softmax" | "cumsum" => {
