@@ -1,0 +1,108 @@
+//! Tests of the CUDA reader: kernels, helpers, launches and their host constants.
+
+use crate::extract::extract_text;
+use crate::kernel::{HelperKind, Language};
+
+const SRC: &str = r#"
+#define TILE 32
+#define PAD 1
+__device__ __forceinline__ float sq(float x) { return x * x; }
+__device__ float unused(float x) { return x; }
+
+template <int BLOCK>
+__global__ void __launch_bounds__(256, 2) scale(const float* __restrict__ a, float* out, int n) {
+  __shared__ float tile[TILE][TILE + PAD];
+  int i = blockIdx.x * BLOCK + threadIdx.x;
+  if (i < n) out[i] = sq(a[i]);
+}
+
+extern "C" void launch(const float* a, float* o, int n, cudaStream_t s) {
+  const int threads = 256;
+  dim3 grid((n + threads - 1) / threads);
+  scale<256><<<grid, threads, 0, s>>>(a, o, n);
+}
+"#;
+
+#[test]
+fn later_assignments_update_or_void_a_launch_local() {
+    let src = r#"
+__global__ void k(float* x, int n) { }
+void launch(float* x, int n, bool big) {
+    int blocks = (n + 255) / 256;
+    if (blocks > 1056) blocks = 1056;
+    int grid2 = n / 256;
+    grid2 = max(grid2, 1);
+    int odd = n / 128;
+    if (big) odd = 7;
+    k<<<blocks, 256>>>(x, n);
+}
+"#;
+    let ex = extract_text(Language::Cuda, src);
+    let locals = &ex.kernel("k").expect("kernel").launches[0].locals;
+    assert_eq!(locals.get("blocks").map(String::as_str), Some("min((n + 255) / 256, 1056)"));
+    assert_eq!(locals.get("grid2").map(String::as_str), Some("max((n / 256), 1)"));
+    // Set only on some paths: not known.
+    assert_eq!(locals.get("odd").map(String::as_str), Some(crate::kernel::SET_ON_SOME_PATHS));
+}
+
+#[test]
+fn finds_template_kernel_helpers_bounds_and_launch() {
+    let ex = extract_text(Language::Cuda, SRC);
+    assert_eq!(ex.kernels.len(), 1);
+    let k = &ex.kernels[0];
+    assert_eq!(k.name, "scale");
+    assert!(k.source.starts_with("template <int BLOCK>"));
+    assert_eq!(k.launch_bounds, vec!["256", "2"]);
+    assert_eq!(k.constexpr_params, vec!["BLOCK"]);
+    let names: Vec<_> = k.helpers.iter().map(|h| (h.name.as_str(), h.kind)).collect();
+    assert_eq!(
+        names,
+        vec![("PAD", HelperKind::Define), ("TILE", HelperKind::Define), ("sq", HelperKind::DeviceFunction)]
+    );
+    assert_eq!(k.launches.len(), 1);
+    let l = &k.launches[0];
+    assert_eq!(l.grid.as_deref(), Some("grid"));
+    assert_eq!(l.block.as_deref(), Some("threads"));
+    assert_eq!(l.meta.get("BLOCK").map(String::as_str), Some("256"));
+    assert_eq!(l.locals.get("threads").map(String::as_str), Some("256"));
+    assert_eq!(l.locals.get("grid").map(String::as_str), Some("dim3((n + threads - 1) / threads)"));
+    assert_eq!(&SRC[k.name_range.start..k.name_range.end], "scale");
+    assert!(SRC[..k.signature_end].ends_with("int n)"));
+}
+
+#[test]
+fn a_launch_sees_the_constants_of_its_own_branch() {
+    let src = |big: &str| {
+        format!(
+                "template <int BM> __global__ void k(float* a) {{ a[threadIdx.x] = BM; }}\n\
+                 void run(float* a, int n) {{\n  if (n >= 128) {{\n    const int BM = {big};\n    k<BM><<<n / BM, BM>>>(a);\n  }} else {{\n    const int BM = 16;\n    k<BM><<<n / BM, BM>>>(a);\n  }}\n}}\n"
+            )
+    };
+    let (a, b) = (extract_text(Language::Cuda, &src("64")), extract_text(Language::Cuda, &src("128")));
+    let first = &a.kernels[0].launches[0];
+    assert_eq!(first.locals.get("BM").map(String::as_str), Some("64"), "{:?}", first.locals);
+    assert_eq!(a.kernels[0].launches[1].locals.get("BM").map(String::as_str), Some("16"));
+    assert_ne!(a.kernels[0].identity(), b.kernels[0].identity(), "the big tiles changed");
+}
+
+#[test]
+fn comments_whitespace_and_local_names_do_not_change_identity() {
+    let base = extract_text(Language::Cuda, SRC);
+    let edited = SRC
+        .replace("int i = blockIdx.x", "// index\n  int idx =   blockIdx.x")
+        .replace("if (i < n) out[i] = sq(a[i]);", "if (idx < n) out[idx] = sq(a[idx]); /* done */");
+    let edited = extract_text(Language::Cuda, &edited);
+    assert_ne!(base.kernels[0].raw_hash, edited.kernels[0].raw_hash);
+    assert_eq!(base.kernels[0].identity(), edited.kernels[0].identity());
+    let changed = extract_text(Language::Cuda, &SRC.replace("#define PAD 1", "#define PAD 0"));
+    assert_ne!(base.kernels[0].identity(), changed.kernels[0].identity());
+}
+
+#[test]
+fn half_typed_code_does_not_panic() {
+    for cut in (0..SRC.len()).step_by(7) {
+        if SRC.is_char_boundary(cut) {
+            let _ = extract_text(Language::Cuda, &SRC[..cut]);
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Profiles of Triton kernels and the Python around them (wrappers, module constants,
+//! module classes) written in styles other than the corpus's own.
+
+use crate::extract::extract_text;
+use crate::kernel::Language;
+
+#[test]
+fn a_triton_kernel_whose_launch_is_not_read_covers_one_tensor_not_its_square() {
+    let src = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef silu_mul(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):\n    \
+               pid = tl.program_id(0)\n    offs = pid * BLOCK + tl.arange(0, BLOCK)\n    mask = offs < n\n    \
+               a = tl.load(a_ptr + offs, mask=mask)\n    b = tl.load(b_ptr + offs, mask=mask)\n    \
+               tl.store(c_ptr + offs, a * tl.sigmoid(a) * b, mask=mask)\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = crate::features::profile(ex.kernel("silu_mul").expect("kernel"));
+    let bytes = p.features.load_bytes + p.features.store_bytes;
+    assert!(bytes < 1e10, "a few tensors of the assumed size, not petabytes: {bytes} B");
+}
+
+#[test]
+fn num_warps_from_a_helper_function_is_triton_s_default_not_a_size() {
+    let src = "import torch\nimport triton\nimport triton.language as tl\n\n\
+               def pick_warps(block):\n    return 8 if block >= 2048 else 4\n\n\
+               @triton.jit\ndef scale_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):\n    \
+               row = tl.program_id(0)\n    offs = tl.arange(0, BLOCK)\n    mask = offs < n_cols\n    \
+               x = tl.load(x_ptr + row * n_cols + offs, mask=mask)\n    \
+               tl.store(y_ptr + row * n_cols + offs, x * 2.0, mask=mask)\n\n\
+               def scale(x):\n    y = torch.empty_like(x)\n    n_rows, n_cols = x.shape\n    \
+               BLOCK = 1024\n    scale_rows[(n_rows,)](x, y, n_cols, BLOCK=BLOCK, num_warps=pick_warps(BLOCK))\n    return y\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = crate::features::profile(ex.kernel("scale_rows").expect("kernel"));
+    assert_eq!(p.features.block_threads, 128.0, "4 warps, Triton's default: {:?}", p.features);
+}
+
+/// A row-wise softmax in the common Triton style: one program per row, a block as wide as
+/// the row rounded up to a power of two, in a wrapper that reads the sizes with `read`.
+fn triton_softmax(read: &str, block: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK_SIZE: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK_SIZE)
+    mask = offs < n_cols
+    x = tl.load(in_ptr + row * in_stride + offs, mask=mask, other=-float('inf'))
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(out_ptr + row * out_stride + offs, e / tl.sum(e, axis=0), mask=mask)
+
+def softmax({read}):
+    BLOCK_SIZE = {block}
+    y = torch.empty_like(x)
+    softmax_kernel[(n_rows,)](y, x, x.stride(0), y.stride(0), n_cols, BLOCK_SIZE=BLOCK_SIZE)
+    return y
+"#
+    )
+}
+
+#[test]
+fn a_triton_block_as_wide_as_a_run_time_row_is_one_row() {
+    let shape = "x):\n    n_rows, n_cols = x.shape\n    if True: pass\n    #";
+    let reads = [
+        ("x, n_rows, n_cols", "triton.next_power_of_2(n_cols)"),
+        (shape, "triton.next_power_of_2(n_cols)"),
+        (shape, "min(65536 // x.element_size(), triton.next_power_of_2(n_cols))"),
+        (shape, "triton.cdiv(n_cols, 32) * 32"),
+    ];
+    for (read, block) in reads {
+        let ex = extract_text(Language::Triton, &triton_softmax(read, block));
+        let p = crate::features::profile(ex.kernel("softmax_kernel").expect("kernel"));
+        let f = &p.features;
+        let what = format!("{read} / {block}: {} rows of {} ({:?})", f.blocks, f.tile_elems, p.assumed);
+        // rows × block is one tensor of the assumed size, neither a row of 2^22 nor its square.
+        let elements = f.blocks * f.tile_elems;
+        assert!((0.5..2.0).contains(&(elements / crate::features::expr::ASSUMED_SIZE)), "{what}");
+        assert!(f.tile_elems <= 65536.0 && f.blocks >= 64.0, "{what}");
+        assert!(!p.assumed.iter().any(|a| a == "BLOCK_SIZE"), "a block is not a problem size: {what}");
+    }
+}
+
+/// An elementwise Triton kernel whose block comes from module-level constants.
+fn module_constants(constants: &str, body_block: &str, launch: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+{constants}
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * {body_block} + tl.arange(0, {body_block})
+    mask = offs < n
+    tl.store(y_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+def scale(x):
+    y = torch.empty_like(x)
+    n = x.numel()
+    {launch}
+    return y
+"#
+    )
+}
+
+#[test]
+fn module_level_constants_bind_like_the_wrappers_locals() {
+    let cases = [
+        ("BLOCK = 1024", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK)"),
+        ("BLOCK = 1024", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK_SIZE=BLOCK)"),
+        ("WARPS = 4\nBLOCK = WARPS * 256", "BLOCK_SIZE", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, BLOCK)"),
+        ("BLOCK = tl.constexpr(1024)", "BLOCK", "scale_kernel[(triton.cdiv(n, 1024),)](x, y, n, 1024)"),
+        ("BLOCK: tl.constexpr = 1024", "BLOCK", "scale_kernel[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK)"),
+    ];
+    for (constants, body_block, launch) in cases {
+        let ex = extract_text(Language::Triton, &module_constants(constants, body_block, launch));
+        let p = crate::features::profile(ex.kernel("scale_kernel").expect("kernel"));
+        assert_eq!(p.features.tile_elems, 1024.0, "{constants} / {launch}: {:?}", p.features);
+        let ratio = p.features.load_bytes / (4.0 * crate::features::expr::ASSUMED_SIZE);
+        assert!((0.9..1.2).contains(&ratio), "{constants} / {launch}: {} bytes loaded", p.features.load_bytes);
+    }
+}
+
+/// A KernelBench-style module whose block (and grid) come from its `__init__`.
+fn module_new(class_body: &str, grid: &str, after: &str) -> String {
+    format!(
+        r#"
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(y_ptr + offs, 2.0 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+class ModelNew(nn.Module):
+{class_body}
+
+    def forward(self, x):
+        y = torch.empty_like(x)
+        n = x.numel()
+        scale_kernel[{grid}](x, y, n, BLOCK=self.block)
+        return y
+{after}
+"#
+    )
+}
+
+#[test]
+fn a_module_s_attributes_bind_where_forward_launches_with_them() {
+    let init = "    def __init__(self, block=1024):\n        super().__init__()\n        self.block = block";
+    let bare = "    def __init__(self, block):\n        super().__init__()\n        self.block = block";
+    let cdiv = "(triton.cdiv(n, self.block),)";
+    let cases = [
+        (init, cdiv, "", 1024.0),
+        (bare, cdiv, "\ndef get_init_inputs():\n    return [2048]\n", 2048.0),
+        (init, cdiv, "\ndef get_init_inputs():\n    return [4096]\n", 4096.0),
+        ("    block = 512\n\n    def __init__(self):\n        super().__init__()", cdiv, "", 512.0),
+    ];
+    for (body, grid, after, block) in cases {
+        let ex = extract_text(Language::Triton, &module_new(body, grid, after));
+        let p = crate::features::profile(ex.kernel("scale_kernel").expect("kernel"));
+        let f = &p.features;
+        assert_eq!(f.tile_elems, block, "{body} {after}: {f:?}");
+        let elements = f.blocks * f.tile_elems;
+        assert!((0.5..2.0).contains(&(elements / crate::features::expr::ASSUMED_SIZE)), "{body} {after}: {f:?}");
+        assert!(!p.assumed.iter().any(|a| a.contains("block")), "a block is not a size: {body} {after}");
+    }
+    // A persistent grid of four programs per SM, counted in `__init__`.
+    let persistent = "    def __init__(self, block=1024):\n        super().__init__()\n        self.block = block\n        \
+                      props = torch.cuda.get_device_properties(0)\n        self.n_programs = props.multi_processor_count * 4";
+    let ex = extract_text(Language::Triton, &module_new(persistent, "(self.n_programs,)", ""));
+    let p = crate::features::profile(ex.kernel("scale_kernel").expect("kernel"));
+    assert_eq!(p.features.blocks, 4.0 * crate::features::expr::SM_COUNT, "{:?}", p.features);
+}
+
+/// A Triton mean of squares: each program of `block` elements adds its partial sum to `target`.
+fn mean_by_atomics(target: &str, block: u32) -> String {
+    format!(
+        "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+         def sq_mean(x_ptr, out_ptr, n, inv_n, BLOCK: tl.constexpr):\n    \
+         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+         x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)\n    \
+         tl.atomic_add({target}, tl.sum(x * x, axis=0) * inv_n)\n\n\
+         def sq_mean_of(x):\n    n = x.numel()\n    out = torch.zeros((), device=x.device)\n    \
+         sq_mean[(triton.cdiv(n, {block}),)](x, out, n, 1.0 / n, BLOCK={block})\n    return out\n"
+    )
+}
+
+#[test]
+fn atomics_every_program_aims_at_one_address_serialise() {
+    let profile =
+        |src: &str| crate::features::profile(extract_text(Language::Triton, src).kernel("sq_mean").expect("kernel"));
+    let one = profile(&mean_by_atomics("out_ptr", 128));
+    let spread = profile(&mean_by_atomics("out_ptr + tl.program_id(0)", 128));
+    assert_eq!(one.features.contended_atomics, 1.0, "{:?}", one.features);
+    assert_eq!(spread.features.contended_atomics, 0.0, "{:?}", spread.features);
+    // 2^24 / 128 programs each waiting for the one address: slower than reading x.
+    assert!(one.cost.atomics > one.cost.memory, "{:?}", one.cost);
+    assert!(one.cost.total > 2.0 * spread.cost.total, "{:?} against {:?}", one.cost, spread.cost);
+    // Wider programs make fewer atomics: the serialised part shrinks with them.
+    let wide = profile(&mean_by_atomics("out_ptr", 4096));
+    assert!(wide.cost.total < one.cost.total / 2.0, "{:?} against {:?}", wide.cost, one.cost);
+}
