@@ -403,8 +403,8 @@ mod tests {
         assert_eq!(k.launches.len(), 1, "the launch of `scale_rows<256>` is the kernel's");
         assert_eq!(k.launches[0].meta.get("THREADS").map(String::as_str), Some("256"));
         assert_eq!(
-            super::super::pycall::split_template("f< a, b<c, d> >"),
-            ("f".into(), vec!["a".into(), "b<c, d>".into()])
+            crate::measure::nvcc::name_expression_parts("f< a, b<c, d> >"),
+            ("f".into(), vec!["a".into(), "b<c,d>".into()])
         );
     }
 

@@ -234,7 +234,7 @@ pub(super) fn cupy_launches(
         if let Some(def) = function {
             locals.extend(function_locals(def, src, n.start_byte()));
         }
-        let site = LaunchSite {
+        let mut site = LaunchSite {
             range: super::node_range(n),
             grid: Some(squash(&node_text(*grid, src))),
             block: Some(squash(&node_text(*block, src))),
@@ -249,8 +249,7 @@ pub(super) fn cupy_launches(
         };
         // `get_function('segment_sort<512, float>')`: the kernel is `segment_sort`, its
         // template arguments bound in order (`T0`, `T1`: the kernel names them).
-        let (kernel, template_args) = split_template(kernel);
-        let mut site = site;
+        let (kernel, template_args) = crate::measure::nvcc::name_expression_parts(kernel);
         for (i, arg) in template_args.into_iter().enumerate() {
             site.meta.insert(format!("T{i}"), arg);
         }
@@ -258,29 +257,6 @@ pub(super) fn cupy_launches(
         true
     });
     out
-}
-
-/// `name<a, b<c>>` → (`name`, [`a`, `b<c>`]); a name without template arguments as it is.
-pub(super) fn split_template(name: &str) -> (String, Vec<String>) {
-    let Some((base, rest)) = name.split_once('<') else { return (name.trim().to_string(), Vec::new()) };
-    let inner = rest.trim_end().strip_suffix('>').unwrap_or(rest);
-    let mut args = Vec::new();
-    let (mut depth, mut start) = (0i32, 0usize);
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                args.push(inner[start..i].trim().to_string());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if !inner[start..].trim().is_empty() {
-        args.push(inner[start..].trim().to_string());
-    }
-    (base.trim().to_string(), args)
 }
 
 pub(super) fn enclosing_function(mut n: Node) -> Option<Node> {

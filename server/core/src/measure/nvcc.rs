@@ -29,8 +29,9 @@ pub fn find() -> Option<PathBuf> {
 }
 
 /// The kernel's name and template arguments in a name expression: `&k<128, 8>` →
-/// (`k`, [`128`, `8`]); `&k` → (`k`, []).
-fn expected(name_expression: &str) -> (String, Vec<String>) {
+/// (`k`, [`128`, `8`]); `&k` → (`k`, []). Also how a cupy `get_function('k<256>')` name is
+/// read.
+pub fn name_expression_parts(name_expression: &str) -> (String, Vec<String>) {
     let e = name_expression.trim().trim_start_matches('&').trim();
     match e.split_once('<') {
         Some((name, rest)) => {
@@ -126,7 +127,7 @@ fn entries(ptx: &str) -> Vec<String> {
 
 /// The entry that is `name_expression`'s kernel, given each entry's demangled form.
 fn pick(entries: &[String], demangled: &[String], name_expression: &str) -> Option<String> {
-    let (name, args) = expected(name_expression);
+    let (name, args) = name_expression_parts(name_expression);
     for (e, d) in entries.iter().zip(demangled) {
         if e == &name && args.is_empty() {
             return Some(e.clone());
