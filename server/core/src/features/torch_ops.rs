@@ -209,21 +209,7 @@ fn fill_shape(args: &str) -> String {
 
 /// `text` split at its top-level commas, each part trimmed.
 fn split_top(text: &str) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(text[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(text[start..].trim());
-    parts
+    crate::declaration::split_top(text, ',').into_iter().map(str::trim).collect()
 }
 
 /// A torch op as one launch's profile: its tensor's elements from `env` (`x.numel()`), or
