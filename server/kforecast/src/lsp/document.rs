@@ -365,21 +365,27 @@ impl Document {
         if self.spec_errors.is_empty() {
             return;
         }
-        let ((bp, bt, bk), (cp, ct, ck)) = self.sides();
-        let names: Vec<String> = self.spec_errors.keys().cloned().collect();
-        for name in names {
-            if !ck.iter().any(|k| k.name == name) {
-                self.spec_errors.remove(&name);
-                continue;
-            }
-            match crate::cli::verify::build_job(&name, (&bp, &bt, &bk), (&cp, &ct, &ck)) {
-                Ok(_) => {
-                    self.spec_errors.remove(&name);
-                }
-                Err(errors) => {
-                    self.spec_errors.insert(name, errors);
-                }
-            }
+        // Borrowed, not copied: this runs after every analysis while a warning is shown.
+        let path = self.path_or_default();
+        let text = self.src.text();
+        let current: Vec<Kernel> = self.current.iter().map(|(k, _)| k.clone()).collect();
+        let base = (path.as_path(), &*self.baseline.text, self.baseline.kernels.as_slice());
+        let cand = (path.as_path(), text.as_str(), current.as_slice());
+        // Each kernel's errors now: none once it builds a job or is gone.
+        let rechecked: Vec<(String, Option<Vec<SpecError>>)> = self
+            .spec_errors
+            .keys()
+            .map(|name| {
+                let present = current.iter().any(|k| &k.name == name);
+                let errors = if present { crate::cli::verify::build_job(name, base, cand).err() } else { None };
+                (name.clone(), errors)
+            })
+            .collect();
+        for (name, errors) in rechecked {
+            match errors {
+                Some(errors) => self.spec_errors.insert(name, errors),
+                None => self.spec_errors.remove(&name),
+            };
         }
     }
 
@@ -442,14 +448,19 @@ impl Document {
         matches!(self.verifications.get(&report.name), Some(Verification::Running { pair }) if Some(*pair) == report.pair)
     }
 
-    /// The (path, text, kernels) of the baseline and of the current version.
-    pub fn sides(&self) -> (Side, Side) {
-        let path = self.path.clone().unwrap_or_else(|| {
+    /// The file's path, or a name of its language's kind for a file without one.
+    fn path_or_default(&self) -> PathBuf {
+        self.path.clone().unwrap_or_else(|| {
             PathBuf::from(match self.language {
                 Language::Cuda => "kernels.cu",
                 Language::Triton => "kernels.py",
             })
-        });
+        })
+    }
+
+    /// The (path, text, kernels) of the baseline and of the current version.
+    pub fn sides(&self) -> (Side, Side) {
+        let path = self.path_or_default();
         let current: Vec<Kernel> = self.current.iter().map(|(k, _)| k.clone()).collect();
         (
             (path.clone(), self.baseline.text.to_string(), self.baseline.kernels.to_vec()),
