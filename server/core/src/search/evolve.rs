@@ -226,7 +226,7 @@ impl Searcher<'_> {
         };
         // Every knob one step of its domain up and down from the original: screened with
         // the first generation's children (the single steps the first picks choose from).
-        let singles: Vec<Proposal> = if config.surrogate { single_steps(&space) } else { Vec::new() };
+        let mut singles: Vec<Proposal> = if config.surrogate { single_steps(&space) } else { Vec::new() };
         let mut operators: Vec<Box<dyn Operator + '_>> = vec![Box::new(KnobMutation::new(space))];
         let (mut batched, random): (Vec<_>, Vec<_>) =
             std::mem::take(&mut self.operators).into_iter().partition(|o| o.per_generation().is_some());
@@ -245,12 +245,9 @@ impl Searcher<'_> {
             }
             let want = if config.surrogate { CHILDREN } else { UNFILTERED_CHILDREN };
             let mut children = self.batched_children(&mut st, &mut batched, original);
-            if st.generation == 1 {
-                for p in singles.iter() {
-                    let p =
-                        Proposal { text: p.text.clone(), description: p.description.clone(), values: p.values.clone() };
-                    Self::admit(&mut st, original, p, &mut children);
-                }
+            // The single steps join the first generation (taken once).
+            for p in std::mem::take(&mut singles) {
+                Self::admit(&mut st, original, p, &mut children);
             }
             children.extend(self.children(&mut st, &mut operators, original, want));
             if children.is_empty() && st.pending.is_empty() {
