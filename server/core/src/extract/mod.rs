@@ -169,11 +169,6 @@ impl Extractor {
         self.pieces.forget(id);
     }
 
-    /// Whether some of the bytes `range` of `src` are not read yet.
-    pub fn unread_in(&mut self, src: &SourceText, range: std::ops::Range<usize>) -> bool {
-        self.language == Language::Cuda && self.pieces.unread_in(src, range)
-    }
-
     /// The kernels of what has been read of `src` ([`Extraction::unread`] says what not).
     pub fn assemble(&mut self, src: &SourceText) -> Extraction {
         if self.language == Language::Cuda {
@@ -229,9 +224,15 @@ pub fn extract(src: &SourceText) -> Extraction {
 
 /// Parses and extracts a text in one go (a CUDA text in pieces, never whole).
 pub fn extract_text(language: Language, text: &str) -> Extraction {
+    extract(&source_for(language, text))
+}
+
+/// A text as the extractor reads it: a CUDA text as a rope read in pieces (never parsed
+/// whole), a Python text parsed.
+pub fn source_for(language: Language, text: &str) -> SourceText {
     match language {
-        Language::Cuda => extract(&SourceText::unparsed(language, text)),
-        Language::Triton => extract(&SourceText::new(language, text)),
+        Language::Cuda => SourceText::unparsed(language, text),
+        Language::Triton => SourceText::new(language, text),
     }
 }
 

@@ -116,13 +116,6 @@ impl Pieces {
         self.layouts.retain(|((i, _), _)| *i != id);
     }
 
-    /// Whether a piece within the byte range `range` of `src` is not read yet.
-    pub fn unread_in(&mut self, src: &SourceText, range: Range<usize>) -> bool {
-        let layout = self.layout(src);
-        let first = layout.partition_point(|p| p.end <= range.start);
-        layout[first..].iter().take_while(|p| p.start <= range.end).any(|p| !self.cache.contains_key(&p.key))
-    }
-
     /// The facts of the pieces of `src` read so far, placed at their file offsets.
     pub fn placed(&mut self, src: &SourceText) -> Placed {
         let layout = self.layout(src);

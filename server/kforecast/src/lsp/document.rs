@@ -44,14 +44,6 @@ const READ_STEP: Duration = Duration::from_millis(100);
 /// What is read around the focus before anything else, each side.
 const FOCUS_MARGIN: usize = 32 * 1024;
 
-/// The text of a document or baseline: a CUDA file is read in pieces, never parsed whole.
-fn source_of(language: Language, text: &str) -> SourceText {
-    match language {
-        Language::Cuda => SourceText::unparsed(language, text),
-        Language::Triton => SourceText::new(language, text),
-    }
-}
-
 /// One version of a file: its path, text and kernels.
 pub type Side = (PathBuf, String, Vec<Kernel>);
 
@@ -138,7 +130,7 @@ impl Document {
                 max_size as f64 / 1e6
             )
         });
-        let src = source_of(language, if disabled.is_some() { "" } else { text });
+        let src = extract::source_for(language, if disabled.is_some() { "" } else { text });
         let mut doc = Self {
             version,
             language,
@@ -206,7 +198,7 @@ impl Document {
 
     /// Makes `text` the baseline; its kernels are read along with the document's.
     fn read_baseline(&mut self, text: Arc<str>, label: &str) {
-        let src = if self.disabled.is_some() { None } else { Some(source_of(self.language, &text)) };
+        let src = if self.disabled.is_some() { None } else { Some(extract::source_for(self.language, &text)) };
         (self.baseline_src, self.reading) = (src, self.disabled.is_none());
         self.baseline = Baseline { kernels: Arc::default(), label: label.to_string(), text };
     }
