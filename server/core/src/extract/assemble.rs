@@ -5,6 +5,7 @@
 //! and declaration) is taken from the last assembly, not built again: an edit rebuilds
 //! the kernels of the items it changed.
 
+use super::callers::Callers;
 use super::{words, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::declaration::{is_comment_line, items_before, Declared, PREFIX as DECLARATION_PREFIX};
 use crate::hash::{ContentHash, Hasher};
@@ -95,6 +96,17 @@ type Launch<'a> = (&'a LaunchDraft, usize, usize, usize);
 /// Hashes what every kernel may take from the rest of the file.
 fn context(placed: &[(usize, Arc<ItemFacts>)], language: Language) -> ContentHash {
     let mut h = Hasher::new();
+    // Calls of launching functions and what functions leave in references bind launches.
+    let launching: BTreeSet<&str> =
+        placed.iter().flat_map(|(_, f)| f.launches.iter().map(|l| l.site.host_name.as_str())).collect();
+    for (_, facts) in placed {
+        for c in facts.calls.iter().filter(|c| launching.contains(c.callee.as_str())) {
+            h.str(&format!("{c:?}"));
+        }
+        for o in &facts.out_params {
+            h.str(&format!("{o:?}"));
+        }
+    }
     for (_, facts) in placed {
         for helper in &facts.helpers {
             h.str(&helper.name).str(&format!("{:?}", helper.kind)).hash(&helper.normalized).str(&helper.text);
@@ -132,7 +144,9 @@ pub(super) fn assemble(
     let mut launches: HashMap<&str, Vec<Launch>> = HashMap::new();
     let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();
     let mut template_calls: HashMap<&str, &[String]> = HashMap::new();
+    let mut callers = Callers::default();
     for (at, (base, facts)) in placed.iter().enumerate() {
+        callers.add(at, &facts.calls, &facts.out_params);
         for (callee, args) in &facts.template_calls {
             template_calls.entry(callee.as_str()).or_insert(args);
         }
@@ -171,7 +185,19 @@ pub(super) fn assemble(
             };
             let mut kernel = match built.0.remove(&key).filter(|e| same(e)) {
                 Some(entry) => entry.kernel,
-                None => build(language, draft, *base, launched, &helpers, &template_calls, &jit_kernels, declared),
+                None => build(
+                    language,
+                    draft,
+                    *base,
+                    launched,
+                    &Context {
+                        helpers: &helpers,
+                        template_calls: &template_calls,
+                        jit_kernels: &jit_kernels,
+                        callers: &callers,
+                    },
+                    declared,
+                ),
             };
             now.0.insert(key, Entry { item: facts.clone(), base: *base, sites, context, kernel: kernel.clone() });
             let count = seen.entry(draft.name.clone()).or_insert(0);
@@ -191,18 +217,24 @@ pub(super) fn assemble(
     kernels
 }
 
+/// What every kernel of the file may take from the rest of it.
+struct Context<'c, 'a> {
+    helpers: &'c HashMap<&'a str, &'a HelperDraft>,
+    template_calls: &'c HashMap<&'a str, &'a [String]>,
+    jit_kernels: &'c HashMap<&'a str, &'a KernelDraft>,
+    callers: &'c Callers<'a>,
+}
+
 /// Builds one kernel from its draft (at `base`), its launches and the file's helpers.
-#[allow(clippy::too_many_arguments)]
 fn build(
     language: Language,
     draft: &KernelDraft,
     base: usize,
     launched: &[Launch],
-    helpers: &HashMap<&str, &HelperDraft>,
-    template_calls: &HashMap<&str, &[String]>,
-    jit_kernels: &HashMap<&str, &KernelDraft>,
+    cx: &Context,
     declared: Declared,
 ) -> Kernel {
+    let Context { helpers, template_calls, jit_kernels, callers } = *cx;
     let range = draft.range.shifted(base as isize);
     let sites: Vec<LaunchSite> = launched
         .iter()
@@ -211,6 +243,7 @@ fn build(
             site.range = site.range.shifted(*b as isize);
             add_file_constants(&mut site, helpers);
             bind_host_template(&mut site, &l.host_template, template_calls);
+            super::callers::bind(&mut site, &l.host_fn_params, callers);
             for (i, arg) in l.template_args.iter().enumerate() {
                 let key = draft.constexpr_params.get(i).cloned().unwrap_or(format!("T{i}"));
                 site.meta.insert(key, arg.clone());

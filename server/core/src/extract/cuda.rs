@@ -62,7 +62,47 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
     if matches!(item.kind(), "function_definition" | "template_declaration") {
         facts.template_calls = template_calls(item, src);
     }
+    host_functions(item, src, &mut facts);
     facts
+}
+
+/// The calls and reference-parameter results of the host functions an item defines (a
+/// function, a function template, an `extern "C"` block's functions).
+fn host_functions(item: Node, src: &SourceText, facts: &mut ItemFacts) {
+    let defs: Vec<Node> = match item.kind() {
+        "function_definition" => vec![item],
+        "template_declaration" | "linkage_specification" | "declaration_list" => {
+            let mut out = Vec::new();
+            walk::preorder(item, |n| {
+                if n.kind() == "function_definition" {
+                    out.push(n);
+                    return false;
+                }
+                true
+            });
+            out
+        }
+        _ => Vec::new(),
+    };
+    for def in defs {
+        if has_child_kind(def, "__global__") || has_child_kind(def, "__device__") {
+            continue;
+        }
+        facts.calls.extend(super::callers::calls_in(def, item, src));
+        facts.out_params.extend(super::callers::out_params(def, src));
+    }
+}
+
+/// The parameter names of the function definition around `n`, if any.
+fn enclosing_params(n: Node, src: &SourceText) -> Vec<String> {
+    let mut at = n;
+    while let Some(parent) = at.parent() {
+        if parent.kind() == "function_definition" {
+            return super::callers::signature(parent, src).map(|s| s.1).unwrap_or_default();
+        }
+        at = parent;
+    }
+    Vec::new()
 }
 
 /// Calls of function templates with explicit arguments in `item` (`launch_dot<256, 8>(…)`),
@@ -113,6 +153,14 @@ pub(super) fn strip_comments(text: &str) -> String {
     }
     out.push_str(rest);
     out.trim().to_string()
+}
+
+/// The texts of a list's items (a call's arguments, a template's arguments), squashed.
+pub(super) fn list_texts(list: Option<Node>, src: &SourceText) -> Vec<String> {
+    let Some(list) = list else { return Vec::new() };
+    let mut c = list.walk();
+    let out = list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect();
+    out
 }
 
 fn has_child_kind(node: Node, kind: &str) -> bool {
@@ -285,13 +333,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         let (callee, template_args) = match function.kind() {
             "template_function" => {
                 let name = function.child_by_field_name("name").map(|c| node_text(c, src).into_owned());
-                let args = function
-                    .child_by_field_name("arguments")
-                    .map(|list| {
-                        let mut c = list.walk();
-                        list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect()
-                    })
-                    .unwrap_or_default();
+                let args = list_texts(function.child_by_field_name("arguments"), src);
                 (name.unwrap_or_default(), args)
             }
             _ => {
@@ -301,13 +343,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         };
         let mut c = config.walk();
         let operands: Vec<String> = config.named_children(&mut c).map(|o| squash(&node_text(o, src))).collect();
-        let args = n
-            .child_by_field_name("arguments")
-            .map(|list| {
-                let mut c = list.walk();
-                list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect()
-            })
-            .unwrap_or_default();
+        let args = list_texts(n.child_by_field_name("arguments"), src);
         // The locals this launch sees: a branch's `const uint BM = 64;` is not the other
         // branch's.
         let locals = host_locals(node, src, n.start_byte());
@@ -316,6 +352,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             callee,
             template_args,
             host_template: Vec::new(),
+            host_fn_params: enclosing_params(n, src),
             site: LaunchSite {
                 range: node_range(n),
                 grid: operands.first().cloned(),
@@ -416,7 +453,7 @@ fn enclosing_name(node: Node, src: &SourceText) -> String {
 
 /// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch (or call) at byte `at`
 /// may refer to: declared in a block that holds it (not in another branch).
-fn host_locals(node: Node, src: &SourceText, at: usize) -> BTreeMap<String, String> {
+pub(super) fn host_locals(node: Node, src: &SourceText, at: usize) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     walk::preorder_with_ancestors(node, |n, ancestors| {
         if n.kind() == "assignment_expression" {

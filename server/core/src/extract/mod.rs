@@ -7,6 +7,7 @@
 //! resolves helpers and attaches launch sites to kernels by name.
 
 mod assemble;
+mod callers;
 mod cuda;
 mod embedded_cuda;
 pub mod gpumode;
@@ -94,6 +95,9 @@ struct LaunchDraft {
     /// Template parameters of the launching function (`template <int BLOCK> void run()`),
     /// bound by a call of it elsewhere in the file (`run<256>()`).
     host_template: Vec<String>,
+    /// Parameters of the launching function, bound from its caller in the file
+    /// (`callers::bind`).
+    host_fn_params: Vec<String>,
     site: LaunchSite,
 }
 
@@ -105,6 +109,10 @@ struct ItemFacts {
     launches: Vec<LaunchDraft>,
     /// Calls of function templates with explicit arguments (`launch_dot<256, 8>(…)`).
     template_calls: Vec<(String, Vec<String>)>,
+    /// A host function's calls of other functions (CUDA).
+    calls: Vec<callers::CallDraft>,
+    /// What a host function leaves in its reference parameters (CUDA).
+    out_params: Vec<callers::OutParams>,
 }
 
 /// Reads one document; keeps a per-item cache between calls.

@@ -249,6 +249,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             callee,
             template_args: Vec::new(),
             host_template: Vec::new(),
+            host_fn_params: Vec::new(),
             site: LaunchSite {
                 range: node_range(n),
                 grid: Some(grid.join(", ")),

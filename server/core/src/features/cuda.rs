@@ -106,6 +106,8 @@ struct Walker<'a> {
     threads_x: f64,
     acc: Acc,
     loop_load: Vec<f64>,
+    /// Template parameters: a branch on them alone (`if (nIsPow2)`) is decided per instance.
+    constants: std::collections::HashSet<String>,
     /// The average thread's `threadIdx`/`blockIdx`: loop bounds that depend on the thread
     /// (triangles, grid-stride starts) are counted for it.
     mean_index: Vec<(String, f64)>,
@@ -173,6 +175,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let dynamic_smem = launch.and_then(|l| l.shared_mem.as_deref()).and_then(|s| env.eval(s)).map(|e| e.value);
 
     let mut walker = Walker {
+        constants: kernel.constexpr_params.iter().cloned().collect(),
         src: &source,
         helpers: &kernel.helpers,
         inlining: Vec::new(),

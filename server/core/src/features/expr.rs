@@ -210,6 +210,9 @@ impl Env {
         if let Some(v) = self.values.get(name) {
             return Eval { value: *v, guesses: 0, device_queries: 0 };
         }
+        if let Some(v) = boolean(name) {
+            return Eval { value: v, guesses: 0, device_queries: 0 };
+        }
         let typical = if self.roles.contains(name) { typical_size(name) } else { None };
         if let Some(text) = self.texts.get(name) {
             let before = typical.map(|_| self.missing.borrow().clone());
@@ -235,6 +238,15 @@ impl Env {
             }
         }
         Eval { value: typical.unwrap_or(self.unknown), guesses: 1, device_queries: 0 }
+    }
+}
+
+/// `true` / `false` (C++, and Python's `True` / `False`) as 1 / 0.
+fn boolean(name: &str) -> Option<f64> {
+    match name {
+        "true" | "True" => Some(1.0),
+        "false" | "False" => Some(0.0),
+        _ => None,
     }
 }
 
@@ -533,7 +545,9 @@ impl ExprParser<'_> {
                     if !self.eat(")") {
                         return None;
                     }
-                    return type_size(&ty.join(" "));
+                    // `sizeof(T)` in a template whose `T` the launch gives.
+                    let ty = ty.join(" ");
+                    return type_size(&ty).or_else(|| type_size(&self.env.resolve(&ty)));
                 }
                 if self.eat("(") {
                     let mut args = Vec::new();
@@ -652,7 +666,9 @@ fn call(name: &str, args: &[f64]) -> Option<f64> {
         ("cdiv" | "ceil_div" | "div_up" | "DIV_UP" | "CEIL_DIV", [a, b]) if *b != 0.0 => Some((a / b).ceil()),
         ("min" | "fmin" | "std::min" | "minimum", [a, b]) => Some(a.min(*b)),
         ("max" | "fmax" | "std::max" | "maximum", [a, b]) => Some(a.max(*b)),
-        ("next_power_of_2", [a]) => Some(2f64.powf(a.max(1.0).log2().ceil())),
+        ("next_power_of_2" | "nextPow2" | "next_pow2" | "nextPowerOf2" | "next_power_of_two", [a]) => {
+            Some(2f64.powf(a.max(1.0).log2().ceil()))
+        }
         ("dim3", args) if !args.is_empty() => Some(args.iter().product()),
         // `tl.constexpr(1024)`: a Triton module constant's value.
         ("int" | "float" | "ceil" | "floor" | "abs" | "constexpr", [a]) => Some(*a),

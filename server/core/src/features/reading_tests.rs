@@ -4,6 +4,7 @@
 use crate::extract::extract_text;
 use crate::kernel::Language;
 
+mod host_code;
 mod python;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {

@@ -215,6 +215,8 @@ impl Walker<'_> {
         } else if short.starts_with("__syncthreads")
             || short == "__syncwarp"
             || short.ends_with("sync") && name.contains('.')
+            // `cg::sync(block)`: a cooperative group's barrier.
+            || short == "sync" && name.contains("::")
         {
             if short == "__syncwarp" {
                 self.acc.shuffles += weight;

@@ -63,6 +63,17 @@ impl Walker<'_> {
             }
             "if_statement" => {
                 let cond = node.child_by_field_name("condition");
+                if let Some(taken) = cond.and_then(|c| self.decided(c)) {
+                    let branch = if taken {
+                        node.child_by_field_name("consequence")
+                    } else {
+                        node.child_by_field_name("alternative")
+                    };
+                    if let Some(b) = branch {
+                        self.statement(b, mult, frac, depth + 1);
+                    }
+                    return;
+                }
                 if let Some(c) = cond {
                     self.expr(c, mult, frac, depth + 1);
                 }
@@ -92,6 +103,9 @@ impl Walker<'_> {
             "expression_statement" => {
                 if let Some(assign) = node.named_child(0).filter(|n| n.kind() == "assignment_expression") {
                     self.track_assignment(assign);
+                    if mult == 1.0 {
+                        self.rescale(assign);
+                    }
                 }
                 self.expr(node, mult, frac, depth + 1);
             }
@@ -183,6 +197,8 @@ impl Walker<'_> {
                     if let Some(width) = self.global_in(value) {
                         let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };
                         self.global.insert(name.clone(), w);
+                    } else if self.shared_in(&value_text) {
+                        self.shared.insert(name.clone(), Shared { dims: 1, padded: false });
                     }
                 }
                 self.expr(value, mult, frac, 1);
@@ -190,6 +206,14 @@ impl Walker<'_> {
                 self.vars.insert(name, Coef::Uniform);
             }
         }
+    }
+
+    /// Whether a pointer's initial value points into shared memory: a shared array
+    /// (`smem + offset`, `(float*)smem`) or a helper that returns it
+    /// (`SharedMemory<T>()`, `get_shared_buffer()`).
+    fn shared_in(&self, value: &str) -> bool {
+        crate::extract::words(value).any(|w| self.shared.contains_key(w))
+            || value.contains('(') && value.to_ascii_lowercase().contains("shared")
     }
 
     pub(super) fn track_assignment(&mut self, assign: Node) {
@@ -205,6 +229,68 @@ impl Walker<'_> {
             let next = if op == "=" { coef } else { prev.add(coef) };
             self.vars.insert(name, next);
         }
+    }
+
+    /// A condition on template parameters alone (`nIsPow2`, `BLOCK >= 64`) that the launched
+    /// instance decides: whether it holds.
+    fn decided(&self, cond: Node) -> Option<bool> {
+        let text = self.text(cond);
+        let words: Vec<&str> = crate::extract::words(text)
+            .filter(|w| w.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_'))
+            .collect();
+        if words.is_empty() || !words.iter().all(|w| self.constants.contains(*w) || matches!(*w, "true" | "false")) {
+            return None;
+        }
+        let e = self.env.eval_quiet(text).filter(|e| e.guesses == 0)?;
+        Some(e.value != 0.0)
+    }
+
+    /// `stride = stride << 1;` outside loops: the name's value from here on is the old one
+    /// so changed (a grid-stride loop's doubled stride).
+    fn rescale(&mut self, assign: Node) {
+        let (Some(left), Some(right)) = (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
+        else {
+            return;
+        };
+        let op = assign.child_by_field_name("operator").map(|o| self.text(o).to_string()).unwrap_or_default();
+        let name = self.text(left).trim().to_string();
+        let right = self.text(right).to_string();
+        if op != "=" || left.kind() != "identifier" || !self.env.defines(&name) {
+            return;
+        }
+        if crate::extract::words(&right).any(|w| w == name) {
+            let old = self.env.resolve(&name);
+            if old != name {
+                let new = crate::extract::substitute(&right, &name, &format!("({old})"));
+                self.env.define(&name, &new);
+            }
+        }
+    }
+
+    /// `while (i < n) { …; i += stride; }`: the loop variable, its bound and its step.
+    fn while_stride(&self, node: Node) -> Option<(String, String, String)> {
+        let mut cond = node.child_by_field_name("condition")?;
+        while matches!(cond.kind(), "parenthesized_expression" | "condition_clause") {
+            cond = cond.named_child(0)?;
+        }
+        let op = cond.child_by_field_name("operator").map(|o| o.kind())?;
+        if !matches!(op, "<" | "<=") {
+            return None;
+        }
+        let var = self.text(cond.child_by_field_name("left")?).trim().to_string();
+        let bound = self.text(cond.child_by_field_name("right")?).to_string();
+        let body = node.child_by_field_name("body")?;
+        let mut cursor = body.walk();
+        let step = body.named_children(&mut cursor).find_map(|st| {
+            let a = st
+                .named_child(0)
+                .filter(|a| st.kind() == "expression_statement" && a.kind() == "assignment_expression")?;
+            let left = self.text(a.child_by_field_name("left")?).trim().to_string();
+            let op = self.text(a.child_by_field_name("operator")?).to_string();
+            let right = a.child_by_field_name("right")?;
+            (left == var && op == "+=").then(|| self.text(right).to_string())
+        })?;
+        Some((var, bound, step))
     }
 
     /// Vector width of the global pointer mentioned in `node`, if any.
@@ -225,6 +311,17 @@ impl Walker<'_> {
             w.acc.guesses += 1;
             8.0
         };
+        if node.kind() == "while_statement" {
+            // A grid-stride `while`: from the mean thread's start to the bound by the step.
+            let Some((var, bound, step)) = self.while_stride(node) else { return guess(self) };
+            let (Some(a), Some(b)) = (self.eval_mean_thread(&var), self.eval_mean_thread(&bound)) else {
+                return guess(self);
+            };
+            return match self.env.eval(&step) {
+                Some(s) if s.value >= 1.0 => ((b - a).max(0.0) / s.value).ceil().clamp(0.0, 1e12),
+                _ => guess(self),
+            };
+        }
         if node.kind() != "for_statement" {
             return guess(self);
         }

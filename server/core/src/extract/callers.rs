@@ -1,0 +1,457 @@
+//! A launching function's parameters bound from its caller in the same file, as the
+//! forecaster reads them: `run(n, threads, blocks)` called from `entry(…)` after
+//! `shape_for(kind, n, 256, blocks, threads)` set `blocks` and `threads` through
+//! reference parameters.
+//!
+//! Each host function item contributes, once per content (cached with its piece):
+//! - its calls of other functions ([`CallDraft`]: the arguments and the caller's locals
+//!   there);
+//! - if it has reference parameters (`int &blocks`), what it leaves in them
+//!   ([`OutParams`]), read statement by statement with each value written out in the
+//!   function's parameters: a value set differently in the branches of an `if` becomes
+//!   `(cond) ? (a) : (b)`; a branch that reports an error (`printf`, `exit`, `throw`) is
+//!   the rare path and is not followed; a name set in a loop is unknown.
+//!
+//! At assembly, [`bind`] gives the launch the values its function's parameters have at
+//! the first call of it in the file (through up to [`MAX_CALLERS`] callers): a number
+//! where the caller's text evaluates, else the caller's text with the caller's locals
+//! written in (its own unbound parameters stay names, so the size prior sizes them).
+
+use super::{node_text, squash, walk};
+use crate::kernel::{LaunchSite, SET_ON_SOME_PATHS};
+use crate::source::SourceText;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use tree_sitter::Node;
+
+/// Callers followed up from a launching function (main → run → launch).
+const MAX_CALLERS: usize = 3;
+/// Calls kept per function.
+const MAX_CALLS: usize = 32;
+/// A value's text longer than this is not kept (unknown).
+const MAX_TEXT: usize = 2000;
+
+/// A call of a host function (not a launch).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct CallDraft {
+    pub callee: String,
+    pub args: Vec<String>,
+    /// The calling function's locals at the call (see `cuda::host_locals`).
+    pub locals: BTreeMap<String, String>,
+    /// Offset of the call in its item (orders calls of one function).
+    pub at: usize,
+    /// The calling function and its parameters.
+    pub function: String,
+    pub function_params: Vec<String>,
+}
+
+/// What a function leaves in its reference parameters, in terms of its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct OutParams {
+    pub function: String,
+    pub params: Vec<String>,
+    /// (parameter index, value text).
+    pub outputs: Vec<(usize, String)>,
+}
+
+/// A function definition's name (its last `::` part) and parameter names.
+pub(super) fn signature(def: Node, src: &SourceText) -> Option<(String, Vec<String>)> {
+    let declarator = super::cuda::function_declarator(def)?;
+    let name = declarator.child_by_field_name("declarator").map(|n| node_text(n, src).into_owned())?;
+    let name = name.rsplit("::").next().unwrap_or_default().trim().to_string();
+    let mut params = Vec::new();
+    if let Some(list) = declarator.child_by_field_name("parameters") {
+        let mut c = list.walk();
+        for p in list.named_children(&mut c) {
+            if let Some(n) = p.child_by_field_name("declarator").and_then(super::declarator_name) {
+                params.push(node_text(n, src).into_owned());
+            }
+        }
+    }
+    Some((name, params))
+}
+
+/// Library calls that never launch or set sizes.
+fn library(name: &str) -> bool {
+    name.starts_with("cuda")
+        || name.starts_with("cu") && name.chars().nth(2).is_some_and(|c| c.is_ascii_uppercase())
+        || name.starts_with("check")
+        || matches!(name, "printf" | "fprintf" | "sprintf" | "puts" | "malloc" | "free" | "memcpy" | "memset" | "exit")
+}
+
+/// The name a call's function is written with (`run`, `run<float>`), if it is a plain name.
+fn callee_name(call: Node, src: &SourceText) -> Option<String> {
+    let f = call.child_by_field_name("function")?;
+    let name = match f.kind() {
+        "identifier" => node_text(f, src).into_owned(),
+        "template_function" => node_text(f.child_by_field_name("name")?, src).into_owned(),
+        _ => return None,
+    };
+    (!library(&name)).then_some(name)
+}
+
+/// The host function `def`'s calls of other functions.
+pub(super) fn calls_in(def: Node, item: Node, src: &SourceText) -> Vec<CallDraft> {
+    let Some((function, function_params)) = signature(def, src) else { return Vec::new() };
+    let Some(body) = def.child_by_field_name("body") else { return Vec::new() };
+    let mut out = Vec::new();
+    walk::preorder(body, |n| {
+        if n.kind() != "call_expression" || out.len() >= MAX_CALLS {
+            return out.len() < MAX_CALLS;
+        }
+        let mut c = n.walk();
+        if n.children(&mut c).any(|ch| ch.kind() == "kernel_call_syntax") {
+            return true;
+        }
+        let Some(callee) = callee_name(n, src) else { return true };
+        let args = super::cuda::list_texts(n.child_by_field_name("arguments"), src);
+        let locals = super::cuda::host_locals(item, src, n.start_byte());
+        out.push(CallDraft {
+            callee,
+            args,
+            locals,
+            at: n.start_byte() - item.start_byte(),
+            function: function.clone(),
+            function_params: function_params.clone(),
+        });
+        true
+    });
+    out
+}
+
+/// What the host function `def` leaves in its reference parameters, if it has any it sets.
+pub(super) fn out_params(def: Node, src: &SourceText) -> Option<OutParams> {
+    let (function, params) = signature(def, src)?;
+    let declarator = super::cuda::function_declarator(def)?;
+    let list = declarator.child_by_field_name("parameters")?;
+    let mut c = list.walk();
+    let references: Vec<usize> = list
+        .named_children(&mut c)
+        .enumerate()
+        .filter(|(_, p)| p.child_by_field_name("declarator").is_some_and(|d| d.kind() == "reference_declarator"))
+        .map(|(i, _)| i)
+        .collect();
+    if references.is_empty() {
+        return None;
+    }
+    let mut reader = Reader { src, vals: params.iter().map(|p| (p.clone(), Some(p.clone()))).collect() };
+    reader.statement(def.child_by_field_name("body")?, 0);
+    let outputs: Vec<(usize, String)> = references
+        .into_iter()
+        .filter_map(|i| {
+            let p = params.get(i)?;
+            let v = reader.vals.get(p)?.clone()?;
+            (&v != p).then_some((i, v))
+        })
+        .collect();
+    (!outputs.is_empty()).then_some(OutParams { function, params, outputs })
+}
+
+/// Reads a function body in order, each name's value written out in the parameters
+/// (`None`: unknown).
+struct Reader<'s> {
+    src: &'s SourceText,
+    vals: BTreeMap<String, Option<String>>,
+}
+
+impl Reader<'_> {
+    fn text(&self, n: Node) -> String {
+        squash(&node_text(n, self.src))
+    }
+
+    /// `text` with the names it uses written out; `None` if it uses an unknown one.
+    fn close(&self, text: &str) -> Option<String> {
+        let mut unknown = false;
+        let out = replace_words(text, |w| match self.vals.get(w) {
+            Some(Some(v)) if v == w => None,
+            Some(Some(v)) => Some(format!("({v})")),
+            Some(None) => {
+                unknown = true;
+                None
+            }
+            None => None,
+        });
+        (!unknown && out.len() <= MAX_TEXT).then_some(out)
+    }
+
+    fn statement(&mut self, s: Node, depth: usize) {
+        if depth > 32 {
+            return;
+        }
+        match s.kind() {
+            "compound_statement" => {
+                let outer: BTreeSet<String> = self.vals.keys().cloned().collect();
+                let mut c = s.walk();
+                for child in s.named_children(&mut c).collect::<Vec<_>>() {
+                    self.statement(child, depth + 1);
+                }
+                self.vals.retain(|k, _| outer.contains(k));
+            }
+            "declaration" => {
+                let mut c = s.walk();
+                for d in s.children_by_field_name("declarator", &mut c).collect::<Vec<_>>() {
+                    let (name, value) = match d.kind() {
+                        "init_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("value")),
+                        _ => (Some(d), None),
+                    };
+                    let Some(name) = name.and_then(super::declarator_name) else { continue };
+                    let value =
+                        value.filter(|v| v.kind() != "initializer_list").and_then(|v| self.close(&self.text(v)));
+                    self.vals.insert(node_text(name, self.src).into_owned(), value);
+                }
+            }
+            "expression_statement" => self.effects(s),
+            "else_clause" => {
+                let mut c = s.walk();
+                if let Some(inner) = s.named_children(&mut c).last() {
+                    self.statement(inner, depth + 1);
+                }
+            }
+            "if_statement" => self.branches(s, depth),
+            "for_statement" | "while_statement" | "do_statement" | "for_range_loop" | "switch_statement" => {
+                walk::preorder(s, |n| {
+                    let target = match n.kind() {
+                        "assignment_expression" => n.child_by_field_name("left"),
+                        "update_expression" => n.child_by_field_name("argument"),
+                        _ => None,
+                    };
+                    if let Some(v) = target.and_then(|t| self.vals.get_mut(node_text(t, self.src).trim())) {
+                        *v = None;
+                    }
+                    true
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn effects(&mut self, s: Node) {
+        walk::preorder(s, |n| match n.kind() {
+            "assignment_expression" => {
+                let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
+                    return true;
+                };
+                let name = node_text(left, self.src).trim().to_string();
+                if !self.vals.contains_key(&name) {
+                    return true;
+                }
+                let op = n.child_by_field_name("operator").map(|o| node_text(o, self.src).into_owned());
+                let right = self.close(&self.text(right));
+                let value = match (op.as_deref().unwrap_or("=").strip_suffix('='), right) {
+                    (Some(""), r) => r,
+                    (Some(bin), Some(r)) => {
+                        self.vals.get(&name).cloned().flatten().map(|old| format!("({old}) {bin} ({r})"))
+                    }
+                    _ => None,
+                };
+                let value = value.filter(|v| v.len() <= MAX_TEXT);
+                self.vals.insert(name, value);
+                false
+            }
+            "update_expression" => {
+                if let Some(v) = n.child_by_field_name("argument").and_then(|a| {
+                    let name = node_text(a, self.src).trim().to_string();
+                    self.vals.get_mut(&name)
+                }) {
+                    *v = None;
+                }
+                false
+            }
+            _ => true,
+        });
+    }
+
+    fn branches(&mut self, s: Node, depth: usize) {
+        let cond = s.child_by_field_name("condition").map(|c| {
+            let t = self.text(c);
+            t.strip_prefix('(').and_then(|t| t.strip_suffix(')')).map(str::to_string).unwrap_or(t)
+        });
+        let cons = s.child_by_field_name("consequence");
+        let alt = s.child_by_field_name("alternative");
+        let cold = |n: Option<Node>| n.is_some_and(|n| reports_error(n, self.src));
+        let (cold_then, cold_else) = (cold(cons), cold(alt));
+        let mut then = Reader { src: self.src, vals: self.vals.clone() };
+        if let Some(n) = cons.filter(|_| !cold_then) {
+            then.statement(n, depth + 1);
+        }
+        let mut other = Reader { src: self.src, vals: self.vals.clone() };
+        if let Some(n) = alt.filter(|_| !cold_else) {
+            other.statement(n, depth + 1);
+        }
+        // The error path is the rare one: the other path's values hold after the `if`.
+        if cold_then && !cold_else {
+            self.vals = other.vals;
+            return;
+        }
+        if cold_else && !cold_then {
+            self.vals = then.vals;
+            return;
+        }
+        let cond = cond.and_then(|c| self.close(&c));
+        for (k, v) in self.vals.iter_mut() {
+            let (a, b) = (then.vals.get(k).cloned().flatten(), other.vals.get(k).cloned().flatten());
+            *v = match (a, b, &cond) {
+                (Some(a), Some(b), _) if a == b => Some(a),
+                (Some(a), Some(b), Some(c)) => Some(format!("(({c}) ? ({a}) : ({b}))")).filter(|t| t.len() <= MAX_TEXT),
+                _ => None,
+            };
+        }
+    }
+}
+
+/// Whether a branch reports an error: it prints, exits, aborts or throws.
+fn reports_error(n: Node, src: &SourceText) -> bool {
+    let mut found = false;
+    walk::preorder(n, |c| {
+        if found {
+            return false;
+        }
+        found = c.kind() == "throw_statement"
+            || c.kind() == "call_expression"
+                && c.child_by_field_name("function").is_some_and(|f| {
+                    matches!(
+                        node_text(f, src).trim(),
+                        "printf" | "fprintf" | "puts" | "perror" | "exit" | "abort" | "std::abort" | "std::exit"
+                    )
+                });
+        !found
+    });
+    found
+}
+
+/// `text` with each whole name (not a member `a.b`'s parts, not a number) that `with`
+/// maps replaced, all at once.
+fn replace_words(text: &str, mut with: impl FnMut(&str) -> Option<String>) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphabetic() || c == '_' {
+            let start = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            let member = start > 0 && matches!(chars[start - 1], '.' | '>')
+                || chars.get(i).is_some_and(|c| *c == '.' || *c == '(')
+                || chars.get(i..i + 2).is_some_and(|s| s == ['-', '>'] || s == [':', ':']);
+            match (!member).then(|| with(&word)).flatten() {
+                Some(r) => out.push_str(&r),
+                None => out.push_str(&word),
+            }
+        } else if c.is_ascii_digit() {
+            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '.' || chars[i] == '_') {
+                out.push(chars[i]);
+                i += 1;
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The file's calls and reference-parameter summaries, for [`bind`].
+#[derive(Default)]
+pub(super) struct Callers<'a> {
+    /// Calls by callee: (item index, call).
+    calls: HashMap<&'a str, Vec<(usize, &'a CallDraft)>>,
+    /// Calls by item, in order.
+    by_item: HashMap<usize, Vec<&'a CallDraft>>,
+    outs: HashMap<&'a str, &'a OutParams>,
+}
+
+impl<'a> Callers<'a> {
+    pub fn add(&mut self, item: usize, calls: &'a [CallDraft], outs: &'a [OutParams]) {
+        for c in calls {
+            self.calls.entry(c.callee.as_str()).or_default().push((item, c));
+            self.by_item.entry(item).or_default().push(c);
+        }
+        for o in outs {
+            self.outs.entry(o.function.as_str()).or_insert(o);
+        }
+    }
+
+    /// The values of `function`'s parameters at the first call of it in the file.
+    fn values(&self, function: &str, params: &[String], depth: usize) -> BTreeMap<String, String> {
+        let mut out = BTreeMap::new();
+        let Some((item, call)) = self
+            .calls
+            .get(function)
+            .and_then(|cs| cs.iter().find(|(_, c)| c.function != function && c.args.len() == params.len()))
+        else {
+            return out;
+        };
+        let mut texts: BTreeMap<String, String> = call
+            .locals
+            .iter()
+            .filter(|(_, v)| v.as_str() != SET_ON_SOME_PATHS)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if depth < MAX_CALLERS {
+            for (k, v) in self.values(&call.function, &call.function_params, depth + 1) {
+                texts.entry(k).or_insert(v);
+            }
+        }
+        // Earlier calls of the same function that set its locals through references.
+        let earlier =
+            self.by_item.get(item).into_iter().flatten().filter(|c| c.function == call.function && c.at < call.at);
+        for c in earlier {
+            let Some(o) = self.outs.get(c.callee.as_str()).filter(|o| o.params.len() == c.args.len()) else { continue };
+            for (i, text) in &o.outputs {
+                let Some(target) = c.args.get(*i).filter(|a| a.chars().all(|ch| ch.is_alphanumeric() || ch == '_'))
+                else {
+                    continue;
+                };
+                let value = replace_words(text, |w| {
+                    o.params.iter().position(|p| p == w).and_then(|j| c.args.get(j)).map(|a| format!("({a})"))
+                });
+                texts.insert(target.clone(), value);
+            }
+        }
+        let env = crate::features::expr::Env::default();
+        for (p, a) in params.iter().zip(&call.args) {
+            let Some(text) = written_out(a, &texts) else { continue };
+            let value = match env.eval_quiet(&text).filter(|e| e.guesses == 0) {
+                Some(e) => super::host::number(e.value),
+                None => text,
+            };
+            out.insert(p.clone(), value);
+        }
+        out
+    }
+}
+
+/// `text` with the caller's names written out (a few rounds), `None` if too long.
+fn written_out(text: &str, texts: &BTreeMap<String, String>) -> Option<String> {
+    let mut t = text.to_string();
+    for _ in 0..6 {
+        let next = replace_words(&t, |w| texts.get(w).filter(|v| v.as_str() != w).map(|v| format!("({v})")));
+        if next == t {
+            break;
+        }
+        t = next;
+        if t.len() > MAX_TEXT {
+            return None;
+        }
+    }
+    Some(t)
+}
+
+/// Binds the launching function's parameters (`params`) that the launch does not already
+/// know from the first call of the function in the file. A value that uses a name the
+/// launching function has for something else is left out.
+pub(super) fn bind(site: &mut LaunchSite, params: &[String], callers: &Callers) {
+    if params.is_empty() || site.host_name.is_empty() || params.iter().all(|p| site.locals.contains_key(p)) {
+        return;
+    }
+    let own: BTreeSet<String> = params.iter().chain(site.locals.keys()).cloned().collect();
+    let values = callers.values(&site.host_name, params, 1);
+    for (p, v) in values {
+        let clash = super::words(&v).any(|w| own.contains(w));
+        if !clash && !site.locals.contains_key(&p) {
+            site.locals.insert(p, v);
+        }
+    }
+}

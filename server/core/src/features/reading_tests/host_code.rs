@@ -1,0 +1,105 @@
+//! Host code that sizes a launch the way sample programs do: a shape helper setting the
+//! block and grid through references, a launcher called from an entry point whose size is
+//! known only at run time, shared memory through a helper, grid-stride `while` loops.
+
+use super::profile_of;
+
+/// A pairwise-sum reduction in the style of tutorial ladders (our own text): shared memory
+/// through a helper struct, cooperative-groups barriers, the launch shape from a helper.
+const PAIR_SUM: &str = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <class T> struct SharedBuffer {
+    __device__ inline operator T *() { extern __shared__ int raw[]; return (T *)raw; }
+};
+template <class T> __global__ void pair_sum(T *in, T *out, unsigned int n) {
+    cg::thread_block cta = cg::this_thread_block();
+    T *buf = SharedBuffer<T>();
+    unsigned int t = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    T acc = (i < n) ? in[i] : 0;
+    if (i + blockDim.x < n) acc += in[i + blockDim.x];
+    buf[t] = acc;
+    cg::sync(cta);
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (t < s) buf[t] = acc = acc + buf[t + s];
+        cg::sync(cta);
+    }
+    if (t == 0) out[blockIdx.x] = acc;
+}
+unsigned int round_up_pow2(unsigned int x) { --x; x |= x >> 1; x |= x >> 2; x |= x >> 4; return ++x; }
+void shape_for(int step, int n, int most, int &blocks, int &threads) {
+    if (step < 3) {
+        threads = (n < most) ? round_up_pow2(n) : most;
+        blocks = (n + threads - 1) / threads;
+    } else {
+        threads = (n < most * 2) ? round_up_pow2((n + 1) / 2) : most;
+        blocks = (n + threads * 2 - 1) / (threads * 2);
+    }
+    if (blocks > 2147483647) {
+        printf("grid too large\n");
+        blocks /= 2;
+        threads *= 2;
+    }
+}
+template <class T> void sum_once(int size, int threads, int blocks, T *in, T *out) {
+    dim3 block(threads, 1, 1);
+    dim3 grid(blocks, 1, 1);
+    int bytes = (threads <= 32) ? 2 * threads * sizeof(T) : threads * sizeof(T);
+    pair_sum<T><<<grid, block, bytes>>>(in, out, size);
+}
+extern "C" int run(float *in, float *out, int n) {
+    const int most = 256;
+    const int step = 3;
+    int threads = 0, blocks = 0;
+    shape_for(step, n, most, blocks, threads);
+    sum_once<float>(n, threads, blocks, in, out);
+    return 0;
+}
+"#;
+
+#[test]
+fn a_launch_shaped_by_a_helper_through_references_reads_its_whole_input() {
+    let p = profile_of(PAIR_SUM, "pair_sum");
+    // One size known only at run time (`n`): the launch covers all of it, two per thread.
+    assert_eq!(p.assumed.len(), 1, "{:?}", p.assumed);
+    let n = crate::features::expr::ASSUMED_SIZE;
+    let ratio = p.features.load_bytes / (4.0 * n);
+    assert!((0.9..1.2).contains(&ratio), "{} bytes loaded of {}", p.features.load_bytes, 4.0 * n);
+    assert_eq!(p.features.block_threads, 256.0);
+    assert!(p.features.shared_accesses > 0.0, "the helper's pointer is shared memory");
+    assert!(p.features.syncs > 0.0, "cg::sync is a barrier");
+}
+
+#[test]
+fn a_grid_stride_while_loop_reads_its_input_once_per_instance() {
+    let src = r#"
+template <unsigned int B, bool EVEN> __global__ void strided_sum(const float *in, float *out, unsigned int n) {
+    unsigned int stride = B * gridDim.x;
+    float acc = 0.f;
+    if (EVEN) {
+        unsigned int i = blockIdx.x * B * 2 + threadIdx.x;
+        stride = stride << 1;
+        while (i < n) {
+            acc += in[i];
+            if (i + B < n) acc += in[i + B];
+            i += stride;
+        }
+    } else {
+        unsigned int i = blockIdx.x * B + threadIdx.x;
+        while (i < n) {
+            acc += in[i];
+            i += stride;
+        }
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = acc;
+}
+void go(const float *in, float *out) {
+    const unsigned int n = 1 << 24;
+    strided_sum<256, true><<<64, 256>>>(in, out, n);
+}
+"#;
+    let p = profile_of(src, "strided_sum");
+    let ratio = p.features.load_bytes / (4.0 * 16_777_216.0);
+    assert!((0.9..1.2).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
+}
