@@ -232,20 +232,13 @@ def bb_reduce(bb):
     out = []
     for name in BB_REDUCE:
         path = f"cuda-kernels/reduce/{name}.cu"
-        if name.startswith(("reduce_v7", "reduce_v8")):
-            aliases = ["float *d_a = (float *)kf_in0;"]
-            if name.startswith("reduce_v8"):
-                aliases += ["float *g_odata = (float *)kf_scratch;", "float *g_final_data = (float *)kf_out;"]
-                count = "1"
-            else:
-                aliases += ["float *g_odata = (float *)kf_out;"]
-                count = "block_num"
+        if name.startswith("reduce_v7"):
+            aliases = ["float *d_a = (float *)kf_in0;", "float *g_odata = (float *)kf_out;"]
         else:
             aliases = ["float *input_device = (float *)kf_in0;", "float *output_device = (float *)kf_out;"]
-            count = "block_num"
+        count = "block_num"
         out.append((f"{name}.cu", program(
-            bb, path, "Version: one kernel of the reduce ladder (2^25 floats; per-block partial sums, "
-            "v8 to one sum).", aliases, KEEP, count)))
+            bb, path, "Version: one kernel of the reduce ladder (per-block partial sums of 2^25 floats).", aliases, KEEP, count)))
     return out
 
 
@@ -504,6 +497,8 @@ def main():
     families, sources = [], {}
     shutil.rmtree(os.path.join(out, "_vendor", "pubcuda"), ignore_errors=True)
     vendor_book(repos[BK], out)
+    with open(os.path.join(ADAPTERS, "pc_common.py")) as f:
+        write(os.path.join(out, "_vendor", "pubcuda", "pc_common.py"), f.read())
     for fam, repo_name, make, bench, style, notes in FAMILIES:
         repo = repos[repo_name]
         files = make(repo)

@@ -4,15 +4,16 @@ returns how many per-block partial sums it wrote; they are added here in int64 (
 torch kernel, the same for every version). The kernels reduce in place in their input, as
 the book's do (the harness gives every checked run a fresh copy). The programs include the
 book's ../common/common.h (_vendor/pubcuda/common/)."""
-import ctypes
 import os
+import sys
 
 import torch
-from progbuild import nvcc_library, ptr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_vendor", "pubcuda"))
+import pc_common  # noqa: E402
 
 N = 1 << 24
 TOL = {"rtol": 0.0, "atol": 0.0}  # integer sums are exact
-INC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_vendor", "pubcuda", "common")
 
 
 def make_inputs(seed):
@@ -25,16 +26,11 @@ def reference(x):
 
 
 def build(path):
-    lib = nvcc_library(path, flags=("-O3", "-I", INC))
-    run = lib.kf_run
-    run.restype = ctypes.c_longlong
-    run.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_longlong] * 2
+    run = pc_common.book_entry(path)
 
     def fn(x):
         out = torch.empty(x.numel() // 512, device=x.device, dtype=x.dtype)
-        count = run(ptr(x), None, ptr(out), None, x.numel(), 0)
-        if count < 0:
-            raise RuntimeError(f"{path}: CUDA error {-count}")
+        count = run(x, None, out, None, x.numel(), 0)
         return out[:count].sum(dtype=torch.int64).reshape(1)
 
     return fn

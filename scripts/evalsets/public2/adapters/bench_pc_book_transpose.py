@@ -2,14 +2,15 @@
 float matrix of ny rows and nx columns through each program's `kf_run` (nx, ny passed as the
 book's main() reads them from argv where it does; chapter 5's programs use main()'s own
 4096 x 4096). The programs include the book's ../common/common.h (_vendor/pubcuda/common/)."""
-import ctypes
 import os
+import sys
 
 import torch
-from progbuild import nvcc_library, ptr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_vendor", "pubcuda"))
+import pc_common  # noqa: E402
 
 TOL = {"rtol": 0.0, "atol": 0.0}  # a copy: exact
-INC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_vendor", "pubcuda", "common")
 SIZE = 8192 if os.path.basename(os.path.dirname(os.path.abspath(__file__))) == "pc-book-transpose" else 4096
 
 
@@ -23,17 +24,12 @@ def reference(a):
 
 
 def build(path):
-    lib = nvcc_library(path, flags=("-O3", "-I", INC))
-    run = lib.kf_run
-    run.restype = ctypes.c_longlong
-    run.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_longlong] * 2
+    run = pc_common.book_entry(path)
 
     def fn(a):
         ny, nx = a.shape
         out = torch.empty(nx, ny, device=a.device, dtype=a.dtype)
-        count = run(ptr(a), None, ptr(out), None, ny, nx)
-        if count < 0:
-            raise RuntimeError(f"{path}: CUDA error {-count}")
+        run(a, None, out, None, ny, nx)
         return out
 
     return fn

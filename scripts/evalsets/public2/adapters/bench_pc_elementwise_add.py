@@ -1,9 +1,13 @@
 """Adapter of the "pc-" elementwise add family (kforecast's own code): c = a + b of 2^25
 floats through each program's `kf_run` (main()'s launch of its kernel)."""
-import ctypes
+
+import os
+import sys
 
 import torch
-from progbuild import nvcc_library, ptr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_vendor", "pubcuda"))
+import pc_common  # noqa: E402
 
 N = 1 << 25  # the program's own N (32 * 1024 * 1024)
 TOL = {"rtol": 1e-6, "atol": 0.0}  # one float32 add per element against float64
@@ -19,16 +23,11 @@ def reference(a, b):
 
 
 def build(path):
-    lib = nvcc_library(path)
-    run = lib.kf_run
-    run.restype = ctypes.c_longlong
-    run.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_longlong] * 2
+    run = pc_common.entry(path)
 
     def fn(a, b):
         out = torch.empty_like(a)
-        count = run(ptr(a), ptr(b), ptr(out), None, a.numel(), 0)
-        if count < 0:
-            raise RuntimeError(f"{path}: CUDA error {-count}")
+        run(a, b, out, None, a.numel(), 0)
         return out
 
     return fn

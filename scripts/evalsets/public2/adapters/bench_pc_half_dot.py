@@ -5,10 +5,14 @@ the order of the additions differs from run to run. The inputs make every order 
 0 or 1 with 1,000 ones among 2^25 halves, y is all ones, so the dot product is the number of
 ones (exact in half up to 2048) whatever the order. The memory traffic and the atomics are
 those of any input of this size."""
-import ctypes
+
+import os
+import sys
 
 import torch
-from progbuild import nvcc_library, ptr
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "_vendor", "pubcuda"))
+import pc_common  # noqa: E402
 
 N = 1 << 25  # the programs' #define N (32 * 1024 * 1024)
 ONES = 1000
@@ -28,16 +32,11 @@ def reference(x, y):
 
 
 def build(path):
-    lib = nvcc_library(path)
-    run = lib.kf_run
-    run.restype = ctypes.c_longlong
-    run.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_longlong] * 2
+    run = pc_common.entry(path)
 
     def fn(x, y):
         out = torch.empty(2, device=x.device, dtype=torch.half)  # main()'s 2 halves, zeroed by it
-        count = run(ptr(x), ptr(y), ptr(out), None, x.numel(), 0)
-        if count < 0:
-            raise RuntimeError(f"{path}: CUDA error {-count}")
+        run(x, y, out, None, x.numel(), 0)
         return out[:1]
 
     return fn
