@@ -13,8 +13,9 @@ adapter (adapters/, ours). The folder is shared with other builders: only the fa
 name starts with "pc-" are replaced, in the folder, in families.json and in SOURCES.json.
 
 How a program file is made from its source file (a tutorial program with a `main()`):
-- the source text verbatim less its `main()` (and less the ladder's other kernels where
-  one source file holds several versions);
+- the source text before its `main()`, verbatim (less the ladder's other kernels where
+  one source file holds several versions); one file gets `#include <cstdint>` (marked), which
+  today's toolchain needs;
 - a small `extern "C" kf_run` entry point (ours, marked KFORECAST) that names the
   adapter's buffers as main() names them and then runs main()'s own launch lines, taken
   verbatim from main(): its size and grid declarations and its kernel launch(es), once
@@ -109,13 +110,13 @@ def function_span(text, name):
 
 
 def split_main(src):
-    """The source less its main() (a commented-out main after it stays), and main()'s body."""
+    """The source's text before its main(), and main()'s body. What follows main() is left
+    out (in these sources: nothing but, in one file, a stray "\u23ce" that does not compile)."""
     m = re.search(r"^int main\s*\([^)]*\)\s*\{", src, re.M)
     if not m:
         raise SystemExit("pubcuda.py: no main() in a source file")
     end = match_brace(src, m.end() - 1)
-    rest = (src[:m.start()].rstrip() + "\n" + src[end:]).rstrip() + "\n"
-    return rest, src[m.end():end - 1]
+    return src[:m.start()].rstrip() + "\n", src[m.end():end - 1]
 
 
 def statements(body):
@@ -286,10 +287,16 @@ def bb_half_dot(bb):
     out = []
     for name in BB_DOT:
         path = f"cuda-kernels/fast-atomic-add/{name}.cu"
-        out.append((f"{name}.cu", program(
+        text = program(
             bb, path, "Version: one half-precision dot product kernel (2^25 halves, atomics into one sum).",
             ["half *x_device = (half *)kf_in0;", "half *y_device = (half *)kf_in1;",
-             "half *output_device = (half *)kf_out;"], KEEP, "1")))
+             "half *output_device = (half *)kf_out;"], KEEP, "1")
+        if "std::uintptr_t" in text and "<cstdint>" not in text:
+            # nvcc 13's headers no longer bring std::uintptr_t in through <iostream>
+            first = text.index("#include")
+            text = (text[:first] + "#include <cstdint>  // KFORECAST: for std::uintptr_t (older toolchains had it "
+                    "through <iostream>)\n" + text[first:])
+        out.append((f"{name}.cu", text))
     return out
 
 
@@ -437,14 +444,16 @@ FAMILIES = [
      "PaddleJitLab's CUDATutorial int reduce ladder: naive (block 32), interleaved addressing, bank-conflict "
      "free, idle-thread free (two loads a thread), unrolled last warp, fully unrolled; 2^25 ints (the naive "
      "program's own len, 10000, is raised to the ladder's 2^25 in its entry point); partial sums summed by the "
-     "adapter."),
+     "adapter. reduce_interleaved_addressing.cu ends upstream with a stray '\u23ce' after main() that does not "
+     "compile; like all text after main() it is left out."),
     ("pc-lx-elementwise-add", LX, lx_elementwise, "bench_pc_elementwise_add.py", "host-code",
      "Liu-xiandong's elementwise add: add, vec2_add (float2), vec4_add (float4) of 2^25 floats; main() launches "
      "vec4_add, the other two get its grid divided by their elements per thread (marked)."),
     ("pc-bb-half-dot", BB, bb_half_dot, "bench_pc_half_dot.py", "host-code",
      "BBuf's fast-atomic-add study: a half dot product of 2^25 elements, every thread atomically adding its "
      "partial to one half: atomicAdd(half), a Pack<half,2> half2 atomicAdd, PyTorch's FastAdd (half2 atomic "
-     "with a zero). Inputs are 0/1 with few ones, so every order of addition gives the exact sum."),
+     "with a zero). Inputs are 0/1 with few ones, so every order of addition gives the exact sum. "
+     "fast_atomic_add_half.cu gets #include <cstdint> (marked KFORECAST): nvcc 13 needs it for std::uintptr_t."),
     ("pc-lx-sgemv", LX, lx_sgemv, "bench_pc_sgemv.py", "runtime-sizes",
      "Liu-xiandong's sgemv: Sgemv_v0 (a warp a row, N/32 steps), Sgemv_v1 (float4 loads, N % 128 == 0) and the "
      "cublasSgemv call main() checks them against; y = A x with A 16384 x 4096 float (M, N from argv in the "
