@@ -6,7 +6,7 @@
 //! the kernels of the items it changed.
 
 use super::callers::Callers;
-use super::{words, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
+use super::{words, HelperDraft, ItemFacts, KernelDraft, LaunchDraft, SwitchCase};
 use crate::declaration::{is_comment_line, items_before, Declared, PREFIX as DECLARATION_PREFIX};
 use crate::hash::{ContentHash, Hasher};
 use crate::kernel::{definition_value, Helper, HelperKind, Kernel, Language, LaunchSite};
@@ -217,6 +217,36 @@ pub(super) fn assemble(
     kernels
 }
 
+/// Of the launches in a `switch` over block sizes, the one its variable picks where the
+/// launch's values give it (`threads` bound from the caller to 128), else the typical case
+/// (256 where it is one, else the largest); the variable takes the case's value.
+fn pick_cases(sites: Vec<(LaunchSite, Option<&SwitchCase>)>) -> Vec<LaunchSite> {
+    let chosen = |site: &LaunchSite, case: &SwitchCase| {
+        let mut env = crate::features::expr::Env::default();
+        for (k, v) in &site.locals {
+            env.define(k, v);
+        }
+        // Sizes the text does not give take the prior's typical size here.
+        let known = env.eval_quiet(&case.variable).map(|e| e.value);
+        match known {
+            Some(v) if case.values.contains(&v) => v,
+            _ if case.values.contains(&256.0) => 256.0,
+            _ => case.values.iter().copied().fold(0.0, f64::max),
+        }
+    };
+    sites
+        .into_iter()
+        .filter_map(|(mut site, case)| {
+            let Some(case) = case else { return Some(site) };
+            let pick = chosen(&site, case);
+            (case.value == pick).then(|| {
+                site.locals.insert(case.variable.clone(), format!("{pick}"));
+                site
+            })
+        })
+        .collect()
+}
+
 /// What every kernel of the file may take from the rest of it.
 struct Context<'c, 'a> {
     helpers: &'c HashMap<&'a str, &'a HelperDraft>,
@@ -236,7 +266,7 @@ fn build(
 ) -> Kernel {
     let Context { helpers, template_calls, jit_kernels, callers } = *cx;
     let range = draft.range.shifted(base as isize);
-    let sites: Vec<LaunchSite> = launched
+    let sites: Vec<(LaunchSite, Option<&SwitchCase>)> = launched
         .iter()
         .map(|(l, b, _, _)| {
             let mut site = l.site.clone();
@@ -248,9 +278,10 @@ fn build(
                 let key = draft.constexpr_params.get(i).cloned().unwrap_or(format!("T{i}"));
                 site.meta.insert(key, arg.clone());
             }
-            site
+            (site, l.case.as_ref())
         })
         .collect();
+    let sites = pick_cases(sites);
     // The kernel's helpers, and the function-like macros its launches are written with.
     let mut uses = draft.uses.clone();
     uses.extend(launch_macros(&sites, helpers));

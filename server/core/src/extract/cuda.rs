@@ -318,7 +318,7 @@ fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<Strin
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut host_name: Option<String> = None;
     let first = facts.launches.len();
-    let mut cases: Vec<Option<SwitchCase>> = Vec::new();
+    let mut cases: Vec<Option<super::SwitchCase>> = Vec::new();
     walk::preorder(node, |n| {
         if n.kind() != "call_expression" {
             return true;
@@ -353,6 +353,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             template_args,
             host_template: Vec::new(),
             host_fn_params: enclosing_params(n, src),
+            case: None,
             site: LaunchSite {
                 range: node_range(n),
                 grid: operands.first().cloned(),
@@ -373,17 +374,11 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         cases.push(switch_case(n, src));
         true
     });
-    typical_block_case(&mut facts.launches, first, &cases);
+    mark_block_cases(&mut facts.launches, first, cases);
 }
 
 /// Where a launch is one case of a `switch (threads) { case 512: k<512><<<…>>>(…); … }`.
-struct SwitchCase {
-    variable: String,
-    value: f64,
-    values: Vec<f64>,
-}
-
-fn switch_case(launch: Node, src: &SourceText) -> Option<SwitchCase> {
+fn switch_case(launch: Node, src: &SourceText) -> Option<super::SwitchCase> {
     let mut at = launch;
     while let Some(parent) = at.parent() {
         if parent.kind() == "function_definition" {
@@ -403,37 +398,23 @@ fn switch_case(launch: Node, src: &SourceText) -> Option<SwitchCase> {
                 .collect();
             let value = parent.child_by_field_name("value")?;
             let value = node_text(value, src).trim().parse::<f64>().ok()?;
-            return Some(SwitchCase { variable, value, values });
+            return Some(super::SwitchCase { variable, value, values });
         }
         at = parent;
     }
     None
 }
 
-/// A switch over block sizes launches one of its cases at run time: the launches are read
-/// as the typical case (256 where it is one, else the largest), with the switch's
-/// variable set to it; the other cases' launches are dropped.
-fn typical_block_case(drafts: &mut Vec<LaunchDraft>, first: usize, cases: &[Option<SwitchCase>]) {
-    let block_sizes = |c: &SwitchCase| c.values.len() >= 2 && c.values.iter().any(|v| *v >= 32.0);
-    let mut keep = Vec::with_capacity(cases.len());
-    for (i, case) in cases.iter().enumerate() {
-        let Some(case) = case.as_ref().filter(|c| block_sizes(c)) else {
-            keep.push(true);
-            continue;
-        };
-        let typical =
-            if case.values.contains(&256.0) { 256.0 } else { case.values.iter().copied().fold(0.0, f64::max) };
-        keep.push(case.value == typical);
-        if let Some(d) = drafts.get_mut(first + i) {
-            d.site.locals.insert(case.variable.clone(), format!("{typical}"));
+/// A switch over block sizes launches one of its cases at run time: each case's launch
+/// keeps its case, and assembly keeps the one the switch's variable picks (see
+/// `assemble::pick_cases`).
+fn mark_block_cases(drafts: &mut [LaunchDraft], first: usize, cases: Vec<Option<super::SwitchCase>>) {
+    for (i, case) in cases.into_iter().enumerate() {
+        let case = case.filter(|c| c.values.len() >= 2 && c.values.iter().any(|v| *v >= 32.0));
+        if let (Some(d), Some(case)) = (drafts.get_mut(first + i), case) {
+            d.case = Some(case);
         }
     }
-    let mut i = 0;
-    drafts.retain(|_| {
-        let k = i < first || keep.get(i - first).copied().unwrap_or(true);
-        i += 1;
-        k
-    });
 }
 
 /// The name of the function an item defines (its last `::` part), or "".

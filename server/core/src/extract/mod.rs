@@ -98,7 +98,18 @@ struct LaunchDraft {
     /// Parameters of the launching function, bound from its caller in the file
     /// (`callers::bind`).
     host_fn_params: Vec<String>,
+    /// The case of a `switch` over block sizes this launch is in.
+    case: Option<SwitchCase>,
     site: LaunchSite,
+}
+
+/// A launch's case in a `switch (threads) { case 512: k<512><<<…>>>(…); … }`.
+#[derive(Clone, Debug, PartialEq)]
+struct SwitchCase {
+    variable: String,
+    value: f64,
+    /// Every case's value.
+    values: Vec<f64>,
 }
 
 /// What one top-level item contributes.

@@ -250,6 +250,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             template_args: Vec::new(),
             host_template: Vec::new(),
             host_fn_params: Vec::new(),
+            case: None,
             site: LaunchSite {
                 range: node_range(n),
                 grid: Some(grid.join(", ")),

@@ -568,6 +568,12 @@ impl ExprParser<'_> {
                         self.device_queries += e.device_queries;
                         return Some(e.value);
                     }
+                    if (name.ends_with(".size") || name.ends_with(".num_threads")) && args.is_empty() {
+                        // A cooperative group's size: a warp tile's 32, a block's threads.
+                        if let Some(v) = self.group_size(&name) {
+                            return Some(v);
+                        }
+                    }
                     if name.ends_with(".thread_rank") && args.is_empty() {
                         // A cooperative group's `block.thread_rank()`: the thread's index.
                         return Some(self.env.values.get("threadIdx.x").copied().unwrap_or(0.0));
@@ -599,6 +605,17 @@ impl ExprParser<'_> {
             }
             Tok::Op(_) => None,
         }
+    }
+
+    /// `tile.size()`, `cta.size()`, `block.num_threads()`: 32 for a tile or warp, else the
+    /// block's threads (where the launch gives them).
+    fn group_size(&self, name: &str) -> Option<f64> {
+        let group = name.rsplit_once('.').map(|(g, _)| g.to_ascii_lowercase())?;
+        if group.contains("tile") || group.contains("warp") {
+            return Some(32.0);
+        }
+        let dim = |a: &str| self.env.values.get(&format!("blockDim.{a}")).copied();
+        Some(dim("x")? * dim("y").unwrap_or(1.0) * dim("z").unwrap_or(1.0))
     }
 
     /// A type name from token `at` to the `close` token (`unsigned int)`, `size_t>`):

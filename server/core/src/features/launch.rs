@@ -112,10 +112,17 @@ fn is_stride(name: &str) -> bool {
 /// parameters and the names its launch is written with (not the kernel's own locals,
 /// whose values the profile does not need to know), sorted.
 pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeSet<String>) -> Vec<String> {
+    // A dynamic shared-memory byte count (`<<<g, b, smemSize>>>`) is not a problem size.
     let launch_words: BTreeSet<&str> = kernel
         .launches
         .first()
-        .map(|l| l.texts().chain(l.args.iter().map(String::as_str)).flat_map(crate::extract::words).collect())
+        .map(|l| {
+            l.texts()
+                .filter(|t| l.shared_mem.as_deref() != Some(*t))
+                .chain(l.args.iter().map(String::as_str))
+                .flat_map(crate::extract::words)
+                .collect()
+        })
         .unwrap_or_default();
     // Buffers are not sizes: declared tensors, pointer parameters and what a launch binds to them.
     let mut buffers: BTreeSet<String> = kernel.declared.shapes.keys().cloned().collect();

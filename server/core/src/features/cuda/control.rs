@@ -313,14 +313,14 @@ impl Walker<'_> {
         };
         if node.kind() == "while_statement" {
             // A grid-stride `while`: from the mean thread's start to the bound by the step.
+            // The start and step must be known (the bound may be a size).
             let Some((var, bound, step)) = self.while_stride(node) else { return guess(self) };
+            let exact = |w: &mut Self, t: &str| w.env.eval_quiet(t).filter(|e| e.guesses == 0).map(|e| e.value);
+            let (Some(_), Some(s)) = (exact(self, &var), exact(self, &step)) else { return guess(self) };
             let (Some(a), Some(b)) = (self.eval_mean_thread(&var), self.eval_mean_thread(&bound)) else {
                 return guess(self);
             };
-            return match self.env.eval(&step) {
-                Some(s) if s.value >= 1.0 => ((b - a).max(0.0) / s.value).ceil().clamp(0.0, 1e12),
-                _ => guess(self),
-            };
+            return if s >= 1.0 { ((b - a).max(0.0) / s).ceil().clamp(0.0, 1e12) } else { guess(self) };
         }
         if node.kind() != "for_statement" {
             return guess(self);

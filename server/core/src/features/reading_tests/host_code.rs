@@ -103,3 +103,43 @@ void go(const float *in, float *out) {
     let ratio = p.features.load_bytes / (4.0 * 16_777_216.0);
     assert!((0.9..1.2).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
 }
+
+#[test]
+fn a_switch_over_block_sizes_launches_the_case_its_caller_picks() {
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+template <unsigned int B> __global__ void group_sum(const float *in, float *out, unsigned int n) {
+    cg::thread_block cta = cg::this_thread_block();
+    unsigned int i = blockIdx.x * cta.size() + cta.thread_rank();
+    unsigned int stride = gridDim.x * cta.size();
+    float acc = 0.f;
+    while (i < n) {
+        acc += in[i];
+        i += stride;
+    }
+    if (cta.thread_rank() == 0) out[blockIdx.x] = acc;
+}
+void choose(int n, int most, int &blocks, int &threads) {
+    threads = (n < most) ? 32 : most;
+    blocks = 64;
+}
+void launch(int size, int threads, int blocks, const float *in, float *out) {
+    switch (threads) {
+    case 256: group_sum<256><<<blocks, threads>>>(in, out, size); break;
+    case 128: group_sum<128><<<blocks, threads>>>(in, out, size); break;
+    case 32: group_sum<32><<<blocks, threads>>>(in, out, size); break;
+    }
+}
+extern "C" void run(const float *in, float *out, int n) {
+    int threads = 0, blocks = 0;
+    choose(n, 128, blocks, threads);
+    launch(n, threads, blocks, in, out);
+}
+"#;
+    let p = profile_of(src, "group_sum");
+    assert_eq!(p.features.block_threads, 128.0, "the caller's 128, not the typical 256");
+    let n = crate::features::expr::ASSUMED_SIZE;
+    let ratio = p.features.load_bytes / (4.0 * n);
+    assert!((0.9..1.2).contains(&ratio), "a group-sized stride reads the input once: {}", p.features.load_bytes);
+}
