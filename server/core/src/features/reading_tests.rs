@@ -5,6 +5,7 @@ use crate::extract::extract_text;
 use crate::kernel::Language;
 
 mod python;
+mod torch;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {
     let ex = extract_text(Language::Cuda, src);
