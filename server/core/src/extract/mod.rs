@@ -14,6 +14,7 @@ pub mod host;
 mod normalize;
 mod pieces;
 mod pycall;
+mod pyshapes;
 mod pystring;
 mod split;
 mod trips;
@@ -210,6 +211,8 @@ impl Extractor {
         }
         let external_launches = orphan_launches(&placed);
         let mut kernels = self.assemble_kernels(placed, src);
+        // Shapes `get_inputs()` or `generate_input(…)` give the wrappers' tensors.
+        pyshapes::bind(root, src, &mut kernels);
         // CUDA written as strings (`load_inline`, CuPy): its kernels are CUDA kernels.
         let embedded = embedded_cuda::kernels(root, src, &mut self.embedded, &kernels);
         kernels.extend(embedded);

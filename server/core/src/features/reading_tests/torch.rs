@@ -65,3 +65,119 @@ fn torch_arithmetic_between_tensors_is_a_launch_each() {
     );
     assert_eq!(fma.features.launches, 5.0, "contiguous, float, *, + and the kernel: {:?}", fma.features);
 }
+
+/// A KernelBench-style Triton module scaling the rows of its input, the rows and columns
+/// read by `read`, the inputs made by `inputs`.
+fn rows_module(read: &str, inputs: &str) -> String {
+    format!(
+        r#"
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def scale_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask)
+    tl.store(y_ptr + row * n_cols + offs, x * 2.0, mask=mask)
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+{read}
+        y = torch.empty_like(x)
+        scale_rows[(n_rows,)](x, y, n_cols, BLOCK=triton.next_power_of_2(n_cols))
+        return y
+
+batch_size = 16
+seq = 128
+dim = 8192
+
+def get_inputs():
+{inputs}
+"#
+    )
+}
+
+fn rows_profile(src: &str) -> Profile {
+    let ex = extract_text(Language::Triton, src);
+    crate::features::profile(ex.kernel("scale_rows").expect("kernel"))
+}
+
+#[test]
+fn shapes_unpacked_by_position_take_the_inputs_dimensions() {
+    let two = "    return [torch.randn(batch_size * seq, dim)]";
+    let three = "    x = torch.randn(batch_size, seq, dim, device='cuda')\n    return [x]";
+    let cases = [
+        ("        n_rows, n_cols = x.shape", two),
+        ("        n_rows, n_cols = x.size()", two),
+        ("        B, T, C = x.shape\n        n_rows = B * T\n        n_cols = C", three),
+        ("        B, T, C = x.size()\n        n_rows, n_cols = B * T, C", three),
+    ];
+    for (read, inputs) in cases {
+        let p = rows_profile(&rows_module(read, inputs));
+        let f = &p.features;
+        assert_eq!((f.blocks, f.tile_elems), (2048.0, 8192.0), "{read}: {f:?}");
+        assert!(p.assumed.is_empty(), "{read}: {:?}", p.assumed);
+    }
+    // Without get_inputs() the sizes are the prior's, a batch at its typical size.
+    let p = rows_profile(&rows_module(cases[2].0, "    return []"));
+    let elements = p.features.blocks * p.features.tile_elems;
+    assert!(!p.assumed.is_empty());
+    assert!((0.4..2.5).contains(&(elements / crate::features::expr::ASSUMED_SIZE)), "{:?}", p.features);
+}
+
+#[test]
+fn numel_and_views_with_a_minus_one_are_evaluated_from_the_known_shape() {
+    let three = "    return [torch.randn(batch_size, seq, dim)]";
+    let reads = [
+        "        n_cols = x.shape[-1]\n        n_rows = x.numel() // n_cols",
+        "        n_cols = x.shape[-1]\n        x2 = x.view(-1, n_cols)\n        n_rows = x2.shape[0]",
+        "        n_cols = x.size(-1)\n        x = x.reshape(-1, n_cols)\n        n_rows = x.shape[0]",
+        "        x2 = x.contiguous().view(batch_size * seq, -1)\n        n_rows, n_cols = x2.shape",
+    ];
+    for read in reads {
+        let p = rows_profile(&rows_module(read, three));
+        let f = &p.features;
+        assert_eq!((f.blocks, f.tile_elems), (2048.0, 8192.0), "{read}: {f:?}");
+        assert!(p.assumed.is_empty(), "{read}: {:?}", p.assumed);
+    }
+}
+
+#[test]
+fn a_gpu_mode_program_s_parts_take_generate_input_s_shapes() {
+    let src = r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def scale_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask)
+    tl.store(y_ptr + row * n_cols + offs, x * 2.0, mask=mask)
+
+def generate_input(rows: int = 2048, cols: int = 8192, seed: int = 0):
+    g = torch.Generator(device='cuda').manual_seed(seed)
+    x = torch.randn(rows, cols, device='cuda', generator=g)
+    w = torch.randn(cols, device='cuda', generator=g)
+    return x, w
+
+def custom_kernel(data):
+    x, w = data
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    scale_rows[(n_rows,)](x, y, n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return y
+"#;
+    let p = rows_profile(src);
+    assert_eq!((p.features.blocks, p.features.tile_elems), (2048.0, 8192.0), "{:?}", p.features);
+    assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+}
