@@ -66,6 +66,16 @@ fn torch_arithmetic_between_tensors_is_a_launch_each() {
     assert_eq!(fma.features.launches, 5.0, "contiguous, float, *, + and the kernel: {:?}", fma.features);
 }
 
+/// A Triton kernel doubling each row of a matrix, one program per row.
+const SCALE_ROWS: &str = r#"@triton.jit
+def scale_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask)
+    tl.store(y_ptr + row * n_cols + offs, x * 2.0, mask=mask)
+"#;
+
 /// A KernelBench-style Triton module scaling the rows of its input, the rows and columns
 /// read by `read`, the inputs made by `inputs`.
 fn rows_module(read: &str, inputs: &str) -> String {
@@ -76,14 +86,7 @@ import torch.nn as nn
 import triton
 import triton.language as tl
 
-@triton.jit
-def scale_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    mask = offs < n_cols
-    x = tl.load(x_ptr + row * n_cols + offs, mask=mask)
-    tl.store(y_ptr + row * n_cols + offs, x * 2.0, mask=mask)
-
+{SCALE_ROWS}
 class ModelNew(nn.Module):
     def __init__(self):
         super().__init__()
@@ -156,14 +159,7 @@ import torch
 import triton
 import triton.language as tl
 
-@triton.jit
-def scale_rows(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    offs = tl.arange(0, BLOCK)
-    mask = offs < n_cols
-    x = tl.load(x_ptr + row * n_cols + offs, mask=mask)
-    tl.store(y_ptr + row * n_cols + offs, x * 2.0, mask=mask)
-
+SCALE_ROWS
 def generate_input(rows: int = 2048, cols: int = 8192, seed: int = 0):
     g = torch.Generator(device='cuda').manual_seed(seed)
     x = torch.randn(rows, cols, device='cuda', generator=g)
@@ -176,8 +172,9 @@ def custom_kernel(data):
     y = torch.empty_like(x)
     scale_rows[(n_rows,)](x, y, n_cols, BLOCK=triton.next_power_of_2(n_cols))
     return y
-"#;
-    let p = rows_profile(src);
+"#
+    .replace("SCALE_ROWS", SCALE_ROWS);
+    let p = rows_profile(&src);
     assert_eq!((p.features.blocks, p.features.tile_elems), (2048.0, 8192.0), "{:?}", p.features);
     assert!(p.assumed.is_empty(), "{:?}", p.assumed);
 }
