@@ -14,6 +14,7 @@ pub mod host;
 mod normalize;
 mod pieces;
 mod pycall;
+mod pyhelper;
 mod pyshapes;
 mod pystring;
 mod split;

@@ -178,3 +178,44 @@ def custom_kernel(data):
     assert_eq!((p.features.blocks, p.features.tile_elems), (2048.0, 8192.0), "{:?}", p.features);
     assert!(p.assumed.is_empty(), "{:?}", p.assumed);
 }
+
+/// A row-wise kernel whose block and warps come from a helper returning both.
+fn settings_module(helper: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+MAX_FUSED_SIZE = 65536
+
+{helper}
+
+# kforecast: wrapper = scale(x); x: f32[1024, 6000] randn
+{SCALE_ROWS}
+def scale(x):
+    n_rows, n_cols = x.shape
+    BLOCK_SIZE, num_warps = calculate_settings(n_cols)
+    y = torch.empty_like(x)
+    scale_rows[(n_rows,)](x, y, n_cols, BLOCK=BLOCK_SIZE, num_warps=num_warps)
+    return y
+"#
+    )
+}
+
+#[test]
+fn a_helper_returning_block_and_warps_binds_both() {
+    let ladder = "def calculate_settings(n):\n    BLOCK_SIZE = triton.next_power_of_2(n)\n    \
+                  if BLOCK_SIZE > MAX_FUSED_SIZE:\n        raise RuntimeError('too wide')\n    num_warps = 4\n    \
+                  if BLOCK_SIZE >= 32768:\n        num_warps = 32\n    elif BLOCK_SIZE >= 8192:\n        num_warps = 16\n    \
+                  elif BLOCK_SIZE >= 2048:\n        num_warps = 8\n    return BLOCK_SIZE, num_warps";
+    let early = "def calculate_settings(n_cols):\n    block = triton.next_power_of_2(n_cols)\n    \
+                 if block >= 4096:\n        return block, 16\n    return block, 4";
+    for helper in [ladder, early] {
+        let p = rows_profile(&settings_module(helper));
+        let f = &p.features;
+        assert_eq!(f.tile_elems, 8192.0, "{helper}: {f:?}");
+        assert_eq!(f.block_threads, 16.0 * 32.0, "{helper}: {f:?}");
+        assert_eq!(p.guesses, 0, "{helper}: {p:?}");
+    }
+}
