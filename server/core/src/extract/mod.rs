@@ -18,6 +18,7 @@ mod pyhelper;
 mod pyshapes;
 mod pystring;
 mod split;
+mod torch_program;
 mod trips;
 mod triton;
 mod walk;
@@ -25,6 +26,7 @@ pub mod workspace;
 
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 pub use pieces::FOCUS_LIMIT;
+pub use torch_program::torch_program;
 
 pub(crate) use cuda::declarator_name;
 pub(crate) use triton::parameters as python_parameters;

@@ -45,6 +45,13 @@ pub(super) fn bind(root: Node, src: &SourceText, kernels: &mut [Kernel]) {
     }
 }
 
+/// Binds the input shapes the file gives on one launch site (a torch program's `forward`).
+pub(super) fn bind_site(root: Node, src: &SourceText, site: &mut LaunchSite) {
+    let m = pycall::module(root, src);
+    let shapes = shapes(root, src, &m, site);
+    put(site, &shapes);
+}
+
 /// Puts each tensor's definitions on `site` where it has none; whether any was put.
 fn put(site: &mut LaunchSite, shapes: &BTreeMap<String, Vec<String>>) -> bool {
     if shapes.is_empty() {

@@ -219,3 +219,87 @@ fn a_helper_returning_block_and_warps_binds_both() {
         assert_eq!(p.guesses, 0, "{helper}: {p:?}");
     }
 }
+
+/// A KernelBench reference softmax in PyTorch alone: no kernel of its own.
+const TORCH_SOFTMAX: &str = r#"
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        x_max = x.max(dim=1, keepdim=True)[0]
+        z = x - x_max
+        num = torch.exp(z)
+        den = num.sum(dim=1, keepdim=True)
+        return num / den
+
+batch_size = 4096
+dim = 8192
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+"#;
+
+/// The same module with a fused Triton kernel: one read and one write of the matrix.
+const TRITON_SOFTMAX: &str = r#"
+import torch
+import torch.nn as nn
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_kernel(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-float('inf'))
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(y_ptr + row * n_cols + offs, e / tl.sum(e, axis=0), mask=mask)
+
+class ModelNew(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, x):
+        n_rows, n_cols = x.shape
+        y = torch.empty_like(x)
+        softmax_kernel[(n_rows,)](x, y, n_cols, BLOCK=triton.next_power_of_2(n_cols))
+        return y
+
+batch_size = 4096
+dim = 8192
+
+def get_inputs():
+    return [torch.randn(batch_size, dim)]
+"#;
+
+#[test]
+fn a_pytorch_only_program_is_read_as_its_torch_launches() {
+    let k = crate::extract::torch_program(TORCH_SOFTMAX).expect("a torch program");
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let p = EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile");
+    let matrix = 4096.0 * 8192.0 * 4.0;
+    // max, subtract, exp, sum, divide: five launches, each reading the whole matrix once.
+    assert_eq!(p.features.launches, 5.0, "{:?}", p.features);
+    assert!((0.99..1.01).contains(&(p.features.load_bytes / (5.0 * matrix))), "{:?}", p.features);
+    assert!(p.assumed.is_empty(), "get_inputs() sizes it: {:?}", p.assumed);
+    // A file with kernels, or without a module, is no torch program.
+    assert!(crate::extract::torch_program("import torch\n\ndef f(x):\n    return x * 2\n").is_none());
+}
+
+#[test]
+fn a_pytorch_reference_against_a_fused_kernel_is_forecast_faster() {
+    use crate::forecast::{forecast_program, PairingDoubt, TrainedForecaster};
+    let base = vec![crate::extract::torch_program(TORCH_SOFTMAX).expect("a torch program")];
+    let candidate = extract_text(Language::Triton, TRITON_SOFTMAX).kernels;
+    let t = TrainedForecaster::shipped().expect("model");
+    let f = |b: &crate::kernel::Kernel, c: &crate::kernel::Kernel| crate::forecast::Forecaster::forecast(&t, b, c);
+    let doubt = PairingDoubt::shipped();
+    let faster = forecast_program(f, &t, &doubt, &base, &candidate).forecast;
+    assert!(faster.p_faster > 0.5, "one pass against five: {faster:?}");
+    let slower = forecast_program(f, &t, &doubt, &candidate, &base).forecast;
+    assert!(slower.p_faster < 0.5, "five passes against one: {slower:?}");
+}
