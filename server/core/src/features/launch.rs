@@ -236,6 +236,10 @@ fn view(value: &str) -> Option<(&str, Vec<String>)> {
     let v = value.trim();
     let open = v.rfind(".view(").or_else(|| v.rfind(".reshape("))?;
     let args = v[open..].split_once('(')?.1.strip_suffix(')')?.trim();
+    // C++'s `x.view({-1, n})` is not read here.
+    if args.contains(['{', '<']) {
+        return None;
+    }
     let args = args.strip_prefix('(').and_then(|a| a.strip_suffix(')')).unwrap_or(args);
     let source = v[..open].strip_suffix(".contiguous()").unwrap_or(&v[..open]);
     if source.is_empty() || !source.chars().all(|c| c.is_alphanumeric() || c == '_') {
