@@ -253,10 +253,16 @@ fn view(value: &str) -> Option<(&str, Vec<String>)> {
     (!dims.is_empty() && dims.iter().all(|d| !d.contains('='))).then_some((source, dims))
 }
 
-/// Defines `name`'s shape as `dims` of `source`'s elements (a -1 is the elements the
-/// others leave; a tensor viewed under its own name keeps its other dimensions' texts).
+/// Defines `name`'s shape as `dims` of `source`'s elements where those are known (a -1 is
+/// the elements the others leave; a tensor viewed under its own name keeps its other
+/// dimensions' texts).
 fn reshaped(env: &mut Env, name: &str, source: &str, dims: &[String]) {
     let numel = format!("({source}.numel())");
+    // Only a tensor whose size is known: an assumed one would make each dimension its
+    // own assumed size over another's.
+    if env.eval_quiet(&numel).is_none_or(|e| e.guesses > 0) {
+        return;
+    }
     let known: Vec<String> = dims.iter().filter(|d| d.as_str() != "-1").map(|d| format!("({d})")).collect();
     let n = dims.len() as i64;
     for (i, d) in dims.iter().enumerate() {

@@ -50,8 +50,10 @@ pub struct TorchOp {
     pub matmul: bool,
 }
 
-/// Functions and methods that allocate without computing or only view (free here).
-const FREE: [&str; 16] = [
+/// Functions and methods that allocate without computing or only view (free here;
+/// `contiguous()` of a tensor that already is one, as it mostly is, returns it).
+const FREE: [&str; 17] = [
+    "contiguous",
     "empty",
     "empty_like",
     "empty_strided",
@@ -71,7 +73,7 @@ const FREE: [&str; 16] = [
 ];
 
 /// Element-wise functions and methods (one read, one write).
-const ELEMENTWISE: [&str; 37] = [
+const ELEMENTWISE: [&str; 36] = [
     "sub",
     "div",
     "pow",
@@ -102,7 +104,6 @@ const ELEMENTWISE: [&str; 37] = [
     "half",
     "bfloat16",
     "to",
-    "contiguous",
     "clone",
     "zeros_like",
     "ones_like",
