@@ -215,6 +215,24 @@ impl Parser<'_> {
         }
     }
 
+    /// Skips a comprehension's `for … in …` (and `if …`) clauses, up to the bracket that
+    /// closes it.
+    fn skip_comprehension(&mut self) {
+        if !matches!(self.peek(), Some(Tok::Name(n)) if n == "for") {
+            return;
+        }
+        let mut depth = 0i32;
+        while let Some(t) = self.peek() {
+            match t {
+                Tok::Op("(" | "[") => depth += 1,
+                Tok::Op(")" | "]") if depth == 0 => return,
+                Tok::Op(")" | "]") => depth -= 1,
+                _ => {}
+            }
+            self.pos += 1;
+        }
+    }
+
     /// A call's arguments after its `(`, through its `)`.
     fn arguments(&mut self) -> Option<(Vec<Expr>, Keywords)> {
         let (mut args, mut keywords) = (Vec::new(), Vec::new());
@@ -226,6 +244,7 @@ impl Parser<'_> {
                 // `*args`, `**kw`: spread, read as the value.
                 while self.eat("*") || self.eat("**") {}
                 args.push(self.sum()?);
+                self.skip_comprehension();
             }
             if !self.eat(",") && !self.at(")") {
                 return None;
@@ -274,6 +293,8 @@ impl Parser<'_> {
                 let mut items = Vec::new();
                 while !self.eat("]") {
                     items.push(self.sum()?);
+                    // `[e.reshape(-1) for e in xs]`: the item stands for them all.
+                    self.skip_comprehension();
                     if !self.eat(",") && !self.at("]") {
                         return None;
                     }
@@ -298,6 +319,11 @@ mod tests {
         let e = parse("torch.nn.functional.silu(a) * b + c").expect("parses");
         assert!(matches!(e, Expr::Binary("+", _, _)), "{e:?}");
         assert!(parse("lambda meta: (triton.cdiv(n, meta['BLOCK']),)").is_none());
+        let e = parse("torch.cat([e.reshape(-1) for e in xs if e.numel() > 0])").expect("parses");
+        assert!(
+            matches!(&e, Expr::Call(_, args, ..) if matches!(&args[0], Expr::Seq(items) if items.len() == 1)),
+            "{e:?}"
+        );
         assert!(parse("8 if n >= 2048 else 4").is_none());
         assert_eq!(parse("x.shape").and_then(|e| e.dotted()).as_deref(), Some("x.shape"));
     }
