@@ -203,6 +203,11 @@ pub struct Kernel {
     /// with it, since a measurement runs the whole wrapper). They carry no companions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub companions: Vec<Kernel>,
+    /// A PyTorch-only program (a module's `forward` of torch operations, no kernel of its
+    /// own; see [`crate::extract::torch_program`]): its launch holds `forward`'s
+    /// assignments, and it costs only the torch operations they run.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub torch_program: bool,
 }
 
 impl Kernel {
@@ -217,6 +222,9 @@ impl Kernel {
     pub(crate) fn compute_identity(&self) -> ContentHash {
         let mut h = crate::hash::Hasher::new();
         h.str(self.language.name()).hash(&self.normalized_hash);
+        if self.torch_program {
+            h.str("torch program");
+        }
         for helper in &self.helpers {
             h.str(&helper.name).hash(&helper.hash);
         }

@@ -305,6 +305,7 @@ fn build(
         has_errors: draft.has_errors,
         declared,
         companions: Vec::new(),
+        torch_program: false,
     };
     kernel.identity = kernel.compute_identity();
     kernel

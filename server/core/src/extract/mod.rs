@@ -15,8 +15,11 @@ pub mod host;
 mod normalize;
 mod pieces;
 mod pycall;
+mod pyhelper;
+mod pyshapes;
 mod pystring;
 mod split;
+mod torch_program;
 mod trips;
 mod triton;
 mod walk;
@@ -24,6 +27,7 @@ pub mod workspace;
 
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 pub use pieces::FOCUS_LIMIT;
+pub use torch_program::torch_program;
 
 pub(crate) use cuda::declarator_name;
 pub(crate) use triton::parameters as python_parameters;
@@ -229,6 +233,8 @@ impl Extractor {
         }
         let external_launches = orphan_launches(&placed);
         let mut kernels = self.assemble_kernels(placed, src);
+        // Shapes `get_inputs()` or `generate_input(…)` give the wrappers' tensors.
+        pyshapes::bind(root, src, &mut kernels);
         // CUDA written as strings (`load_inline`, CuPy): its kernels are CUDA kernels.
         let embedded = embedded_cuda::kernels(root, src, &mut self.embedded, &kernels);
         kernels.extend(embedded);

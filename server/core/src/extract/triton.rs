@@ -351,6 +351,17 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                                 out.insert(node_text(name, src).into_owned(), format!("{tensor}.shape[{i}]"));
                             }
                         }
+                    } else if let Some(items) = super::pyhelper::returned(r, src) {
+                        // `BLOCK, num_warps = calculate_settings(n_cols)`: the helper's returns.
+                        let mut lc = l.walk();
+                        let names: Vec<Node> = l.named_children(&mut lc).collect();
+                        if names.len() == items.len() {
+                            for (name, value) in names.into_iter().zip(items) {
+                                if name.kind() == "identifier" {
+                                    out.insert(node_text(name, src).into_owned(), value);
+                                }
+                            }
+                        }
                     }
                 }
             }

@@ -42,6 +42,13 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
                 alias(&mut env, k, source);
             }
         }
+        // `x2 = x.view(-1, n_cols)`: x2's shape, a -1 dimension what the others leave (after
+        // the locals, which may hold x's own shape).
+        for (k, v) in &l.locals {
+            if let Some((source, dims)) = view(v) {
+                reshaped(&mut env, k, source, &dims);
+            }
+        }
         for (param, arg) in params.iter().zip(&l.args) {
             let arg = arg.trim();
             // `k<<<…>>>(…, size)` in `run(int size)` called as `run(n)` from a function
@@ -233,6 +240,58 @@ fn like(value: &str) -> Option<&str> {
         return first.chars().all(|c| c.is_alphanumeric() || c == '_').then_some(first);
     }
     value.strip_suffix(".clone()").filter(|s| s.chars().all(|c| c.is_alphanumeric() || c == '_'))
+}
+
+/// The tensor and dimensions of `x.view(-1, n)`, `x.reshape((a, b))`, `x.contiguous().view(…)`.
+fn view(value: &str) -> Option<(&str, Vec<String>)> {
+    let v = value.trim();
+    let open = v.rfind(".view(").or_else(|| v.rfind(".reshape("))?;
+    let args = v[open..].split_once('(')?.1.strip_suffix(')')?.trim();
+    // C++'s `x.view({-1, n})` is not read here.
+    if args.contains(['{', '<']) {
+        return None;
+    }
+    let args = args.strip_prefix('(').and_then(|a| a.strip_suffix(')')).unwrap_or(args);
+    let source = v[..open].strip_suffix(".contiguous()").unwrap_or(&v[..open]);
+    if source.is_empty() || !source.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let dims: Vec<String> = crate::declaration::split_top(args, ',')
+        .into_iter()
+        .map(|d| d.trim().to_string())
+        .filter(|d| !d.is_empty())
+        .collect();
+    (!dims.is_empty() && dims.iter().all(|d| !d.contains('='))).then_some((source, dims))
+}
+
+/// Defines `name`'s shape as `dims` of `source`'s elements where those are known (a -1 is
+/// the elements the others leave; a tensor viewed under its own name keeps its other
+/// dimensions' texts).
+fn reshaped(env: &mut Env, name: &str, source: &str, dims: &[String]) {
+    let numel = format!("({source}.numel())");
+    // Only a tensor whose size is known: an assumed one would make each dimension its
+    // own assumed size over another's.
+    if env.eval_quiet(&numel).is_none_or(|e| e.guesses > 0) {
+        return;
+    }
+    let known: Vec<String> = dims.iter().filter(|d| d.as_str() != "-1").map(|d| format!("({d})")).collect();
+    let n = dims.len() as i64;
+    for (i, d) in dims.iter().enumerate() {
+        let value = match (d.as_str(), known.is_empty()) {
+            ("-1", true) => numel.clone(),
+            ("-1", false) => format!("{numel} // ({})", known.join(" * ")),
+            // `x = x.view(-1, n)` where `n = x.shape[-1]`: the old shape still names n.
+            _ if name == source => continue,
+            _ => format!("({d})"),
+        };
+        for idx in [i as i64, i as i64 - n] {
+            env.define(&format!("{name}.shape[{idx}]"), &value);
+            env.define(&format!("{name}.size({idx})"), &value);
+        }
+    }
+    if name != source {
+        env.define(&format!("{name}.numel()"), &numel);
+    }
 }
 
 /// Whether `text` uses the name `name` (`x.stride` is not `stride`).

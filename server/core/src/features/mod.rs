@@ -124,6 +124,20 @@ pub fn torch_op_profiles(kernel: &Kernel, rates: &Rates, assumed: f64, elements:
 
 /// Profiles a kernel with every size nothing in the code gives taken as `assumed`.
 pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
+    if kernel.torch_program {
+        // No kernel of its own: its torch operations are added where programs are. The
+        // shape is that of torch's element-wise kernels (128 threads, 16-byte accesses, a
+        // full device).
+        let features = Features {
+            vector_width: 4.0,
+            block_threads: 128.0,
+            occupancy: 1.0,
+            sm_fill: 1.0,
+            waves: 1.0,
+            ..Features::default()
+        };
+        return Profile { language: kernel.language, features, cost: Cost::default(), guesses: 0, assumed: Vec::new() };
+    }
     let mut p = match kernel.language {
         Language::Cuda => cuda::profile(kernel, rates, assumed),
         Language::Triton => triton::profile(kernel, rates, assumed),

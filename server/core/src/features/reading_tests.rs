@@ -6,6 +6,7 @@ use crate::kernel::Language;
 
 mod host_code;
 mod python;
+mod torch;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {
     let ex = extract_text(Language::Cuda, src);

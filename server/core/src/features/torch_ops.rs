@@ -5,30 +5,55 @@
 //! function's assignments (the launch's locals); an op whose tensors' sizes the code does
 //! not give is costed at the size assumed for the program, like any unknown size.
 
+mod parse;
+
 use super::cost::{Cost, Rates};
 use super::expr::Env;
 use super::{Features, Profile};
 use crate::kernel::{Language, LaunchSite};
+use parse::Expr;
+use std::collections::{BTreeMap, BTreeSet};
 
-/// One torch operation: its name and what it costs per element of its input.
+/// The elements a tensor of a torch operation has, read from the launch's names when
+/// the operation is costed.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TorchOp {
-    /// The assigned name and the operation (`mean = x.mean(...)` → `x.mean`).
-    pub name: String,
-    /// Passes over the input's bytes (reads plus writes, in input sizes).
-    pub passes: f64,
-    /// Arithmetic per input element.
-    pub flops_per_element: f64,
-    /// A matrix product: flops grow as elements^1.5 (square operands).
-    pub matmul: bool,
-    /// The tensor the op reads first (for its size), if named.
-    pub input: Option<String>,
+pub enum Size {
+    /// The tensor a name holds: its `x.numel()`, or its defining expression's size.
+    Of(String),
     /// A fill's shape as a product (`torch.zeros((), …)` → `1`, `torch.zeros(b, n)` → `b*n`).
-    pub shape: Option<String>,
+    Fill(String),
+    /// The larger of several (a broadcast's result).
+    Max(Vec<Size>),
+    /// All of several (a join's result).
+    Sum(Vec<Size>),
+    /// A reduction along a dimension: about the square root of its input (a row's sum).
+    Reduced(Box<Size>),
+    /// One element (a full reduction).
+    One,
+    /// Nothing says: the size assumed for the program.
+    Unknown,
 }
 
-/// Functions and methods that allocate without computing or only view (free here).
-const FREE: [&str; 16] = [
+/// One torch operation: a launch that reads its tensor operands and writes its result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TorchOp {
+    /// The assigned name and the operation (`mean = x.mean(...)` → `mean = x.mean`,
+    /// `z = x - m` → `z = -`).
+    pub name: String,
+    /// The tensors it reads (a scalar operand reads nothing).
+    pub reads: Vec<Size>,
+    /// The tensor it writes.
+    pub writes: Size,
+    /// Arithmetic per element written (per element read for a reduction).
+    pub flops_per_element: f64,
+    /// A matrix product: flops grow as elements^1.5 of its first operand (square operands).
+    pub matmul: bool,
+}
+
+/// Functions and methods that allocate without computing or only view (free here;
+/// `contiguous()` of a tensor that already is one, as it mostly is, returns it).
+const FREE: [&str; 17] = [
+    "contiguous",
     "empty",
     "empty_like",
     "empty_strided",
@@ -48,7 +73,7 @@ const FREE: [&str; 16] = [
 ];
 
 /// Element-wise functions and methods (one read, one write).
-const ELEMENTWISE: [&str; 37] = [
+const ELEMENTWISE: [&str; 36] = [
     "sub",
     "div",
     "pow",
@@ -79,7 +104,6 @@ const ELEMENTWISE: [&str; 37] = [
     "half",
     "bfloat16",
     "to",
-    "contiguous",
     "clone",
     "zeros_like",
     "ones_like",
@@ -103,89 +127,343 @@ const JOINS: [&str; 2] = ["cat", "stack"];
 
 const MATMUL: [&str; 6] = ["matmul", "mm", "bmm", "linear", "einsum", "addmm"];
 
-/// The torch operations among a launching function's assignments, in name order.
+/// The torch operations among a launching function's assignments, in name order (an
+/// assignment's own in the order they run: `y = a * b + c` is a multiply, then an add).
 pub fn torch_ops(site: &LaunchSite) -> Vec<TorchOp> {
-    site.locals.iter().filter_map(|(name, value)| classify(name, value)).collect()
+    let tensors = tensor_names(site);
+    let mut out = Vec::new();
+    for (name, value) in &site.locals {
+        // `self.w = nn.Parameter(…)` is set up once, in `__init__`, not run per call.
+        if name.starts_with("self.") {
+            continue;
+        }
+        let Some(expr) = parse::parse(value) else { continue };
+        let mut reader = Reader { locals: &site.locals, tensors: &tensors, ops: Vec::new(), own: name, depth: 0 };
+        reader.value(&expr);
+        let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+        for (what, mut op) in reader.ops {
+            let count = seen.entry(what.clone()).or_insert(0);
+            *count += 1;
+            op.name = if *count == 1 { format!("{name} = {what}") } else { format!("{name} = {what} #{count}") };
+            out.push(op);
+        }
+    }
+    out
 }
 
-/// `h = x @ w`, `m = x.mean(dim=-1)`, `y = torch.nn.functional.silu(a) * b`.
-fn classify(name: &str, value: &str) -> Option<TorchOp> {
-    let v = value.trim();
-    if v.contains('@') {
-        let input = v.split('@').next().map(|s| s.trim().to_string());
-        return Some(TorchOp {
-            name: format!("{name} = matmul"),
-            passes: 3.0,
-            flops_per_element: 0.0,
-            matmul: true,
-            input,
-            shape: None,
-        });
+/// Module paths whose functions are torch operations (`torch.exp`, `F.silu`).
+fn is_torch_module(path: &str) -> bool {
+    matches!(path, "torch" | "F" | "nn" | "torch.nn.functional" | "nn.functional" | "torch.special" | "torch.linalg")
+}
+
+/// Names the launching function holds tensors in, by how they are used: `x.shape`,
+/// `x.numel()`, `x.mean(…)` (a method of a tensor), and the launching function's
+/// parameters passed straight to the kernel (a scalar one sizes the grid or has a default).
+fn tensor_names(site: &LaunchSite) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let texts: Vec<&str> = site
+        .locals
+        .values()
+        .chain(&site.args)
+        .chain(site.grid.iter())
+        .chain(site.meta.values())
+        .map(String::as_str)
+        .collect();
+    let mut bare = BTreeSet::new();
+    for text in &texts {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if !(c.is_ascii_alphabetic() || c == b'_')
+                || (i > 0 && matches!(bytes[i - 1], b'.' | b'_'))
+                || (i > 0 && bytes[i - 1].is_ascii_alphanumeric())
+            {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            let word = &text[start..i];
+            if bytes.get(i) != Some(&b'.') {
+                bare.insert(word);
+                continue;
+            }
+            let rest = &text[i + 1..];
+            let attr: &str = rest.split(|c: char| !(c.is_alphanumeric() || c == '_')).next().unwrap_or_default();
+            let torch_like = TENSOR_ATTRS.contains(&attr) || kind(attr).is_some();
+            if torch_like && !["self", "torch", "F", "nn", "triton", "tl", "math", "np", "cp"].contains(&word) {
+                out.insert(word.to_string());
+            }
+        }
     }
-    let open = v.find('(')?;
-    let callee = &v[..open];
-    let function = callee.rsplit('.').next()?.trim();
-    let receiver = callee.rsplit_once('.').map(|(r, _)| r.trim()).unwrap_or("");
-    let is_torch = callee.starts_with("torch.") || callee.starts_with("F.") || callee.starts_with("nn.");
-    let method = !is_torch && !receiver.is_empty() && receiver.chars().all(|c| c.is_alphanumeric() || c == '_');
-    if !(is_torch || method) || FREE.contains(&function) {
-        return None;
+    let grid_words: BTreeSet<&str> = site
+        .grid
+        .iter()
+        .chain(site.meta.values())
+        .flat_map(|t| crate::extract::words(t))
+        .filter(|w| bare.contains(w))
+        .collect();
+    for arg in &site.args {
+        let arg = arg.trim();
+        if site.host_params.iter().any(|p| p == arg)
+            && !site.host_defaults.contains_key(arg)
+            && !grid_words.contains(arg)
+        {
+            out.insert(arg.to_string());
+        }
     }
-    let first_arg = first_tensor(&v[open + 1..]);
-    let input = if method { Some(receiver.to_string()) } else { first_arg };
-    let label = format!("{name} = {}", if method { format!("{receiver}.{function}") } else { callee.to_string() });
-    if FILLS.contains(&function) && is_torch {
-        return Some(TorchOp {
-            name: label,
-            passes: 1.0,
-            flops_per_element: 0.0,
-            matmul: false,
-            input: None,
-            shape: Some(fill_shape(&v[open + 1..v.rfind(')').unwrap_or(v.len())])),
-        });
-    }
-    let (passes, flops, matmul) = if MATMUL.contains(&function) {
-        (3.0, 0.0, true)
-    } else if JOINS.contains(&function) && is_torch {
-        (2.0, 0.0, false)
+    out
+}
+
+/// Attributes and methods only a tensor has.
+const TENSOR_ATTRS: [&str; 14] = [
+    "shape",
+    "dtype",
+    "device",
+    "numel",
+    "stride",
+    "data_ptr",
+    "element_size",
+    "is_contiguous",
+    "ndim",
+    "view",
+    "reshape",
+    "unsqueeze",
+    "permute",
+    "expand",
+];
+
+/// Methods of a tensor that query it without running anything.
+const QUERIES: [&str; 10] =
+    ["numel", "size", "dim", "stride", "element_size", "item", "data_ptr", "is_contiguous", "tolist", "get_device"];
+
+/// What an operation does with its tensors.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// Reads its tensors, writes the broadcast of them.
+    Elementwise,
+    /// Reads one tensor, writes a row of it (or one element).
+    Reduction,
+    /// Reads one tensor, writes one as large (about two passes in torch's fused kernels).
+    Rowwise,
+    Matmul,
+    /// Reads its tensors, writes them all.
+    Join,
+    /// Writes a new tensor of a shape its arguments give, or as large as its argument.
+    Fill,
+    /// Allocates or views: nothing runs.
+    Free,
+}
+
+/// The kind of a torch function or tensor method, by its name.
+fn kind(function: &str) -> Option<Kind> {
+    Some(if FREE.contains(&function) {
+        Kind::Free
+    } else if MATMUL.contains(&function) {
+        Kind::Matmul
+    } else if JOINS.contains(&function) {
+        Kind::Join
     } else if ROWWISE.contains(&function) {
-        (2.0, 8.0, false)
+        Kind::Rowwise
     } else if REDUCTIONS.contains(&function) {
-        (1.0, 1.0, false)
-    } else if ELEMENTWISE.contains(&function) || function.starts_with("zeros") || function.starts_with("ones") {
-        (2.0, 2.0, false)
+        Kind::Reduction
+    } else if FILLS.contains(&function) || ["zeros_like", "ones_like", "full_like"].contains(&function) {
+        Kind::Fill
+    } else if ELEMENTWISE.contains(&function) {
+        Kind::Elementwise
     } else {
         return None;
-    };
-    // A binary element-wise op on the result (`F.silu(a) * b`) reads one more tensor.
-    let extra = if !matmul && v[v.rfind(')').unwrap_or(0)..].contains(['*', '+', '-', '/']) { 1.0 } else { 0.0 };
-    Some(TorchOp { name: label, passes: passes + extra, flops_per_element: flops, matmul, input, shape: None })
+    })
 }
 
-/// The tensor a call's arguments (`args`: the text after its `(`) read first: `a` of
-/// `a, dim=1)`, of `[a.view(-1), b])` (`torch.cat`) and of `a.contiguous())`.
-fn first_tensor(args: &str) -> Option<String> {
-    let mut depth = 0i32;
-    let end = args
-        .char_indices()
-        .find(|&(_, c)| {
-            match c {
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
+/// Reads one assignment's expression: the tensor each part yields (None: a scalar) and the
+/// operations that run.
+struct Reader<'a> {
+    locals: &'a BTreeMap<String, String>,
+    tensors: &'a BTreeSet<String>,
+    /// (what runs, the operation), in the order they run.
+    ops: Vec<(String, TorchOp)>,
+    /// The name being assigned: within its own value it is the earlier tensor of that name.
+    own: &'a str,
+    depth: usize,
+}
+
+impl Reader<'_> {
+    fn emit(&mut self, what: String, reads: Vec<Size>, writes: Size, flops_per_element: f64, matmul: bool) {
+        self.ops.push((what, TorchOp { name: String::new(), reads, writes, flops_per_element, matmul }));
+    }
+
+    fn value(&mut self, e: &Expr) -> Option<Size> {
+        match e {
+            Expr::Number | Expr::Str => None,
+            Expr::Name(n) => self.name(n),
+            Expr::Attr(base, attr) => match e.dotted() {
+                // `self.weight`, set in `__init__`.
+                Some(d) if self.locals.contains_key(&d) => self.name(&d),
+                _ if matches!(attr.as_str(), "T" | "mT" | "data") => self.value(base),
+                _ => None,
+            },
+            Expr::Index(base) => self.value(base),
+            Expr::Seq(items) => {
+                for item in items {
+                    self.value(item);
+                }
+                None
+            }
+            Expr::Unary(x) => {
+                let s = self.value(x)?;
+                self.emit("neg".into(), vec![s.clone()], s.clone(), 1.0, false);
+                Some(s)
+            }
+            Expr::Binary(op, l, r) => {
+                let reads: Vec<Size> = [self.value(l), self.value(r)].into_iter().flatten().collect();
+                let first = reads.first()?.clone();
+                if *op == "@" {
+                    self.emit("matmul".into(), reads, first.clone(), 0.0, true);
+                    return Some(first);
+                }
+                let out = broadcast(&reads);
+                self.emit((*op).to_string(), reads, out.clone(), 1.0, false);
+                Some(out)
+            }
+            Expr::Call(callee, args, keywords, inside) => self.call(callee, args, keywords, inside),
+        }
+    }
+
+    /// A name: a tensor by its use, or a local holding one (its size, as its value has).
+    fn name(&mut self, n: &str) -> Option<Size> {
+        let local = match self.locals.get(n).and_then(|v| parse::parse(v)) {
+            Some(e) if n != self.own && self.depth <= 6 => {
+                let mut inner = Reader {
+                    locals: self.locals,
+                    tensors: self.tensors,
+                    ops: Vec::new(),
+                    own: n,
+                    depth: self.depth + 1,
+                };
+                inner.value(&e)
+            }
+            _ => None,
+        };
+        local.or_else(|| self.tensors.contains(n).then(|| Size::Of(n.to_string())))
+    }
+
+    fn call(&mut self, callee: &Expr, args: &[Expr], keywords: &[(String, Expr)], inside: &str) -> Option<Size> {
+        let (receiver, function) = match callee {
+            Expr::Attr(base, f) => (Some(&**base), f.as_str()),
+            Expr::Name(f) => (None, f.as_str()),
+            _ => {
+                self.value(callee);
+                return None;
+            }
+        };
+        let module = receiver.and_then(Expr::dotted).is_some_and(|d| is_torch_module(&d));
+        let kind = kind(function);
+        let (what, mut tensors) = match receiver {
+            Some(r) if !module => {
+                let what = format!("{}.{function}", r.dotted().unwrap_or_else(|| "(…)".into()));
+                // A method of something that is no tensor (`triton.cdiv(n, B)`) runs nothing.
+                let Some(s) = self.value(r) else {
+                    args.iter().for_each(|a| drop(self.value(a)));
+                    return None;
+                };
+                if QUERIES.contains(&function) {
+                    return None;
+                }
+                (what, vec![s])
+            }
+            _ if !module => {
+                // A plain function (`min(…)`, a helper): its arguments may run operations.
+                args.iter().for_each(|a| drop(self.value(a)));
+                return None;
+            }
+            _ => (callee.dotted().unwrap_or_else(|| function.to_string()), Vec::new()),
+        };
+        for (i, a) in args.iter().enumerate() {
+            match (a, self.value(a)) {
+                (_, Some(s)) => tensors.push(s),
+                // `torch.cat([a, b])`: each item.
+                (Expr::Seq(items), None) => tensors.extend(items.iter().filter_map(|x| self.name_or_value(x))),
+                // A torch function's first operand is a tensor, whatever else says so.
+                (Expr::Name(n), None) if i == 0 && module && kind.is_some_and(|k| k != Kind::Free) => {
+                    tensors.push(Size::Of(n.clone()))
+                }
                 _ => {}
             }
-            depth < 0 || (depth == 0 && c == ',')
+        }
+        for (_, v) in keywords {
+            self.value(v);
+        }
+        let Some(kind) = kind else {
+            // An unknown method keeps its tensor (`.cuda()`, `.detach()`); an unknown torch
+            // function makes one of its first tensor's size.
+            return Some(tensors.into_iter().next().unwrap_or(Size::Unknown));
+        };
+        let first = tensors.first().cloned();
+        match kind {
+            Kind::Free => {
+                if function == "empty" || function == "empty_strided" {
+                    return Some(Size::Fill(fill_shape(inside)));
+                }
+                first.or(Some(Size::Unknown))
+            }
+            Kind::Fill => {
+                let out = if function.ends_with("_like") {
+                    first.unwrap_or(Size::Unknown)
+                } else {
+                    Size::Fill(fill_shape(inside))
+                };
+                self.emit(what, Vec::new(), out.clone(), 0.0, false);
+                Some(out)
+            }
+            Kind::Matmul => {
+                let first = first?;
+                tensors.truncate(2);
+                self.emit(what, tensors, first.clone(), 0.0, true);
+                Some(first)
+            }
+            Kind::Join => {
+                let out = Size::Sum(tensors.clone());
+                self.emit(what, tensors, out.clone(), 0.0, false);
+                Some(out)
+            }
+            Kind::Rowwise => {
+                let first = first?;
+                self.emit(what, vec![first.clone()], first.clone(), 8.0, false);
+                Some(first)
+            }
+            Kind::Reduction => {
+                let first = first?;
+                // `x.sum()` is one number; `x.sum(dim=1)`, `x.max(1)`, `torch.sum(x, 1)` a row's worth.
+                let dims = args.len() + usize::from(!module) > 1
+                    || keywords.iter().any(|(k, _)| matches!(k.as_str(), "dim" | "axis"));
+                let out = if dims { Size::Reduced(Box::new(first.clone())) } else { Size::One };
+                self.emit(what, vec![first], out.clone(), 1.0, false);
+                Some(out)
+            }
+            Kind::Elementwise => {
+                first.as_ref()?;
+                let out = broadcast(&tensors);
+                self.emit(what, tensors, out.clone(), 2.0, false);
+                Some(out)
+            }
+        }
+    }
+
+    /// An item of a joined list: `a.view(-1)` is `a`, a name is a tensor.
+    fn name_or_value(&mut self, e: &Expr) -> Option<Size> {
+        self.value(e).or_else(|| match e {
+            Expr::Name(n) => Some(Size::Of(n.clone())),
+            Expr::Call(c, ..) => match &**c {
+                Expr::Attr(base, _) => self.name_or_value(base),
+                _ => None,
+            },
+            _ => None,
         })
-        .map_or(args.len(), |(i, _)| i);
-    let first = args[..end].trim().trim_start_matches(['[', '(']).trim();
-    let first = first.split([',', ']']).next().unwrap_or(first).trim();
-    // A view of the tensor is the tensor: `a.view(-1)` → `a`.
-    let head = first.split('(').next().unwrap_or(first);
-    let tensor = match head.rsplit_once('.') {
-        Some((receiver, method)) if FREE.contains(&method) || method == "contiguous" => receiver,
-        _ => first,
-    };
-    Some(tensor.trim().to_string()).filter(|t| !t.is_empty())
+    }
 }
 
 /// The element count of a fill's positional arguments as a product: `(), device=d` → `1`,
@@ -212,82 +490,128 @@ fn split_top(text: &str) -> Vec<&str> {
     crate::declaration::split_top(text, ',').into_iter().map(str::trim).collect()
 }
 
-/// A torch op as one launch's profile: its tensor's elements from `env` (`x.numel()`), or
-/// `unknown` where nothing gives them; bytes at `elem` bytes each.
+/// A torch op as one launch's profile: each tensor's elements from `env` (`x.numel()`), or
+/// `unknown` where nothing gives them; bytes at `elem` bytes each, read and written.
 pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) -> Profile {
-    let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
-    let elements = match &op.shape {
-        Some(shape) => exact(shape),
-        None => op.input.as_deref().and_then(|x| exact(&format!("{x}.numel()"))),
+    let size = |s: &Size| elements(s, env, unknown, 0);
+    let reads: Vec<f64> = op.reads.iter().map(size).collect();
+    let written = size(&op.writes);
+    let read: f64 = reads.iter().sum();
+    let largest = reads.iter().copied().fold(written, f64::max).max(1.0);
+    let flops = if op.matmul {
+        2.0 * reads.first().copied().unwrap_or(written).powf(1.5)
+    } else {
+        op.flops_per_element * largest
     };
-    let elements = elements.unwrap_or(unknown).max(1.0);
-    let bytes = op.passes * elements * elem;
-    let flops = if op.matmul { 2.0 * elements.powf(1.5) } else { op.flops_per_element * elements };
+    let (load, store) = (read * elem, written * elem);
     let features = Features {
-        load_bytes: bytes * 0.5,
-        store_bytes: bytes * 0.5,
+        load_bytes: load,
+        store_bytes: store,
         scalar_ops: if op.matmul { 0.0 } else { flops },
         tensor_flops: if op.matmul { flops } else { 0.0 },
-        global_passes: op.passes,
+        global_passes: (read + written) / largest,
         launches: 1.0,
         ..Features::default()
     };
     let compute = if op.matmul { flops * rates.tensor_flop * 4.0 } else { flops * rates.scalar_op };
     let cost =
-        Cost { memory: bytes / 0.9, compute, efficiency: 0.9, overhead: rates.launch, ..Cost::default() }.combine();
+        Cost { memory: (load + store) / 0.9, compute, efficiency: 0.9, overhead: rates.launch, ..Cost::default() }
+            .combine();
     Profile { language: Language::Triton, features, cost, guesses: 0, assumed: Vec::new() }
+}
+
+/// The result of an element-wise operation on `sizes`: the largest (nested maxima flattened,
+/// repeats dropped).
+fn broadcast(sizes: &[Size]) -> Size {
+    let mut flat: Vec<Size> = Vec::new();
+    for s in sizes {
+        let parts = match s {
+            Size::Max(v) => v.clone(),
+            other => vec![other.clone()],
+        };
+        for p in parts {
+            if !flat.contains(&p) {
+                flat.push(p);
+            }
+        }
+    }
+    match flat.len() {
+        0 => Size::Unknown,
+        1 => flat.remove(0),
+        _ => Size::Max(flat),
+    }
+}
+
+/// The elements of `size` (at least one).
+fn elements(size: &Size, env: &Env, unknown: f64, depth: usize) -> f64 {
+    let exact = |t: &str| env.eval_quiet(t).filter(|e| e.guesses == 0).map(|e| e.value);
+    let each = |v: &[Size]| v.iter().map(|s| elements(s, env, unknown, depth + 1)).collect::<Vec<f64>>();
+    let n = match size {
+        _ if depth > 16 => unknown,
+        Size::Of(name) => exact(&format!("{name}.numel()")).unwrap_or(unknown),
+        Size::Fill(shape) => exact(shape).unwrap_or(unknown),
+        Size::Max(v) => each(v).into_iter().fold(1.0, f64::max),
+        Size::Sum(v) => each(v).into_iter().sum(),
+        Size::Reduced(inner) => elements(inner, env, unknown, depth + 1).sqrt(),
+        Size::One => 1.0,
+        Size::Unknown => unknown,
+    };
+    n.max(1.0)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn site(locals: &[(&str, &str)]) -> LaunchSite {
+        let mut site = LaunchSite::default();
+        for (k, v) in locals {
+            site.locals.insert((*k).into(), (*v).into());
+        }
+        site
+    }
+
+    fn names(ops: &[TorchOp]) -> Vec<&str> {
+        ops.iter().map(|o| o.name.as_str()).collect()
+    }
+
     #[test]
     fn torch_ops_in_a_wrapper_are_found_and_costed_by_size() {
-        let mut site = LaunchSite::default();
-        for (k, v) in [
+        let ops = torch_ops(&site(&[
             ("mean", "x.mean(dim=1, keepdim=True)"),
             ("h", "torch.nn.functional.silu(a) * b"),
             ("y", "torch.empty_like(x)"),
             ("n", "x.numel()"),
             ("out", "x @ w"),
-        ] {
-            site.locals.insert(k.into(), v.into());
-        }
-        let ops = torch_ops(&site);
-        let names: Vec<&str> = ops.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(names, vec!["h = torch.nn.functional.silu", "mean = x.mean", "out = matmul"], "{ops:?}");
+        ]));
+        assert_eq!(names(&ops), vec!["h = torch.nn.functional.silu", "h = *", "mean = x.mean", "out = matmul"]);
         let mut env = Env::default();
         env.define("x.numel()", "1024");
-        let small = profile(&ops[1], &env, 4.0, 1.0, &Rates::H100);
+        let small = profile(&ops[2], &env, 4.0, 1.0, &Rates::H100);
         env.define("x.numel()", "1048576");
-        let big = profile(&ops[1], &env, 4.0, 1.0, &Rates::H100);
+        let big = profile(&ops[2], &env, 4.0, 1.0, &Rates::H100);
         assert_eq!(big.features.load_bytes, 1024.0 * small.features.load_bytes);
         assert!(big.cost.total > small.cost.total);
     }
 
     #[test]
     fn joins_and_more_element_wise_functions_are_costed() {
-        let mut site = LaunchSite::default();
-        site.locals.insert("flat".into(), "torch.cat([a.view(-1), b.view(-1)])".into());
-        site.locals.insert("d".into(), "torch.where(m, x, y)".into());
-        site.locals.insert("n".into(), "len(tensors)".into());
-        let ops = torch_ops(&site);
-        let names: Vec<&str> = ops.iter().map(|o| o.name.as_str()).collect();
-        assert_eq!(names, vec!["d = torch.where", "flat = torch.cat"], "{ops:?}");
-        assert_eq!(ops[1].input.as_deref(), Some("a"));
-        assert_eq!(first_tensor("x, dim=1)").as_deref(), Some("x"));
-        assert_eq!(first_tensor("a) * b").as_deref(), Some("a"));
-        assert_eq!(first_tensor(")"), None);
+        let ops = torch_ops(&site(&[
+            ("flat", "torch.cat([a.view(-1), b.view(-1)])"),
+            ("d", "torch.where(m, x, y)"),
+            ("n", "len(tensors)"),
+        ]));
+        assert_eq!(names(&ops), vec!["d = torch.where", "flat = torch.cat"], "{ops:?}");
+        assert_eq!(ops[1].reads, vec![Size::Of("a".into()), Size::Of("b".into())]);
     }
 
     #[test]
     fn a_fill_is_sized_by_its_shape_and_var_mean_is_a_reduction() {
-        let mut site = LaunchSite::default();
-        site.locals.insert("out".into(), "torch.zeros((), device=x.device, dtype=torch.float32)".into());
-        site.locals.insert("acc".into(), "torch.zeros(b, n, device='cuda')".into());
-        site.locals.insert("stats".into(), "torch.var_mean(xg, dim=1, correction=0)".into());
-        let ops = torch_ops(&site);
+        let ops = torch_ops(&site(&[
+            ("out", "torch.zeros((), device=x.device, dtype=torch.float32)"),
+            ("acc", "torch.zeros(b, n, device='cuda')"),
+            ("stats", "torch.var_mean(xg, dim=1, correction=0)"),
+        ]));
         assert_eq!(ops.len(), 3, "{ops:?}");
         let mut env = Env::default();
         env.define("b", "8");
@@ -295,9 +619,22 @@ mod tests {
         let unknown = 4_194_304.0;
         let by_name = |n: &str| ops.iter().find(|o| o.name.starts_with(n)).expect("op");
         let scalar = profile(by_name("out"), &env, 4.0, unknown, &Rates::H100);
-        assert_eq!(scalar.features.store_bytes, 2.0);
+        assert_eq!(scalar.features.store_bytes, 4.0);
         let acc = profile(by_name("acc"), &env, 4.0, unknown, &Rates::H100);
         assert_eq!(acc.features.load_bytes + acc.features.store_bytes, 8.0 * 1024.0 * 4.0);
         assert!(by_name("stats").name.contains("var_mean"));
+    }
+
+    #[test]
+    fn scalar_arithmetic_is_no_launch() {
+        let ops = torch_ops(&site(&[
+            ("n", "x.numel()"),
+            ("rows", "n // cols"),
+            ("grid", "(triton.cdiv(n, BLOCK),)"),
+            ("BLOCK", "triton.next_power_of_2(cols) * 2"),
+            ("y", "x * 0.5"),
+        ]));
+        assert_eq!(names(&ops), vec!["y = *"], "{ops:?}");
+        assert_eq!(ops[0].reads, vec![Size::Of("x".into())], "a scalar operand reads nothing");
     }
 }

@@ -72,7 +72,9 @@ pub fn forecast_program(
     candidate: &[Kernel],
 ) -> ProgramForecast {
     let pairing = pair(base, candidate);
-    let torch_differs = torch_ops_of(base) != torch_ops_of(candidate);
+    // A PyTorch-only program is its torch operations: always forecast as a whole program.
+    let torch_program = base.iter().chain(candidate).any(|k| k.torch_program);
+    let torch_differs = torch_program || torch_ops_of(base) != torch_ops_of(candidate);
     if pairing.all_by_name() && !torch_differs {
         let f = forecast_unit(forecast, forecaster, base, candidate);
         return ProgramForecast { forecast: f, pairing };
@@ -110,7 +112,9 @@ pub fn forecast_program(
     } else {
         let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
         let names = |ks: &[&Kernel]| ks.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(" + ");
-        let why = if one_to_one {
+        let why = if torch_program {
+            "a PyTorch-only program runs torch operations, no kernel"
+        } else if one_to_one {
             "the torch operations around the kernels differ"
         } else {
             "the kernels do not pair one to one"

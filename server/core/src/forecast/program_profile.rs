@@ -45,7 +45,8 @@ impl EmbeddedForecaster {
     /// the size prior. None when the two versions are the same kernel or hold none.
     pub fn program_pair_profiles(&self, base: &[Kernel], candidate: &[Kernel]) -> Option<(Profile, Profile)> {
         let pairing = pair(base, candidate);
-        let same_ops = super::program::torch_ops_of(base) == super::program::torch_ops_of(candidate);
+        let torch_program = base.iter().chain(candidate).any(|k| k.torch_program);
+        let same_ops = !torch_program && super::program::torch_ops_of(base) == super::program::torch_ops_of(candidate);
         if pairing.pairs.len() == 1 && pairing.base_only.is_empty() && pairing.candidate_only.is_empty() && same_ops {
             let p = &pairing.pairs[0];
             let (b, c) = super::same_problem(base.get(p.base)?, candidate.get(p.candidate)?);

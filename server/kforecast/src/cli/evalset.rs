@@ -4,7 +4,7 @@
 //! with `families.json` and measured pairs (`measurements/*.jsonl`, or `--measurements`);
 //! each split of a set is reported on its own, never pooled with the training corpus.
 
-use super::{analyzer, load_with_kernels, CacheOptions};
+use super::{analyzer, load_program, CacheOptions};
 use anyhow::{bail, Context};
 use kforecast_core::eval::{metrics, selective, Metrics, Sample};
 use kforecast_core::forecast::{forecast_program, PairingDoubt};
@@ -104,7 +104,7 @@ pub fn load_versions<'a>(
     let mut loaded = HashMap::new();
     for p in pairs {
         for path in [&p.base, &p.candidate] {
-            loaded.entry(path.clone()).or_insert_with(|| load_with_kernels(&root.join(path)));
+            loaded.entry(path.clone()).or_insert_with(|| load_program(&root.join(path)));
         }
     }
     loaded

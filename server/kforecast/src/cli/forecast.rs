@@ -2,7 +2,7 @@
 
 use super::check::parse_threshold;
 use super::output::{bins_line, forecast_json, severity};
-use super::{analyzer, load_with_kernels, CacheOptions};
+use super::{analyzer, load_program, CacheOptions};
 use crate::llm::{LlmArgs, LlmForecaster};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -96,8 +96,8 @@ fn forecast_files(
     candidate: &Path,
     kernel: Option<&str>,
 ) -> anyhow::Result<Forecast> {
-    let b = load_with_kernels(base)?;
-    let c = load_with_kernels(candidate)?;
+    let b = load_program(base)?;
+    let c = load_program(candidate)?;
     if let Some(name) = kernel {
         let find = |file: &super::LoadedFile| {
             file.kernels.iter().find(|k| k.name == name).cloned().with_context(|| {
@@ -113,7 +113,9 @@ fn forecast_files(
         });
     }
     // A Python file may hold Triton kernels and CUDA strings: some language in common.
-    if !b.kernels.iter().any(|x| c.kernels.iter().any(|y| y.language == x.language)) {
+    // A PyTorch-only program is forecast against a program in either language.
+    let torch = b.kernels.iter().chain(&c.kernels).any(|k| k.torch_program);
+    if !torch && !b.kernels.iter().any(|x| c.kernels.iter().any(|y| y.language == x.language)) {
         bail!("{} and {} are in different languages", base.display(), candidate.display());
     }
     let doubt = PairingDoubt::shipped();

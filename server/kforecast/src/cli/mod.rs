@@ -125,6 +125,27 @@ pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
     Ok(file)
 }
 
+/// A version of a program to forecast: like [`load_with_kernels`], but a Python file
+/// without kernels whose module has a `forward` (a PyTorch-only reference) is read as a
+/// torch program ([`extract::torch_program`]).
+pub fn load_program(path: &Path) -> anyhow::Result<LoadedFile> {
+    let mut file = load(path)?;
+    if file.kernels.is_empty() && Language::from_path(path) == Some(Language::Triton) {
+        file.kernels.extend(extract::torch_program(&file.text));
+    }
+    if file.kernels.is_empty() {
+        let what = match Language::from_path(path) {
+            Some(Language::Triton) => {
+                "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule) \
+                 and no module `forward`"
+            }
+            _ => "no __global__ kernel",
+        };
+        bail!("{}: {what} found", path.display());
+    }
+    Ok(file)
+}
+
 /// Prints a line to stdout; a closed pipe (`| head`) ends the program quietly.
 pub fn out(line: impl AsRef<str>) {
     use std::io::Write;
