@@ -140,6 +140,11 @@ pub(super) fn assemble(
     src: &SourceText,
     built: &mut Built,
 ) -> Vec<Kernel> {
+    let mut placed = placed;
+    if language == Language::Cuda {
+        let expanded = super::macro_launches::items(&placed, src);
+        placed.extend(expanded);
+    }
     let mut helpers: HashMap<&str, &HelperDraft> = HashMap::new();
     let mut launches: HashMap<&str, Vec<Launch>> = HashMap::new();
     let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();

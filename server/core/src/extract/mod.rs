@@ -12,6 +12,7 @@ mod cuda;
 mod embedded_cuda;
 pub mod gpumode;
 pub mod host;
+mod macro_launches;
 mod normalize;
 mod pieces;
 mod pycall;

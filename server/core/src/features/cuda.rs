@@ -113,7 +113,7 @@ struct Walker<'a> {
     mean_index: Vec<(String, f64)>,
 }
 
-const VECTOR_TYPES: [(&str, f64); 10] = [
+const VECTOR_TYPES: [(&str, f64); 14] = [
     ("float4", 4.0),
     ("int4", 4.0),
     ("uint4", 4.0),
@@ -124,6 +124,11 @@ const VECTOR_TYPES: [(&str, f64); 10] = [
     ("half2", 1.0),
     ("__half2", 1.0),
     ("bfloat162", 1.0),
+    // 16-bit scalars after their pairs (`half2` is found first).
+    ("half", 0.5),
+    ("bfloat16", 0.5),
+    ("bf16", 0.5),
+    ("short", 0.5),
 ];
 
 fn vector_width(type_text: &str) -> f64 {
@@ -269,9 +274,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
 }
 
 /// The kernel's text with its loop macros expanded (`FOR_GRID_STRIDE(i, n) body` → the
-/// `for` it stands for), so that the walk sees the loop and what runs in it. Only
-/// function-like macros whose body is a loop are expanded; an expression macro is read
-/// where it is evaluated.
+/// `for` it stands for), so that the walk sees the loop and what runs in it, and its
+/// vector-access macros (`FLOAT4(a[i])` → `reinterpret_cast<float4*>(&(a[i]))[0]`), so
+/// that it sees the access's width. Other expression macros are read where evaluated.
 fn expand_loop_macros<'s>(source: &'s str, helpers: &[crate::kernel::Helper]) -> std::borrow::Cow<'s, str> {
     let mut env = Env::default();
     for h in helpers.iter().filter(|h| h.kind == crate::kernel::HelperKind::Macro) {
@@ -280,7 +285,10 @@ fn expand_loop_macros<'s>(source: &'s str, helpers: &[crate::kernel::Helper]) ->
     let loops: Vec<(&String, &(Vec<String>, String))> = env
         .macros
         .iter()
-        .filter(|(_, (_, body))| crate::extract::words(body).any(|w| w == "for" || w == "while"))
+        .filter(|(_, (_, body))| {
+            // Loops, and vector accesses written as macros (`FLOAT4(a[i])`, `LDST128BITS(x)`).
+            crate::extract::words(body).any(|w| w == "for" || w == "while" || w == "reinterpret_cast")
+        })
         .collect();
     if loops.is_empty() {
         return std::borrow::Cow::Borrowed(source);
@@ -314,7 +322,7 @@ fn expand_loop_macros<'s>(source: &'s str, helpers: &[crate::kernel::Helper]) ->
 
 /// The comma-separated arguments of a call whose `(` is just before `text`, and the
 /// offset after its `)`.
-fn macro_args(text: &str) -> Option<(Vec<String>, usize)> {
+pub(crate) fn macro_args(text: &str) -> Option<(Vec<String>, usize)> {
     let mut depth = 0usize;
     let mut args = vec![String::new()];
     for (i, c) in text.char_indices() {

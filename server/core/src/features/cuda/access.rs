@@ -137,7 +137,12 @@ impl Walker<'_> {
                     cur = c.child_by_field_name("argument");
                 }
                 if let Some(base) = cur.filter(|c| c.kind() != "identifier") {
-                    self.expr(base, mult, frac, depth + 1);
+                    // A vector access's element (`&(a[i])` in the cast) was the access: only
+                    // its index is read.
+                    match self.element_cast(base) {
+                        Some((_, index, _)) => self.expr(index, mult, frac, depth + 1),
+                        None => self.expr(base, mult, frac, depth + 1),
+                    }
                 }
                 return;
             }
@@ -284,6 +289,16 @@ impl Walker<'_> {
             }
             return;
         }
+        // `reinterpret_cast<float4*>(&(a[i]))[0]`: a vector access at `a[i]`.
+        if let Some((array, index, width)) = self.element_cast(cur) {
+            let Some(&own) = self.global.get(array.as_str()) else { return };
+            let coef = match self.coef(index, 0) {
+                Coef::Lin(a) => Coef::Lin(a * own / width),
+                c => c,
+            };
+            self.global_access(array, width.max(own), coef, weight, load, store);
+            return;
+        }
         let width = if cur.kind() == "identifier" {
             match self.global.get(base_text.as_str()) {
                 Some(w) => *w,
@@ -306,6 +321,43 @@ impl Walker<'_> {
             _ => coef,
         };
         self.global_access(base_text, width, coef, weight, load, store);
+    }
+
+    /// `reinterpret_cast<float4*>(&(a[i]))`, `(float4*)&a[i]`: the array, the element's
+    /// index and the vector's width (in floats).
+    fn element_cast<'t>(&self, node: Node<'t>) -> Option<(String, Node<'t>, f64)> {
+        let strip = |mut n: Node<'t>| {
+            while n.kind() == "parenthesized_expression" {
+                n = n.named_child(0)?;
+            }
+            Some(n)
+        };
+        let cast = strip(node)?;
+        let (ty, operand) = match cast.kind() {
+            "call_expression" => {
+                let f = cast.child_by_field_name("function")?;
+                let ty = self.text(f);
+                if !ty.starts_with("reinterpret_cast") {
+                    return None;
+                }
+                (ty.to_string(), cast.child_by_field_name("arguments")?.named_child(0)?)
+            }
+            "cast_expression" => {
+                (self.text(cast.child_by_field_name("type")?).to_string(), cast.child_by_field_name("value")?)
+            }
+            _ => return None,
+        };
+        let address = strip(operand)?;
+        if address.kind() != "pointer_expression" || !self.text(address).trim_start().starts_with('&') {
+            return None;
+        }
+        let element = strip(address.child_by_field_name("argument")?)?;
+        if element.kind() != "subscript_expression" {
+            return None;
+        }
+        let array = element.child_by_field_name("argument").filter(|a| a.kind() == "identifier")?;
+        let index = element.child_by_field_name("indices").and_then(|i| i.named_child(0))?;
+        Some((self.text(array).to_string(), index, vector_width(&ty)))
     }
 
     /// A load through a pointer expression rather than a subscript: `__ldg(row + j)`,
@@ -434,6 +486,11 @@ fn array_of(mut node: Node) -> Node {
 
 /// (is a store, is a load) for the access at `node`.
 fn access_kind(node: Node, src: &str) -> (bool, bool) {
+    // `(FLOAT4(c[i])) = v` once the macro is expanded: the parentheses are the access.
+    let mut node = node;
+    while let Some(p) = node.parent().filter(|p| p.kind() == "parenthesized_expression") {
+        node = p;
+    }
     let Some(parent) = node.parent() else {
         return (false, true);
     };

@@ -143,3 +143,54 @@ extern "C" void run(const float *in, float *out, int n) {
     let ratio = p.features.load_bytes / (4.0 * n);
     assert!((0.9..1.2).contains(&ratio), "a group-sized stride reads the input once: {}", p.features.load_bytes);
 }
+
+/// A torch-extension file in the style of kernel collections (our own text): vector
+/// accesses through macros, the launch inside a binding macro instantiated per variant.
+fn macro_bound(variant: &str, ty: &str, lanes: u32, body: &str) -> String {
+    format!(
+        r#"
+#define FLOAT4(value) (reinterpret_cast<float4 *>(&(value))[0])
+#define LDST128(value) (reinterpret_cast<float4 *>(&(value))[0])
+__global__ void scale_{variant}_kernel({ty} *x, {ty} *y, int N) {{
+  int idx = {lanes} * (blockIdx.x * blockDim.x + threadIdx.x);
+  {body}
+}}
+#define BIND_SCALE(name, elem, lanes)                                    \
+  void scale_##name(torch::Tensor x, torch::Tensor y) {{                 \
+    const int N = x.numel();                                             \
+    dim3 block(256 / (lanes));                                           \
+    dim3 grid((N + 256 - 1) / 256);                                      \
+    scale_##name##_kernel<<<grid, block>>>(                              \
+        reinterpret_cast<elem *>(x.data_ptr()),                          \
+        reinterpret_cast<elem *>(y.data_ptr()), N);                      \
+  }}
+BIND_SCALE({variant}, {ty}, {lanes})
+"#
+    )
+}
+
+#[test]
+fn a_launch_in_a_binding_macro_and_vector_access_macros_are_read() {
+    let plain = macro_bound("f32", "float", 1, "if (idx < N) y[idx] = 2.f * x[idx];");
+    let wide = macro_bound(
+        "f32x4",
+        "float",
+        4,
+        "if (idx < N) { float4 v = FLOAT4(x[idx]); v.x *= 2.f; v.y *= 2.f; v.z *= 2.f; v.w *= 2.f; FLOAT4(y[idx]) = v; }",
+    );
+    let half =
+        macro_bound("f16x8", "half", 8, "half p[8]; LDST128(p[0]) = LDST128(x[idx]); LDST128(y[idx]) = LDST128(p[0]);");
+    let (p, w, h) = (
+        profile_of(&plain, "scale_f32_kernel"),
+        profile_of(&wide, "scale_f32x4_kernel"),
+        profile_of(&half, "scale_f16x8_kernel"),
+    );
+    assert_eq!(p.features.block_threads, 256.0, "the launch inside the macro is read");
+    assert_eq!(w.features.block_threads, 64.0);
+    // The same problem: the same bytes for both float variants, half of them in halves.
+    let ratio = w.features.load_bytes / p.features.load_bytes;
+    assert!((0.9..1.1).contains(&ratio), "float4 accesses read 16 bytes each: {ratio}");
+    assert!(w.features.store_bytes > 0.0, "a vector store through the macro is a store");
+    let ratio = h.features.load_bytes / p.features.load_bytes;
+    assert!((0.4..0.6).contains(&ratio), "halves read half the bytes: {ratio}");
+}
