@@ -15,53 +15,90 @@ use crate::kernel::{HelperKind, Language};
 use crate::source::SourceText;
 use std::sync::Arc;
 
-/// Instantiations expanded per file, at most.
+/// Macro uses expanded per item, and items read again per file, at most.
 const MAX_INSTANCES: usize = 64;
 /// An expansion longer than this is not read.
 const MAX_EXPANSION: usize = 64 * 1024;
 
-/// The items the file's launch macros make where they are instantiated: (offset, facts).
+/// The items the file's launch macros make where they are used: (offset, facts). An item
+/// (a function, or a file-level instantiation) that uses a macro holding a launch, or a
+/// macro that uses one (`DISPATCH(N, K)` → `LAUNCH(64)` → `k<64><<<…>>>`), is read again
+/// with those macros expanded; the launches it did not have before are kept.
 pub(super) fn items(placed: &[(usize, Arc<ItemFacts>)], src: &SourceText) -> Vec<(usize, Arc<ItemFacts>)> {
-    let macros: Vec<(String, Vec<String>, String)> = placed
+    let all: Vec<(String, Vec<String>, String)> = placed
         .iter()
         .flat_map(|(_, f)| &f.helpers)
-        .filter(|h| h.kind == HelperKind::Macro && h.text.contains("<<<"))
+        .filter(|h| h.kind == HelperKind::Macro)
         .filter_map(|h| definition(&h.text))
         .collect();
-    if macros.is_empty() {
+    // Macros that launch, directly or through another (a few levels).
+    let mut launching: Vec<&(String, Vec<String>, String)> = all.iter().filter(|m| m.2.contains("<<<")).collect();
+    for _ in 0..3 {
+        let more: Vec<&(String, Vec<String>, String)> = all
+            .iter()
+            .filter(|m| !launching.iter().any(|l| l.0 == m.0))
+            .filter(|m| launching.iter().any(|l| super::words(&m.2).any(|w| w == l.0)))
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        launching.extend(more);
+    }
+    if launching.is_empty() {
         return Vec::new();
     }
     let text = src.text();
+    let mut bases: Vec<usize> = placed.iter().map(|(b, _)| *b).collect();
+    bases.sort_unstable();
     let mut out = Vec::new();
-    for (name, params, body) in &macros {
-        for (at, args) in instances(&text, name) {
-            if args.len() != params.len() || out.len() >= MAX_INSTANCES {
-                continue;
+    for (base, facts) in placed {
+        let end = bases.iter().copied().find(|b| b > base).unwrap_or(text.len());
+        let Some(item) = text.get(*base..end) else { continue };
+        if item.trim_start().starts_with('#') || !launching.iter().any(|m| !instances(item, &m.0).is_empty()) {
+            continue;
+        }
+        let mut expanded = item.to_string();
+        for _ in 0..4 {
+            let mut changed = false;
+            for (name, params, body) in launching.iter().map(|m| (&m.0, &m.1, &m.2)) {
+                let found = instances(&expanded, name);
+                for (at, args, end) in found.into_iter().rev() {
+                    if args.len() == params.len() {
+                        expanded.replace_range(at..end, &format!(" {} ", expand(body, params, &args)));
+                        changed = true;
+                    }
+                }
             }
-            let expanded = expand(body, params, &args);
-            if expanded.len() > MAX_EXPANSION {
-                continue;
+            if !changed || expanded.len() > MAX_EXPANSION {
+                break;
             }
-            let snippet = SourceText::new(Language::Cuda, &expanded);
-            let Some(tree) = snippet.tree() else { continue };
-            let mut facts = ItemFacts::default();
-            let root = tree.root_node();
-            let mut c = root.walk();
-            for item in root.named_children(&mut c) {
-                let f = cuda::item_facts(item, &snippet);
-                facts.launches.extend(f.launches);
-                facts.calls.extend(f.calls);
-                facts.out_params.extend(f.out_params);
-            }
-            let line = text.as_bytes().iter().take(at).filter(|&&b| b == b'\n').count() + 1;
-            for l in &mut facts.launches {
-                // Read at the instantiation; its text is the macro's, so nothing is edited.
-                l.site.range = crate::kernel::TextRange { start: 0, end: name.len() };
-                l.site.external = Some(format!("{name}(…) on line {line}"));
-            }
-            if !facts.launches.is_empty() {
-                out.push((at, Arc::new(facts)));
-            }
+        }
+        if expanded.len() > MAX_EXPANSION {
+            continue;
+        }
+        let had: Vec<&str> = facts.launches.iter().map(|l| l.callee.as_str()).collect();
+        let snippet = SourceText::new(Language::Cuda, &expanded);
+        let Some(tree) = snippet.tree() else { continue };
+        let mut read = ItemFacts::default();
+        let root = tree.root_node();
+        let mut c = root.walk();
+        for node in root.named_children(&mut c) {
+            let f = cuda::item_facts(node, &snippet);
+            read.launches.extend(f.launches.into_iter().filter(|l| !had.contains(&l.callee.as_str())));
+            read.calls.extend(f.calls);
+            read.out_params.extend(f.out_params);
+        }
+        let line = text.as_bytes().iter().take(*base).filter(|&&b| b == b'\n').count() + 1;
+        for l in &mut read.launches {
+            // Read from the expansion; its text is the macros', so nothing is edited here.
+            l.site.range = crate::kernel::TextRange { start: 0, end: 0 };
+            l.site.external = Some(format!("macros expanded in the item on line {line}"));
+        }
+        if !read.launches.is_empty() {
+            out.push((*base, Arc::new(read)));
+        }
+        if out.len() >= MAX_INSTANCES {
+            break;
         }
     }
     out
@@ -80,23 +117,26 @@ fn definition(text: &str) -> Option<(String, Vec<String>, String)> {
     Some((name.to_string(), params, rest[close + 1..].trim().to_string()))
 }
 
-/// Instantiations of `name` at the start of a line (not its `#define`, not a use inside an
-/// expression): offset and arguments.
-fn instances(text: &str, name: &str) -> Vec<(usize, Vec<String>)> {
+/// Uses of the macro `name` in `text` (a whole name followed by `(`): offset, arguments
+/// and the offset after the `)`.
+fn instances(text: &str, name: &str) -> Vec<(usize, Vec<String>, usize)> {
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(i) = text[from..].find(name).map(|i| i + from) {
+    while let Some(i) = text.get(from..).and_then(|t| t.find(name)).map(|i| i + from) {
         from = i + name.len();
-        let line_start = text[..i].rfind('\n').map_or(0, |n| n + 1);
-        if !text[line_start..i].trim().is_empty() {
+        let before = text[..i].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
             continue;
         }
         let after = &text[i + name.len()..];
+        if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
         let Some(rest) = after.trim_start().strip_prefix('(') else { continue };
         let open = i + name.len() + (after.len() - rest.len());
         let Some((args, end)) = crate::features::cuda::macro_args(&text[open..]) else { continue };
         let args: Vec<String> = args.into_iter().map(|a| a.trim().to_string()).collect();
-        out.push((i, args));
+        out.push((i, args, open + end));
         from = open + end;
         if out.len() >= MAX_INSTANCES {
             break;

@@ -194,3 +194,40 @@ fn a_launch_in_a_binding_macro_and_vector_access_macros_are_read() {
     let ratio = h.features.load_bytes / p.features.load_bytes;
     assert!((0.4..0.6).contains(&ratio), "halves read half the bytes: {ratio}");
 }
+
+#[test]
+fn a_launch_dispatched_through_nested_macros_in_a_function_is_read() {
+    let src = r#"
+template <const int THREADS> __global__ void row_scale_kernel(float *x, float *y, int N, int K) {
+  int row = blockIdx.x;
+  int col = threadIdx.x;
+  y[row * K + col] = 2.f * x[row * K + col];
+}
+#define LAUNCH_ROW_SCALE(K)                                              \
+  row_scale_kernel<(K)><<<grid, block>>>(                               \
+      reinterpret_cast<float *>(x.data_ptr()),                          \
+      reinterpret_cast<float *>(y.data_ptr()), N, (K));
+#define DISPATCH_ROW_SCALE(N, K)                                         \
+  dim3 block((K));                                                      \
+  dim3 grid((N));                                                       \
+  switch ((K)) {                                                        \
+  case 128:                                                             \
+    LAUNCH_ROW_SCALE(128)                                               \
+    break;                                                              \
+  case 512:                                                             \
+    LAUNCH_ROW_SCALE(512)                                               \
+    break;                                                              \
+  default:                                                              \
+    throw std::runtime_error("K");                                      \
+  }
+void row_scale(torch::Tensor x, torch::Tensor y) {
+  const int N = 8192;
+  const int K = 512;
+  DISPATCH_ROW_SCALE(N, K)
+}
+"#;
+    let p = profile_of(src, "row_scale_kernel");
+    assert_eq!(p.features.block_threads, 512.0, "the case K picks, through two macros");
+    let ratio = p.features.load_bytes / (4.0 * 8192.0 * 512.0);
+    assert!((0.9..1.2).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
+}
