@@ -9,7 +9,7 @@ import torch  # noqa: E402
 import p3common as p3  # noqa: E402
 
 N = 1 << 25  # coarsening.cu's versions have it as their #define N
-TOL = {"rtol": 0.0, "atol": 0.0}
+TOL = {"rtol": 1e-6, "atol": 1e-7}  # float32 sums against the float64 reference
 
 
 def make_inputs(seed):
