@@ -305,10 +305,19 @@ pub fn cross_validate(
         out_of_group(&all, &groups, "batch", options, progress)
     });
     // The spread with the best log score plus a calibration penalty: first without the
-    // members' disagreement, then with it around the best found.
+    // members' disagreement, then with it around the best found. Fitted on the code with
+    // declarations (the house style) where there is any, so that programs of other
+    // styles widen only their own forecasts, through `undeclared` below.
     let truths: Vec<Truth> = all.iter().map(|p| (bin_of(p.speedup), p.undeclared)).collect();
-    let first = best_spread(&spread_grid().collect::<Vec<_>>(), &estimates, &truths);
-    let second = first.and_then(|(_, s)| best_spread(&disagreement_grid(s).collect::<Vec<_>>(), &estimates, &truths));
+    let declared: Vec<usize> = (0..all.len()).filter(|&i| !all[i].undeclared).collect();
+    let (own_estimates, own_truths): (Vec<Estimate>, Vec<Truth>) = if declared.is_empty() {
+        (estimates.clone(), truths.clone())
+    } else {
+        declared.iter().map(|&i| (estimates[i], truths[i])).unzip()
+    };
+    let first = best_spread(&spread_grid().collect::<Vec<_>>(), &own_estimates, &own_truths);
+    let second = first
+        .and_then(|(_, s)| best_spread(&disagreement_grid(s).collect::<Vec<_>>(), &own_estimates, &own_truths));
     let mut spread =
         [first, second].into_iter().flatten().min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s).unwrap_or_default();
     // Then what code without declarations adds (programs of other styles), if any is here.
