@@ -316,8 +316,8 @@ pub fn cross_validate(
         declared.iter().map(|&i| (estimates[i], truths[i])).unzip()
     };
     let first = best_spread(&spread_grid().collect::<Vec<_>>(), &own_estimates, &own_truths);
-    let second = first
-        .and_then(|(_, s)| best_spread(&disagreement_grid(s).collect::<Vec<_>>(), &own_estimates, &own_truths));
+    let second =
+        first.and_then(|(_, s)| best_spread(&disagreement_grid(s).collect::<Vec<_>>(), &own_estimates, &own_truths));
     let mut spread =
         [first, second].into_iter().flatten().min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s).unwrap_or_default();
     // Then what code without declarations adds (programs of other styles), if any is here.
