@@ -202,6 +202,20 @@ impl SourceText {
     }
 
     /// The syntax tree of the current text (none while the last parse ran out of time).
+    /// The byte ranges of the top-level items of the parsed text (comments left out);
+    /// none where the parse is missing.
+    pub fn item_ranges(&self) -> Vec<crate::kernel::TextRange> {
+        let Some(tree) = self.tree() else { return Vec::new() };
+        let root = tree.root_node();
+        let mut cursor = root.walk();
+        let out = root
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .map(|n| crate::kernel::TextRange::new(n.start_byte(), n.end_byte()))
+            .collect();
+        out
+    }
+
     pub fn tree(&self) -> Option<&Tree> {
         self.tree.as_ref().filter(|_| !self.timed_out)
     }

@@ -156,16 +156,7 @@ pub fn messages(parent: &Parent<'_>, device: &str) -> Vec<ChatMessage> {
 
 /// Top-level items of `text` (comments left out), as ranges.
 fn items(language: Language, text: &str) -> Vec<TextRange> {
-    let src = SourceText::new(language, text);
-    let Some(tree) = src.tree() else { return Vec::new() };
-    let root = tree.root_node();
-    let mut cursor = root.walk();
-    let out = root
-        .named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment")
-        .map(|n| TextRange::new(n.start_byte(), n.end_byte()))
-        .collect();
-    out
+    SourceText::new(language, text).item_ranges()
 }
 
 /// The top-level item of `text` holding the kernel's first launch (not the kernel

@@ -117,11 +117,7 @@ impl Original {
 /// The kernel, the top-level items holding its launches, and its helpers' definitions.
 fn regions(src: &SourceText, text: &str, kernel: &Kernel) -> Vec<TextRange> {
     let mut out = vec![kernel.range];
-    let Some(tree) = src.tree() else { return out };
-    let root = tree.root_node();
-    let mut cursor = root.walk();
-    let items: Vec<TextRange> =
-        root.named_children(&mut cursor).map(|n| TextRange::new(n.start_byte(), n.end_byte())).collect();
+    let items = src.item_ranges();
     for l in &kernel.launches {
         out.extend(items.iter().filter(|i| i.start <= l.range.start && l.range.end <= i.end));
     }
