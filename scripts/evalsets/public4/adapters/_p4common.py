@@ -1,0 +1,49 @@
+"""Helpers of the public4 "p4-" adapters (kforecast's own code, copied beside each adapter).
+
+- `nvcc(path, vendor_dir)`: compiles a .cu program (kernel + the source's host code + a
+  KFORECAST `kf_run` entry) with progbuild.nvcc_library, the source's vendored include
+  folder on the include path.
+- `load_attorch(path)`: imports an attorch layer module (verbatim, with relative imports
+  `from .softmax_kernels import ...`) as a submodule of the vendored attorch package.
+- `load_py(path)`: imports a plain Python program (progbuild.load_program).
+"""
+import hashlib
+import importlib
+import importlib.util
+import os
+import sys
+
+from progbuild import load_program, nvcc_library, ptr  # noqa: F401  (the harness puts progbuild on sys.path)
+
+SET_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VENDOR = os.path.join(SET_ROOT, "_vendor", "pub4")
+
+
+def nvcc(path, vendor_sub):
+    inc = os.path.join(VENDOR, "tongkaio", vendor_sub)
+    return nvcc_library(path, flags=("-O3", "-std=c++17", "-I", inc))
+
+
+def load_attorch(path):
+    if VENDOR not in sys.path:
+        sys.path.insert(0, VENDOR)
+    importlib.import_module("attorch")
+    base = os.path.splitext(os.path.basename(path))[0]
+    name = "attorch.kfv_" + base + "_" + hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:10]
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    module.__package__ = "attorch"
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_py(path):
+    return load_program(path)
+
+
+def check(rc, what):
+    if rc != 0:
+        raise RuntimeError(f"{what}: CUDA error {rc}")
