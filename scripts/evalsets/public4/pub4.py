@@ -29,7 +29,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "public"))
-from cpp_cut import cut_function  # noqa: E402
+from cpp_cut import cut_function, match_brace  # noqa: E402
 
 ADAPTERS = os.path.join(HERE, "adapters")
 PREFIX = "p4-"
@@ -171,7 +171,71 @@ def softmax_program(tk, name):
         f"    {launch}\n    return (int)cudaGetLastError();\n}}\n"])
 
 
+# ---------------------------------------------------------------- gau-nernst/learn-cuda 07_attention
+
+ATT = "07_attention"
+
+
+def attention_program(gn, k):
+    """attention_vK.cu verbatim, then attention.cpp's torch binding cut to this version."""
+    src = gn.show(f"{ATT}/attention_v{k}.cu")
+    cpp = gn.show(f"{ATT}/attention.cpp")
+    head_end = cpp.index("AttentionFn attention_v1;")
+    using = cpp[:head_end]
+    decl = main_line(cpp, rf"AttentionFn attention_v{k};")
+    t0 = cpp.index("template<AttentionFn attention>")
+    tmpl = cpp[t0:cpp.index("PYBIND11_MODULE")]
+    mod = main_line(cpp, r"PYBIND11_MODULE\(TORCH_EXTENSION_NAME, m\) \{")
+    mdef = main_line(cpp, rf'm.def\("sdpa_v{k}", &sdpa<attention_v{k}>\);')
+    return "".join([
+        cu_header(gn, [f"{ATT}/attention_v{k}.cu", f"{ATT}/attention.cpp"],
+                  f"Version: attention_v{k} (a torch extension), with attention.cpp's binding for it."),
+        src.rstrip("\n"), "\n\n",
+        "// KFORECAST: attention.cpp (the extension's binding), cut to this version, in the same file\n",
+        using, decl, "\n\n", tmpl, mod, "\n  ", mdef, "\n}\n"])
+
+
+# ---------------------------------------------------------------- ackRow/softmax-kernels
+
+SK = "cuda_kernels"
+SK_VERSIONS = [  # (file, kernel, the extension's function), binding.cpp's order
+    ("kernel_article1.cu", "softmax_kernel_v1", "softmax_cuda_v1"),
+    ("kernel_article2.cu", "softmax_kernel_multi_block_v1", "softmax_cuda_multi_block_v1"),
+    ("kernel_article2.cu", "softmax_kernel_multi_block_v2", "softmax_cuda_multi_block_v2"),
+    ("kernel_article3.cu", "softmax_kernel_online_v1", "softmax_cuda_online_v1"),
+    ("kernel_article3.cu", "softmax_kernel_online_v2", "softmax_cuda_online_v2"),
+]
+
+
+def softmax_ext_program(sk, fname, kernel, fn):
+    """The source file's includes, one kernel and its launcher(s) through the extension's
+    function, verbatim, then binding.cpp cut to that function."""
+    src = sk.show(f"{SK}/{fname}")
+    binding = sk.show(f"{SK}/binding.cpp")
+    kidx = src.index(kernel + "(")
+    start = src.rfind("template", 0, kidx)
+    fstart = src.index(f"torch::Tensor {fn}(")
+    end = match_brace(src, src.index("{", fstart))
+    includes = src[:src.index("template")].rstrip() + "\n\n"
+    decl = main_line(binding, rf"torch::Tensor {fn}\(torch::Tensor x\);")
+    mdef = main_line(binding, rf'm.def\("{fn}", &{fn}, "[^"]*"\);')
+    return "".join([
+        cu_header(sk, [f"{SK}/{fname}", f"{SK}/binding.cpp"],
+                  f"Version: {kernel} with its launcher {fn} (a torch extension), and its binding."),
+        includes, src[start:end], "\n\n",
+        "// KFORECAST: binding.cpp (the extension's module), cut to this version\n",
+        decl, "\n\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{\n  ", mdef, "\n}\n"])
+
+
 # ---------------------------------------------------------------- torch references (ours)
+
+REF_SDPA = '''import torch.nn.functional as F
+
+
+def sdpa(q, k, v):
+    """F.scaled_dot_product_attention, the baseline 07_attention/main.py checks and times against."""
+    return F.scaled_dot_product_attention(q, k, v)
+'''
 
 REF_SOFTMAX = '''import torch
 
@@ -269,6 +333,8 @@ def main():
 
     tk = Repo(args.mirror, "Tongkaio/CUDA_Kernel_Samples")
     at = Repo(args.mirror, "BobMcDear/attorch")
+    gn = Repo(args.mirror, "gau-nernst/learn-cuda")
+    sk = Repo(args.mirror, "ackRow/softmax-kernels")
     families, sources = [], {}
 
     def family(name, files, repos, style, notes, bench):
@@ -290,6 +356,11 @@ def main():
         base = os.path.basename(p)
         if p.count("/") == 1 and base.endswith(".py") and base != "__init__.py" and not base.endswith(("_layer.py", "_layers.py")):
             write(os.path.join(out, "_vendor", TAG, "attorch", base), at.show(p))
+
+    write(os.path.join(out, "_vendor", TAG, "learn-cuda", ATT, "common.h"), gn.show(f"{ATT}/common.h"))
+
+    for p in sk.ls(f"{SK}/utils"):
+        write(os.path.join(out, "_vendor", TAG, "softmax-kernels", p), sk.show(p))
 
     def atf(path):
         return at.show(f"attorch/{path}").join([py_header(at, f"attorch/{path}", "Verbatim."), ""])
@@ -342,6 +413,27 @@ def main():
            "GLU (sigmoid gate) over the last dim, float32 8192 x 16384 -> 8192 x 8192: eager (ours), F.glu "
            "(ours), attorch's Triton GLU layer.", "bench_glu.py")
 
+    family("p4-attention",
+           [("torch_sdpa.py", ours_py("F.scaled_dot_product_attention (main.py's baseline).", REF_SDPA))]
+           + [(f"attention_v{k}.cu", attention_program(gn, k)) for k in range(1, 6)],
+           [gn], "torch-extension",
+           "Non-causal flash attention, bf16, head_dim 128, at 07_attention/main.py's default sizes (bs 4, "
+           "8 heads, len_q 4096, len_kv 8192): F.sdpa (ours, the source's baseline), then gau-nernst's "
+           "torch-extension kernels v1 (mma.sync + ldmatrix), v2 (shared-memory swizzling), v3 (2-stage "
+           "cp.async pipelining), v4 (ldmatrix.x4 for K and V), v5 (better pipelining).",
+           "bench_attention.py")
+
+    family("p4-softmax-ext",
+           [(f"{fn}.cu", softmax_ext_program(sk, f, k, fn)) for f, k, fn in SK_VERSIONS]
+           + [("triton_article1.py", sk.show("triton_kernels/article1.py").join(
+               [py_header(sk, "triton_kernels/article1.py", "Verbatim."), ""]))],
+           [sk], "torch-extension",
+           "Row softmax, float32 16384 x 4096, ackRow's ladder: torch-extension CUDA kernels baseline "
+           "(one block per row, float4), multi-block v1 and v2 (templated warps / max columns), online "
+           "softmax v1 and v2 (nvcc flags of its setup.py: -O3 -use_fast_math -maxrregcount=128), and its "
+           "Triton fused-softmax baseline (occupancy-sized persistent grid, warmup per call).",
+           "bench_softmax_ext.py")
+
     # read-modify-write of the shared index files: only our prefix is replaced
     fj = os.path.join(out, "families.json")
     old = json.load(open(fj)) if os.path.exists(fj) else []
@@ -357,7 +449,7 @@ def main():
     n = sum(len(f["files"]) for f in families)
     pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
     print(f"pub4.py: {len(families)} families, {n} program files, {pairs} ordered pairs -> {out}")
-    for r in (tk, at):
+    for r in (tk, at, gn, sk):
         print(f"  {r.name} @ {r.commit}")
 
 

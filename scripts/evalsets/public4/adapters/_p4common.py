@@ -44,6 +44,24 @@ def load_py(path):
     return load_program(path)
 
 
+def load_ext(path, includes=(), cuda_cflags=()):
+    """Builds a torch-extension .cu file (its PYBIND11_MODULE inside) with
+    torch.utils.cpp_extension.load, under a name and folder of its own (keyed by content)."""
+    import torch
+    from torch.utils.cpp_extension import load
+
+    major, minor = torch.cuda.get_device_capability()
+    os.environ.setdefault("TORCH_CUDA_ARCH_LIST", f"{major}.{minor}")
+    with open(path, "rb") as f:
+        tag = hashlib.sha256(f.read() + repr(cuda_cflags).encode()).hexdigest()[:12]
+    name = "p4_" + os.path.splitext(os.path.basename(path))[0] + "_" + tag
+    bdir = os.path.join(os.environ.get("EVALSET_CACHE", os.path.expanduser("~/.cache/kforecast-evalsets")),
+                        "p4-ext", name)
+    os.makedirs(bdir, exist_ok=True)
+    return load(name, sources=[path], extra_include_paths=list(includes), extra_cuda_cflags=list(cuda_cflags),
+                build_directory=bdir, verbose=False)
+
+
 def check(rc, what):
     if rc != 0:
         raise RuntimeError(f"{what}: CUDA error {rc}")
