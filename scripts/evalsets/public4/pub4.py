@@ -213,6 +213,8 @@ def softmax_ext_program(sk, fname, kernel, fn):
     src = sk.show(f"{SK}/{fname}")
     binding = sk.show(f"{SK}/binding.cpp")
     kidx = src.index(kernel + "(")
+    if kernel.endswith("_v2"):  # its dispatcher falls back to the file's v1 launcher past 32768 columns
+        kidx = src.index(kernel[:-1] + "1(")
     start = src.rfind("template", 0, kidx)
     fstart = src.index(f"torch::Tensor {fn}(")
     end = match_brace(src, src.index("{", fstart))
@@ -221,7 +223,9 @@ def softmax_ext_program(sk, fname, kernel, fn):
     mdef = main_line(binding, rf'm.def\("{fn}", &{fn}, "[^"]*"\);')
     return "".join([
         cu_header(sk, [f"{SK}/{fname}", f"{SK}/binding.cpp"],
-                  f"Version: {kernel} with its launcher {fn} (a torch extension), and its binding."),
+                  f"Version: {kernel} with its launcher {fn} (a torch extension), and its binding"
+                  + (" (the file's v1 kernel and launcher kept above: v2's dispatcher falls back to them)."
+                     if kernel.endswith("_v2") else ".")),
         includes, src[start:end], "\n\n",
         "// KFORECAST: binding.cpp (the extension's module), cut to this version\n",
         decl, "\n\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{\n  ", mdef, "\n}\n"])
@@ -361,6 +365,10 @@ def main():
 
     for p in sk.ls(f"{SK}/utils"):
         write(os.path.join(out, "_vendor", TAG, "softmax-kernels", p), sk.show(p))
+    for p in ("triton_kernels/article1.py", "triton_kernels/utils.py"):
+        write(os.path.join(out, "_vendor", TAG, "softmax-kernels", p), sk.show(p))
+    write(os.path.join(out, "_vendor", TAG, "softmax-kernels", "triton_kernels", "__init__.py"),
+          "# KFORECAST: the source has no __init__ here (a namespace package); an empty one.\n")
 
     def atf(path):
         return at.show(f"attorch/{path}").join([py_header(at, f"attorch/{path}", "Verbatim."), ""])
@@ -425,13 +433,16 @@ def main():
 
     family("p4-softmax-ext",
            [(f"{fn}.cu", softmax_ext_program(sk, f, k, fn)) for f, k, fn in SK_VERSIONS]
-           + [("triton_article1.py", sk.show("triton_kernels/article1.py").join(
-               [py_header(sk, "triton_kernels/article1.py", "Verbatim."), ""]))],
+           + [(f"triton_{a}.py", sk.show(f"triton_kernels/{a}.py").join(
+               [py_header(sk, f"triton_kernels/{a}.py", "Verbatim."), ""])) for a in ("article2", "article3")],
            [sk], "torch-extension",
            "Row softmax, float32 16384 x 4096, ackRow's ladder: torch-extension CUDA kernels baseline "
            "(one block per row, float4), multi-block v1 and v2 (templated warps / max columns), online "
            "softmax v1 and v2 (nvcc flags of its setup.py: -O3 -use_fast_math -maxrregcount=128), and its "
-           "Triton fused-softmax baseline (occupancy-sized persistent grid, warmup per call).",
+           "Triton kernels: article2's triton_softmax_v2 (adaptive block size) and article3's "
+           "triton_online_softmax (online softmax). Left out: article1's Triton baseline (launches its "
+           "warmed-up kernel with the old launcher signature; fails on Triton 3.6: 'function takes exactly "
+           "20 arguments (19 given)'); it stays vendored, as article2/3 import its kernel.",
            "bench_softmax_ext.py")
 
     # read-modify-write of the shared index files: only our prefix is replaced

@@ -25,16 +25,22 @@ def nvcc(path, vendor_sub):
 
 
 def load_attorch(path):
-    if VENDOR not in sys.path:
-        sys.path.insert(0, VENDOR)
-    importlib.import_module("attorch")
+    return load_in_package(path, VENDOR, "attorch")
+
+
+def load_in_package(path, root, package):
+    """Imports the module at `path` as a submodule of the vendored `package` (under `root`),
+    so the module's relative imports resolve to the vendored package."""
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    importlib.import_module(package)
     base = os.path.splitext(os.path.basename(path))[0]
-    name = "attorch.kfv_" + base + "_" + hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:10]
+    name = package + ".kfv_" + base + "_" + hashlib.sha1(os.path.abspath(path).encode()).hexdigest()[:10]
     if name in sys.modules:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    module.__package__ = "attorch"
+    module.__package__ = package
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module

@@ -1,5 +1,6 @@
 """Adapter of p4-softmax-ext (kforecast's own code): ackRow's softmax torch extensions (one
-.cu per version with its binding; setup.py's nvcc flags less -arch) and its Triton baseline."""
+.cu per version with its binding; setup.py's nvcc flags less -arch) and its Triton kernels
+(article2's triton_softmax_v2, article3's triton_online_softmax)."""
 import os
 import sys
 
@@ -23,8 +24,8 @@ def reference(x):
 
 
 def build(path):
-    if path.endswith(".py"):
-        m = p4.load_py(path)
-        return lambda x: m.triton_fused_softmax(x)
+    if path.endswith(".py"):  # triton_kernels/articleN.py, a submodule of the vendored package
+        m = p4.load_in_package(path, os.path.join(p4.VENDOR, "softmax-kernels"), "triton_kernels")
+        return m.triton_softmax_v2 if hasattr(m, "triton_softmax_v2") else m.triton_online_softmax
     mod = p4.load_ext(path, [os.path.join(p4.VENDOR, "softmax-kernels", "cuda_kernels")], NVCC_FLAGS)
     return getattr(mod, os.path.splitext(os.path.basename(path))[0])
