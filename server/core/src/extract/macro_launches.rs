@@ -10,13 +10,18 @@
 //! and read as CUDA; its launches (and the host function's calls) join the file's
 //! items at the instantiation, marked as read from an expansion (never edited there).
 
+use super::macros::Macro;
 use super::{cuda, ItemFacts};
+use crate::hash::ContentHash;
 use crate::kernel::{HelperKind, Language};
 use crate::source::SourceText;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
-/// Macro uses expanded per item, and items read again per file, at most.
-const MAX_INSTANCES: usize = 64;
+/// Items read again per file, at most.
+const MAX_ITEMS: usize = 64;
+/// Expansions whose facts are kept; past it the cache starts over.
+const MAX_CACHED: usize = 512;
 /// An expansion longer than this is not read.
 const MAX_EXPANSION: usize = 64 * 1024;
 
@@ -25,19 +30,19 @@ const MAX_EXPANSION: usize = 64 * 1024;
 /// macro that uses one (`DISPATCH(N, K)` → `LAUNCH(64)` → `k<64><<<…>>>`), is read again
 /// with those macros expanded; the launches it did not have before are kept.
 pub(super) fn items(placed: &[(usize, Arc<ItemFacts>)], src: &SourceText) -> Vec<(usize, Arc<ItemFacts>)> {
-    let all: Vec<(String, Vec<String>, String)> = placed
+    let all: Vec<Macro> = placed
         .iter()
         .flat_map(|(_, f)| &f.helpers)
         .filter(|h| h.kind == HelperKind::Macro)
-        .filter_map(|h| definition(&h.text))
+        .filter_map(|h| Macro::parse(&h.text))
         .collect();
     // Macros that launch, directly or through another (a few levels).
-    let mut launching: Vec<&(String, Vec<String>, String)> = all.iter().filter(|m| m.2.contains("<<<")).collect();
+    let mut launching: Vec<&Macro> = all.iter().filter(|m| m.body.contains("<<<")).collect();
     for _ in 0..3 {
-        let more: Vec<&(String, Vec<String>, String)> = all
+        let more: Vec<&Macro> = all
             .iter()
-            .filter(|m| !launching.iter().any(|l| l.0 == m.0))
-            .filter(|m| launching.iter().any(|l| super::words(&m.2).any(|w| w == l.0)))
+            .filter(|m| !launching.iter().any(|l| l.name == m.name))
+            .filter(|m| launching.iter().any(|l| super::words(&m.body).any(|w| w == l.name)))
             .collect();
         if more.is_empty() {
             break;
@@ -47,156 +52,83 @@ pub(super) fn items(placed: &[(usize, Arc<ItemFacts>)], src: &SourceText) -> Vec
     if launching.is_empty() {
         return Vec::new();
     }
-    let text = src.text();
     let mut bases: Vec<usize> = placed.iter().map(|(b, _)| *b).collect();
     bases.sort_unstable();
     let mut out = Vec::new();
     for (base, facts) in placed {
-        let end = bases.iter().copied().find(|b| b > base).unwrap_or(text.len());
-        let Some(item) = text.get(*base..end) else { continue };
-        if item.trim_start().starts_with('#') || !launching.iter().any(|m| !instances(item, &m.0).is_empty()) {
+        let end = bases.iter().copied().find(|b| b > base).unwrap_or(src.len_bytes());
+        let item = src.slice(*base, end);
+        if item.trim_start().starts_with('#') || !launching.iter().any(|m| !m.uses(&item).is_empty()) {
             continue;
         }
-        let mut expanded = item.to_string();
-        for _ in 0..4 {
-            let mut changed = false;
-            for (name, params, body) in launching.iter().map(|m| (&m.0, &m.1, &m.2)) {
-                let found = instances(&expanded, name);
-                for (at, args, end) in found.into_iter().rev() {
-                    if args.len() == params.len() {
-                        expanded.replace_range(at..end, &format!(" {} ", expand(body, params, &args)));
-                        changed = true;
-                    }
-                }
-            }
-            if !changed || expanded.len() > MAX_EXPANSION {
-                break;
-            }
+        let Some(expanded) = expand_all(&item, &launching) else { continue };
+        let line = src.rope().byte_to_line(src.snap(*base)) + 1;
+        if let Some(read) = read(&expanded, facts, line) {
+            out.push((*base, read));
         }
-        if expanded.len() > MAX_EXPANSION {
-            continue;
-        }
-        let had: Vec<&str> = facts.launches.iter().map(|l| l.callee.as_str()).collect();
-        let snippet = SourceText::new(Language::Cuda, &expanded);
-        let Some(tree) = snippet.tree() else { continue };
-        let mut read = ItemFacts::default();
-        let root = tree.root_node();
-        let mut c = root.walk();
-        for node in root.named_children(&mut c) {
-            let f = cuda::item_facts(node, &snippet);
-            read.launches.extend(f.launches.into_iter().filter(|l| !had.contains(&l.callee.as_str())));
-            read.calls.extend(f.calls);
-            read.out_params.extend(f.out_params);
-        }
-        let line = text.as_bytes().iter().take(*base).filter(|&&b| b == b'\n').count() + 1;
-        for l in &mut read.launches {
-            // Read from the expansion; its text is the macros', so nothing is edited here.
-            l.site.range = crate::kernel::TextRange { start: 0, end: 0 };
-            l.site.external = Some(format!("macros expanded in the item on line {line}"));
-        }
-        if !read.launches.is_empty() {
-            out.push((*base, Arc::new(read)));
-        }
-        if out.len() >= MAX_INSTANCES {
+        if out.len() >= MAX_ITEMS {
             break;
         }
     }
     out
 }
 
-/// `#define NAME(a, b) body` (one line, continuations joined): name, parameters, body.
-fn definition(text: &str) -> Option<(String, Vec<String>, String)> {
-    let rest = text.trim_start().strip_prefix('#')?.trim_start().strip_prefix("define")?.trim_start();
-    let open = rest.find('(')?;
-    let name = rest[..open].trim();
-    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-        return None;
-    }
-    let close = rest[open..].find(')')? + open;
-    let params = rest[open + 1..close].split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
-    Some((name.to_string(), params, rest[close + 1..].trim().to_string()))
-}
-
-/// Uses of the macro `name` in `text` (a whole name followed by `(`): offset, arguments
-/// and the offset after the `)`.
-fn instances(text: &str, name: &str) -> Vec<(usize, Vec<String>, usize)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(i) = text.get(from..).and_then(|t| t.find(name)).map(|i| i + from) {
-        from = i + name.len();
-        let before = text[..i].chars().next_back();
-        if before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            continue;
+/// `item` with the launching macros it uses expanded, a few levels deep; `None` past
+/// [`MAX_EXPANSION`].
+fn expand_all(item: &str, launching: &[&Macro]) -> Option<String> {
+    let mut expanded = item.to_string();
+    for _ in 0..4 {
+        let mut changed = false;
+        for m in launching {
+            for (at, args, end) in m.uses(&expanded) {
+                expanded.replace_range(at..end, &format!(" {} ", m.expand(&args)));
+                changed = true;
+            }
         }
-        let after = &text[i + name.len()..];
-        if after.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-            continue;
-        }
-        let Some(rest) = after.trim_start().strip_prefix('(') else { continue };
-        let open = i + name.len() + (after.len() - rest.len());
-        let Some((args, end)) = crate::features::cuda::macro_args(&text[open..]) else { continue };
-        let args: Vec<String> = args.into_iter().map(|a| a.trim().to_string()).collect();
-        out.push((i, args, open + end));
-        from = open + end;
-        if out.len() >= MAX_INSTANCES {
+        if !changed || expanded.len() > MAX_EXPANSION {
             break;
         }
     }
-    out
+    (expanded.len() <= MAX_EXPANSION).then_some(expanded)
 }
 
-/// The body with each parameter replaced by its argument, `#p` made `"arg"` and `##`
-/// pasting the tokens around it.
-fn expand(body: &str, params: &[String], args: &[String]) -> String {
-    let mut out = String::with_capacity(body.len() * 2);
-    let chars: Vec<char> = body.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_alphabetic() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            let word: String = chars[start..i].iter().collect();
-            match params.iter().position(|p| *p == word) {
-                Some(k) => out.push_str(args.get(k).map_or("", String::as_str)),
-                None => out.push_str(&word),
-            }
-            continue;
-        }
-        if c == '#' && chars.get(i + 1) == Some(&'#') {
-            // Paste: drop the `##` and the spaces around it.
-            while out.ends_with(' ') {
-                out.pop();
-            }
-            i += 2;
-            while chars.get(i) == Some(&' ') {
-                i += 1;
-            }
-            continue;
-        }
-        if c == '#' {
-            // Stringify the parameter that follows.
-            let mut j = i + 1;
-            while chars.get(j) == Some(&' ') {
-                j += 1;
-            }
-            let start = j;
-            while j < chars.len() && (chars[j].is_alphanumeric() || chars[j] == '_') {
-                j += 1;
-            }
-            let word: String = chars[start..j].iter().collect();
-            if let Some(k) = params.iter().position(|p| *p == word) {
-                out.push('"');
-                out.push_str(args.get(k).map_or("", String::as_str));
-                out.push('"');
-                i = j;
-                continue;
-            }
-        }
-        out.push(c);
-        i += 1;
+/// The launches (and host calls) of an expanded item that the item did not have, read
+/// once per expansion: the same expansion gives the same facts (and so the same
+/// kernels at assembly) on every edit elsewhere.
+fn read(expanded: &str, facts: &ItemFacts, line: usize) -> Option<Arc<ItemFacts>> {
+    static CACHE: OnceLock<Mutex<HashMap<ContentHash, Option<Arc<ItemFacts>>>>> = OnceLock::new();
+    let had: Vec<&str> = facts.launches.iter().map(|l| l.callee.as_str()).collect();
+    let mut h = crate::hash::Hasher::new();
+    h.str(expanded).str(&line.to_string());
+    for c in &had {
+        h.str(c);
     }
-    out
+    let key = h.finish();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(found) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return found.clone();
+    }
+    let snippet = SourceText::new(Language::Cuda, expanded);
+    let tree = snippet.tree()?;
+    let mut read = ItemFacts::default();
+    let root = tree.root_node();
+    let mut c = root.walk();
+    for node in root.named_children(&mut c) {
+        let f = cuda::item_facts(node, &snippet);
+        read.launches.extend(f.launches.into_iter().filter(|l| !had.contains(&l.callee.as_str())));
+        read.calls.extend(f.calls);
+        read.out_params.extend(f.out_params);
+    }
+    for l in &mut read.launches {
+        // Read from the expansion; its text is the macros', so nothing is edited here.
+        l.site.range = crate::kernel::TextRange { start: 0, end: 0 };
+        l.site.external = Some(format!("macros expanded in the item on line {line}"));
+    }
+    let read = (!read.launches.is_empty()).then(|| Arc::new(read));
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    if cache.len() >= MAX_CACHED {
+        cache.clear();
+    }
+    cache.insert(key, read.clone());
+    read
 }

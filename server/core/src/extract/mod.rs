@@ -13,6 +13,7 @@ mod embedded_cuda;
 pub mod gpumode;
 pub mod host;
 mod macro_launches;
+pub(crate) mod macros;
 mod normalize;
 mod pieces;
 mod pycall;

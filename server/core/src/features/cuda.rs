@@ -10,6 +10,7 @@ use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env};
 use super::launch;
 use super::{Features, Profile};
+use crate::extract::macros::Macro;
 use crate::kernel::{Kernel, Language};
 use crate::source::parse_snippet;
 use access::subscript_counts;
@@ -278,67 +279,23 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
 /// vector-access macros (`FLOAT4(a[i])` → `reinterpret_cast<float4*>(&(a[i]))[0]`), so
 /// that it sees the access's width. Other expression macros are read where evaluated.
 fn expand_loop_macros<'s>(source: &'s str, helpers: &[crate::kernel::Helper]) -> std::borrow::Cow<'s, str> {
-    let mut env = Env::default();
-    for h in helpers.iter().filter(|h| h.kind == crate::kernel::HelperKind::Macro) {
-        env.define_macro(&h.text);
-    }
-    let loops: Vec<(&String, &(Vec<String>, String))> = env
-        .macros
+    let expanded: Vec<Macro> = helpers
         .iter()
-        .filter(|(_, (_, body))| {
-            // Loops, and vector accesses written as macros (`FLOAT4(a[i])`, `LDST128BITS(x)`).
-            crate::extract::words(body).any(|w| w == "for" || w == "while" || w == "reinterpret_cast")
-        })
+        .filter(|h| h.kind == crate::kernel::HelperKind::Macro)
+        .filter_map(|h| Macro::parse(&h.text))
+        // Loops, and vector accesses written as macros (`FLOAT4(a[i])`, `LDST128BITS(x)`).
+        .filter(|m| crate::extract::words(&m.body).any(|w| w == "for" || w == "while" || w == "reinterpret_cast"))
         .collect();
-    if loops.is_empty() {
+    if expanded.is_empty() {
         return std::borrow::Cow::Borrowed(source);
     }
     let mut text = source.to_string();
-    for (name, (params, body)) in loops {
-        let mut from = 0;
-        for _ in 0..64 {
-            let Some(at) = text[from..].find(name.as_str()).map(|i| i + from) else { break };
-            let before = text[..at].chars().next_back();
-            let after = &text[at + name.len()..];
-            let open = after.len() - after.trim_start().len();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_') || !after.trim_start().starts_with('(') {
-                from = at + name.len();
-                continue;
-            }
-            let args_start = at + name.len() + open + 1;
-            let Some((args, end)) = macro_args(&text[args_start..]) else { break };
-            if args.len() != params.len() {
-                from = at + name.len();
-                continue;
-            }
-            let expanded =
-                params.iter().zip(&args).fold(body.clone(), |b, (p, a)| crate::extract::substitute(&b, p, a.trim()));
-            text.replace_range(at..args_start + end, &expanded);
-            from = at + expanded.len();
+    for m in &expanded {
+        for (at, args, end) in m.uses(&text) {
+            text.replace_range(at..end, &m.expand(&args));
         }
     }
     std::borrow::Cow::Owned(text)
-}
-
-/// The comma-separated arguments of a call whose `(` is just before `text`, and the
-/// offset after its `)`.
-pub(crate) fn macro_args(text: &str) -> Option<(Vec<String>, usize)> {
-    let mut depth = 0usize;
-    let mut args = vec![String::new()];
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' if depth == 0 => return Some((args, i + 1)),
-            ')' | ']' | '}' => depth = depth.saturating_sub(1),
-            ',' if depth == 0 => {
-                args.push(String::new());
-                continue;
-            }
-            _ => {}
-        }
-        args.last_mut()?.push(c);
-    }
-    None
 }
 
 /// The kernel's `parameter_declaration` nodes, in order.

@@ -137,12 +137,9 @@ impl Env {
     /// A function-like macro from its whole definition (`#define NAME(a, b) body`);
     /// ignored if it does not read as one.
     pub fn define_macro(&mut self, definition: &str) {
-        let rest = definition.trim_start().trim_start_matches('#').trim_start();
-        let Some(rest) = rest.strip_prefix("define") else { return };
-        let Some((name, rest)) = rest.trim_start().split_once('(') else { return };
-        let Some((params, body)) = rest.split_once(')') else { return };
-        let params = params.split(',').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect();
-        self.macros.insert(name.trim().to_string(), (params, body.trim().to_string()));
+        if let Some(m) = crate::extract::macros::Macro::parse(definition) {
+            self.macros.insert(m.name, (m.params, m.body));
+        }
     }
 
     /// The body of macro `name` with `args` in place of its parameters.

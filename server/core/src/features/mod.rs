@@ -7,7 +7,7 @@
 //! assumed ([`expr::ASSUMED_SIZE`]) equally for both versions.
 
 pub mod cost;
-pub(crate) mod cuda;
+mod cuda;
 pub mod expr;
 mod launch;
 #[cfg(test)]
