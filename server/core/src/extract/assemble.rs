@@ -227,10 +227,7 @@ pub(super) fn assemble(
 /// (256 where it is one, else the largest); the variable takes the case's value.
 fn pick_cases(sites: Vec<(LaunchSite, Option<&SwitchCase>)>) -> Vec<LaunchSite> {
     let chosen = |site: &LaunchSite, case: &SwitchCase| {
-        let mut env = crate::features::expr::Env::default();
-        for (k, v) in &site.locals {
-            env.define(k, v);
-        }
+        let env = crate::features::expr::Env::of_texts(&site.locals);
         // Sizes the text does not give take the prior's typical size here.
         let known = env.eval_quiet(&case.variable).map(|e| e.value);
         match known {

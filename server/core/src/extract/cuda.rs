@@ -426,10 +426,7 @@ fn enclosing_name(node: Node, src: &SourceText) -> String {
         let found = node.named_children(&mut cursor).find(|c| c.kind() == "function_definition");
         found
     };
-    def.and_then(function_declarator)
-        .and_then(|d| d.child_by_field_name("declarator"))
-        .map(|n| node_text(n, src).rsplit("::").next().unwrap_or_default().trim().to_string())
-        .unwrap_or_default()
+    def.and_then(|d| super::callers::signature(d, src)).map(|(name, _)| name).unwrap_or_default()
 }
 
 /// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch (or call) at byte `at`

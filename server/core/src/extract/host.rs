@@ -267,10 +267,7 @@ fn first_call<'t>(text: &str, root: Node<'t>, name: &str, def: Node<'t>) -> Opti
 /// pointer passed straight through.
 fn bind(text: &str, call: Node, params: &[String], caller: &HostFacts, st: &mut State) {
     let Some(list) = call.child_by_field_name("arguments") else { return };
-    let mut env = crate::features::expr::Env::default();
-    for (k, v) in &caller.values {
-        env.define(k, v);
-    }
+    let env = crate::features::expr::Env::of_texts(&caller.values);
     let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
     let mut c = list.walk();
     let args: Vec<String> = list.named_children(&mut c).map(|a| squash(slice(text, a))).collect();

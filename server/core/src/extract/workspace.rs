@@ -182,7 +182,7 @@ pub fn link(kernels: &mut [Kernel], own: &str, others: &[OtherFile]) -> Vec<Stri
                 if call.args.len() != params.len() {
                     continue;
                 }
-                let env = call_env(&call.locals);
+                let env = crate::features::expr::Env::of_texts(&call.locals);
                 let mut bound = Vec::new();
                 for (p, a) in params.iter().zip(&call.args) {
                     if let Some(e) = env.eval(a).filter(|e| e.guesses == 0) {
@@ -224,7 +224,7 @@ fn allocated(text: &str, at: usize, args: &[String]) -> BTreeMap<String, String>
     if host.allocations.is_empty() {
         return out;
     }
-    let env = call_env(&host.values);
+    let env = crate::features::expr::Env::of_texts(&host.values);
     for a in args {
         let Some(bytes) = host.allocations.get(a.trim()) else { continue };
         if let Some(e) = env.eval(bytes).filter(|e| e.guesses == 0) {
@@ -232,15 +232,6 @@ fn allocated(text: &str, at: usize, args: &[String]) -> BTreeMap<String, String>
         }
     }
     out
-}
-
-/// The caller's locals as an environment.
-fn call_env(locals: &BTreeMap<String, String>) -> crate::features::expr::Env {
-    let mut env = crate::features::expr::Env::default();
-    for (k, v) in locals {
-        env.define(k, v);
-    }
-    env
 }
 
 /// 0-based line of a byte offset.

@@ -106,6 +106,15 @@ pub struct Eval {
 }
 
 impl Env {
+    /// An environment of these names' texts (a launch's or caller's locals).
+    pub fn of_texts<'a>(texts: impl IntoIterator<Item = (&'a String, &'a String)>) -> Self {
+        let mut env = Self::default();
+        for (k, v) in texts {
+            env.define(k, v);
+        }
+        env
+    }
+
     pub fn set(&mut self, name: &str, value: f64) {
         self.values.insert(name.to_string(), value);
     }

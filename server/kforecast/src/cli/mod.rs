@@ -112,17 +112,7 @@ pub fn link_siblings(path: &Path, text: &str, kernels: &mut [Kernel]) -> Vec<Str
 
 /// Like [`load`], but a file without kernels is an error.
 pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
-    let file = load(path)?;
-    if file.kernels.is_empty() {
-        let what = match Language::from_path(path) {
-            Some(Language::Triton) => {
-                "no @triton.jit kernel and no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule)"
-            }
-            _ => "no __global__ kernel",
-        };
-        bail!("{}: {what} found", path.display());
-    }
-    Ok(file)
+    with_kernels(path, load(path)?, false)
 }
 
 /// A version of a program to forecast: like [`load_with_kernels`], but a Python file
@@ -133,17 +123,25 @@ pub fn load_program(path: &Path) -> anyhow::Result<LoadedFile> {
     if file.kernels.is_empty() && Language::from_path(path) == Some(Language::Triton) {
         file.kernels.extend(extract::torch_program(&file.text));
     }
-    if file.kernels.is_empty() {
-        let what = match Language::from_path(path) {
-            Some(Language::Triton) => {
-                "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule) \
-                 and no module `forward`"
-            }
-            _ => "no __global__ kernel",
-        };
-        bail!("{}: {what} found", path.display());
+    with_kernels(path, file, true)
+}
+
+/// `file`, or why it has nothing to forecast (`torch`: a module's `forward` would do).
+fn with_kernels(path: &Path, file: LoadedFile, torch: bool) -> anyhow::Result<LoadedFile> {
+    if !file.kernels.is_empty() {
+        return Ok(file);
     }
-    Ok(file)
+    let what = match (Language::from_path(path), torch) {
+        (Some(Language::Triton), false) => {
+            "no @triton.jit kernel and no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule)"
+        }
+        (Some(Language::Triton), true) => {
+            "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule) \
+             and no module `forward`"
+        }
+        _ => "no __global__ kernel",
+    };
+    bail!("{}: {what} found", path.display())
 }
 
 /// Prints a line to stdout; a closed pipe (`| head`) ends the program quietly.
