@@ -101,10 +101,10 @@ fn context(placed: &[(usize, Arc<ItemFacts>)], language: Language) -> ContentHas
         placed.iter().flat_map(|(_, f)| f.launches.iter().map(|l| l.site.host_name.as_str())).collect();
     for (_, facts) in placed {
         for c in facts.calls.iter().filter(|c| launching.contains(c.callee.as_str())) {
-            h.str(&format!("{c:?}"));
+            c.hash_into(&mut h);
         }
         for o in &facts.out_params {
-            h.str(&format!("{o:?}"));
+            o.hash_into(&mut h);
         }
     }
     for (_, facts) in placed {

@@ -18,6 +18,7 @@
 //! written in (its own unbound parameters stay names, so the size prior sizes them).
 
 use super::{node_text, squash, walk};
+use crate::hash::Hasher;
 use crate::kernel::{LaunchSite, SET_ON_SOME_PATHS};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -51,6 +52,34 @@ pub(super) struct OutParams {
     pub params: Vec<String>,
     /// (parameter index, value text).
     pub outputs: Vec<(usize, String)>,
+}
+
+impl CallDraft {
+    /// Feeds what binds a launch (callee, arguments, the caller's locals) to `h`.
+    pub fn hash_into(&self, h: &mut Hasher) {
+        h.str(&self.callee).str(&self.function);
+        for a in self.args.iter().chain(&self.function_params) {
+            h.str(a);
+        }
+        for (k, v) in &self.locals {
+            h.str(k).str(v);
+        }
+        h.str("\0");
+    }
+}
+
+impl OutParams {
+    /// Feeds the function, its parameters and what it leaves in them to `h`.
+    pub fn hash_into(&self, h: &mut Hasher) {
+        h.str(&self.function);
+        for p in &self.params {
+            h.str(p);
+        }
+        for (i, v) in &self.outputs {
+            h.str(&i.to_string()).str(v);
+        }
+        h.str("\0");
+    }
 }
 
 /// A function definition's name (its last `::` part) and parameter names.

@@ -326,13 +326,7 @@ impl Walker<'_> {
     /// `reinterpret_cast<float4*>(&(a[i]))`, `(float4*)&a[i]`: the array, the element's
     /// index and the vector's width (in floats).
     fn element_cast<'t>(&self, node: Node<'t>) -> Option<(String, Node<'t>, f64)> {
-        let strip = |mut n: Node<'t>| {
-            while n.kind() == "parenthesized_expression" {
-                n = n.named_child(0)?;
-            }
-            Some(n)
-        };
-        let cast = strip(node)?;
+        let cast = unparenthesized(node)?;
         let (ty, operand) = match cast.kind() {
             "call_expression" => {
                 let f = cast.child_by_field_name("function")?;
@@ -347,11 +341,11 @@ impl Walker<'_> {
             }
             _ => return None,
         };
-        let address = strip(operand)?;
+        let address = unparenthesized(operand)?;
         if address.kind() != "pointer_expression" || !self.text(address).trim_start().starts_with('&') {
             return None;
         }
-        let element = strip(address.child_by_field_name("argument")?)?;
+        let element = unparenthesized(address.child_by_field_name("argument")?)?;
         if element.kind() != "subscript_expression" {
             return None;
         }
@@ -363,13 +357,7 @@ impl Walker<'_> {
     /// A load through a pointer expression rather than a subscript: `__ldg(row + j)`,
     /// `__ldg(p)`, `*(x + i)`. Ignored unless it points into a global buffer.
     pub(super) fn pointer_load(&mut self, arg: Node, weight: f64, store: bool, load: bool) {
-        let mut a = arg;
-        while a.kind() == "parenthesized_expression" {
-            match a.named_child(0) {
-                Some(c) => a = c,
-                None => return,
-            }
-        }
+        let Some(a) = unparenthesized(arg) else { return };
         // The global pointer among the terms of `base + yy * W + xx`; the address's stride
         // across the lanes is the whole sum's (a derived pointer's own included).
         let mut base = None;
@@ -485,6 +473,14 @@ fn array_of(mut node: Node) -> Node {
 }
 
 /// (is a store, is a load) for the access at `node`.
+/// `n` without the parentheses around it (`None` for empty ones).
+fn unparenthesized(mut n: Node) -> Option<Node> {
+    while n.kind() == "parenthesized_expression" {
+        n = n.named_child(0)?;
+    }
+    Some(n)
+}
+
 fn access_kind(node: Node, src: &str) -> (bool, bool) {
     // `(FLOAT4(c[i])) = v` once the macro is expanded: the parentheses are the access.
     let mut node = node;
