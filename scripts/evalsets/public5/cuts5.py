@@ -26,8 +26,9 @@ def py_header(repo, paths, what):
     return "\n".join(lines) + "\n"
 
 
-TYPE_LINE = re.compile(r"(?m)^[ \t]*(?:(?:__global__|__device__|static|inline)[ \t]+)*"
-                       r"(?:void|int|float|double|real)[ \t]*\n\Z")
+TYPE_LINE = re.compile(r"(?m)^(?=[ \t]*\S)[ \t]*(?:template[ \t]*<[^>\n]*>[ \t]*)?"
+                       r"(?:(?:__global__|__device__|static|inline)[ \t]*)*"
+                       r"(?:(?:void|int|float|double|real)[ \t]*)?\n\Z")
 
 
 def cut_fn(text, name):

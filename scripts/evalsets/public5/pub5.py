@@ -8,8 +8,10 @@ Reads local bare copies (made with the session's `fetch` tool: MIRROR/<owner>+<n
   brucefan1983/CUDA-Programming          (the book "CUDA Programming": reductions, transposes)
   PacktPublishing/Learn-CUDA-Programming (chapter 3 reduction ladder, chapter 2 transpose,
                                           chapter 7 convolution)
-  ELS-RD/kernl                           (Triton layer norm / RMS norm implementations)
-  pytorch-labs/applied-ai                (Triton softmax and RMS norm)
+  R100001/Programming-Massively-Parallel-Processors (the PMPP book's convolutions and scans,
+                                          launched as its nvbench performance tests do)
+  ELS-RD/kernl                           (Triton layer norm, RMS norm and attention)
+  pytorch-labs/applied-ai                (Triton softmax, RMS norm and attention)
 and writes, OUTSIDE the repository, a set in the layout of HELPERS.md's evaluation-set
 contract: families.json, one folder per family (a program file per version, reference first,
 and its bench.py adapter), SOURCES.json (a dict keyed by family: repository@commit and paths).
@@ -213,6 +215,73 @@ def packt_conv(pk, version):
             "    return (int)cudaGetLastError();\n}\n")
 
 
+# ---------------------------------------------------------------- R100001 (PMPP book, nvbench tests)
+R1 = "Performance-Tests-NvBench"
+
+
+def r1_launch_body(bench_src, kernel):
+    """The size statements and the launch of `<kernel>_bench` (its nvbench lambda's call), with
+    thrust::raw_pointer_cast(X.data()) read as the raw pointer X."""
+    b = cut_function(bench_src, f"{kernel}_bench", with_comment=False)
+    stmts = [m.group(0) for m in re.finditer(r"(?ms)^    const (?:std::size_t|dim3) [^;]*;", b)
+             if "state." not in m.group(0)]
+    lam = b[b.index("](nvbench::launch &launch) {"):]
+    launch = re.search(rf"(?s)\n([ \t]*{re.escape(kernel)}(?:<T>)?(?:<<<.*?>>>)?\(.*?\);)", lam).group(1)
+    launch = re.sub(r"thrust::raw_pointer_cast\((\w+)\.data\(\)\)", r"\1", launch)
+    return "\n".join(stmts), launch.strip("\n")
+
+
+def r1_conv(r1, kernel, dims):
+    kpath, bpath = f"{R1}/convolution/convolution_kernels.cuh", f"{R1}/convolution/convolution_bench.cu"
+    kern, bench = r1.show(kpath), r1.show(bpath)
+    const = re.search(r"#define MAX_MASK_WIDTH \d+\n__constant__ float M\[MAX_MASK_WIDTH\];\n", bench).group(0)
+    prelude = kern[:kern.index("__global__")].rstrip() + "\n"
+    stmts, launch = r1_launch_body(bench, kernel)
+    if dims == 1:
+        sig = "float *input, float *mask, float *output, std::size_t array_size, std::size_t mask_width, std::size_t block_dim"
+        msize = "mask_width"
+    else:
+        sig = ("float *input, float *mask, float *output, std::size_t axis_size, std::size_t num_channels,\n"
+               "                      std::size_t mask_width, std::size_t block_axis_dim")
+        msize = "mask_width * mask_width"
+    return (c_header(r1, [kpath, bpath], f"Version: {kernel}, with its nvbench benchmark's launch.")
+            + "// KFORECAST: the benchmark file's constant mask (it includes the kernels after it)\n" + const + "\n"
+            + prelude + "\n" + cut_fn(kern, kernel) + "\n"
+            "// KFORECAST: entry point for the evaluation adapter: the sizes and launch of the benchmark's\n"
+            f"// {kernel}_bench (nvbench state values passed as arguments); the mask is also uploaded to\n"
+            "// the constant M, which the benchmark leaves unset.\n"
+            f"extern \"C\" int kf_run({sig})\n{{\n"
+            f"    cudaMemcpyToSymbol(M, mask, {msize} * sizeof(float), 0, cudaMemcpyDeviceToDevice);\n"
+            f"{stmts}\n{launch}\n"
+            "    return (int)cudaGetLastError();\n}\n")
+
+
+SCAN = {"Kogge_Stone": "Kogge_Stone_inclusive_scan", "Brent_Kung": "Brent_Kung_inclusive_scan",
+        "three_phase": "three_phase_parallel_inclusive_scan"}
+
+
+def r1_scan(r1, which):
+    kpath, bpath = f"{R1}/scan/scan_kernels.cuh", f"{R1}/scan/scan_bench.cu"
+    kern, bench = r1.show(kpath), r1.show(bpath)
+    prelude = kern[:kern.index("//", kern.index("#include"))].rstrip() + "\n"
+    host = f"hierarchical_scan_{which}"
+    b = cut_function(bench, f"{host}_bench", with_comment=False)
+    call = re.search(rf"(?s)\n([ \t]*{host}<T>\(.*?\);)", b).group(1)
+    call = re.sub(r"thrust::raw_pointer_cast\((\w+)\.data\(\)\)", r"\1", call).replace("<T>", "<uint32_t>")
+    return (c_header(r1, [kpath, bpath], f"Version: {host} ({SCAN[which]}), with its nvbench benchmark's call.")
+            + prelude + "#include <cstdint>  // KFORECAST: uint8_t/uint32_t, which nvbench's headers brought in\n\n"
+            "// KFORECAST: nvbench is not vendored; the host code only asks its launch object for a stream.\n"
+            "namespace nvbench { struct launch { cudaStream_t get_stream() const { return 0; } }; }\n\n"
+            + cut_fn(kern, SCAN[which]) + "\n" + cut_fn(kern, "add_intermediate_results") + "\n"
+            + cut_fn(kern, host) + "\n"
+            "// KFORECAST: entry point for the evaluation adapter: the benchmark's call (uint32 elements,\n"
+            "// its block, shared-memory and per-block sizes), once.\n"
+            "extern \"C\" int kf_run(uint32_t *input, uint32_t *output, std::size_t num_elements)\n{\n"
+            "    nvbench::launch launch;\n"
+            f"{call}\n"
+            "    return (int)cudaGetLastError();\n}\n")
+
+
 # ---------------------------------------------------------------- kernl, applied-ai (Triton)
 KL_LN = "src/kernl/implementations/layer_norm.py"
 KL_KERNELS = ("layer_norm_xformers", "_layer_norm_fwd_fused_single_pass", "_layer_norm_fwd_fused_multi_pass")
@@ -255,6 +324,7 @@ def main():
     pk = Repo(args.mirror, "PacktPublishing/Learn-CUDA-Programming")
     kl = Repo(args.mirror, "ELS-RD/kernl")
     aa = Repo(args.mirror, "pytorch-labs/applied-ai")
+    r1 = Repo(args.mirror, "R100001/Programming-Massively-Parallel-Processors")
     families, sources = [], {}
     write(os.path.join(out, "p5common.py"), adapter("p5common.py"))
 
@@ -346,6 +416,29 @@ def main():
            "4096 x 4096 (main() uses 2048): filter in global memory (reference), in constant memory, and "
            "constant filter with a shared-memory input tile.", "bench_p5_packt_conv.py")
 
+    # R100001: the PMPP book's kernels as its nvbench performance tests launch them
+    c1 = ["convolution_1D_basic_kernel", "convolution_1D_constant_memory_kernel", "convolution_1D_tiled_kernel",
+          "convolution_1D_tiled_caching_kernel"]
+    conv_paths = [f"{R1}/convolution/convolution_kernels.cuh", f"{R1}/convolution/convolution_bench.cu"]
+    family("pmpp-conv1d", [(f"{k}.cu", r1_conv(r1, k, 1)) for k in c1], [(r1, conv_paths)], "host-code",
+           "PMPP chapter 7's 1-D convolution (mask width 5, output clamped to [0, 1]) of 2^26 floats, 512 threads "
+           "(the benchmark's largest size and its block size): mask in global memory (reference), mask in "
+           "constant memory, shared-memory tile with halo, shared tile for the interior with halo reads from "
+           "global memory (the 'caching' kernel).", "bench_p5_pmpp_conv1d.py")
+    c2 = ["convolution_2D_basic_kernel", "convolution_2D_constant_memory_kernel", "convolution_2D_tiled_kernel"]
+    family("pmpp-conv2d", [(f"{k}.cu", r1_conv(r1, k, 2)) for k in c2], [(r1, conv_paths)], "host-code",
+           "PMPP chapter 7's 2-D convolution (5 x 5 mask, one channel, output clamped to [0, 1]) of an 8192 x 8192 "
+           "float image, 16 x 16 blocks (the benchmark's largest size): mask in global memory (reference), in "
+           "constant memory, and input tiles in shared memory (12 x 12 outputs a block).",
+           "bench_p5_pmpp_conv2d.py")
+    scan_paths = [f"{R1}/scan/scan_kernels.cuh", f"{R1}/scan/scan_bench.cu"]
+    family("pmpp-scan", [(f"hierarchical_scan_{w}.cu", r1_scan(r1, w)) for w in SCAN], [(r1, scan_paths)],
+           "host-code",
+           "PMPP chapter 8's hierarchical inclusive scan of 2^26 uint32 (the benchmark's largest size), each level "
+           "a block scan, a recursive scan of the block sums and an add pass, cudaMalloc/cudaFree per level: "
+           "Kogge-Stone (reference; 512 per block), Brent-Kung (1024 per block), three-phase (4096 per block).",
+           "bench_p5_pmpp_scan.py")
+
     # kernl (Triton): layer norm and RMS norm, fp16 16384 x 4096
     kl_entry = "def kf_entry(x, weight, bias, eps):\n    return {}\n"
     family("kernl-layer-norm", [
@@ -355,12 +448,12 @@ def main():
             "layer_norm(x, weight, bias, eps, implementation=layer_norm_xformers)"))),
         ("kernl_layer_norm_single_pass.py", kernl_version(kl, "_layer_norm_fwd_fused_single_pass", kl_entry.format(
             "layer_norm(x, weight, bias, eps, implementation=_layer_norm_fwd_fused_single_pass)"))),
-        ("kernl_layer_norm_multi_pass.py", kernl_version(kl, "_layer_norm_fwd_fused_multi_pass", kl_entry.format(
-            "layer_norm(x, weight, bias, eps, implementation=_layer_norm_fwd_fused_multi_pass)"))),
     ], [(kl, [KL_LN])], "library-triton",
         "kernl's LayerNorm forward, fp16 16384 tokens x 4096 with weight and bias, eps 1e-5: the module's "
-        "PyTorch naive layer norm (reference), the xformers-style one-block-per-row kernel, the fused "
-        "single-pass and multi-pass kernels, each called through kernl's LayerNorm wrapper.",
+        "PyTorch naive layer norm (reference), the xformers-style one-block-per-row kernel and the fused "
+        "single-pass (Welford) kernel, each called through kernl's LayerNorm wrapper. kernl's multi-pass "
+        "kernel is left out: its docstring says it is the Triton tutorial's layer norm, and the Triton "
+        "tutorials belong to another set.",
         "bench_p5_kernl_layer_norm.py")
 
     AA_RMS = "kernels/triton/training/rms_norm/fused_rms_norm.py"
@@ -368,17 +461,15 @@ def main():
     family("rms-norm", [
         ("kernl_rmsnorm_single_pass.py", kernl_version(kl, "_layer_norm_fwd_fused_single_pass", rms_entry.format(
             "layer_norm(x, weight, None, eps, implementation=_layer_norm_fwd_fused_single_pass, use_rms_norm=True)"))),
-        ("kernl_rmsnorm_multi_pass.py", kernl_version(kl, "_layer_norm_fwd_fused_multi_pass", rms_entry.format(
-            "layer_norm(x, weight, None, eps, implementation=_layer_norm_fwd_fused_multi_pass, use_rms_norm=True)"))),
         ("kernl_pytorch_naive_rmsnorm.py",
          kernl_version(kl, None, rms_entry.format("pytorch_naive_rmsnorm(x, weight, eps)"))),
         ("applied_ai_fused_rms_norm.py", py_header(aa, [AA_RMS], "Verbatim.") + aa.show(AA_RMS)),
     ], [(kl, [KL_LN]), (aa, [AA_RMS])], "library-triton",
         "RMSNorm forward (x * rsqrt(mean(x^2) + eps) * w), fp16 16384 x 4096, eps 1e-5 (kernl raises it to "
-        "1.6e-5 for fp16): kernl's fused single-pass kernel in RMS mode (reference: its default), its "
-        "multi-pass kernel, its PyTorch naive rmsnorm (which scales its input in place, as the source does), "
-        "and applied-ai's autotuned Triton kernel. kernl's xformers kernel is left out: it ignores the RMS "
-        "flag and computes a layer norm.", "bench_p5_rms_norm.py")
+        "1.6e-5 for fp16): kernl's fused single-pass kernel in RMS mode (reference: its default), its PyTorch "
+        "naive rmsnorm (which scales its input in place, as the source does), and applied-ai's autotuned "
+        "Triton kernel. kernl's xformers and multi-pass kernels are left out: both ignore the RMS flag and "
+        "compute a layer norm (and the multi-pass one is the Triton tutorial's).", "bench_p5_rms_norm.py")
 
     AA_SM = "kernels/triton/training/fused_softmax/softmax.py"
     AA_SMT = "tutorials/triton/kernels/fused_softmax.py"
@@ -419,7 +510,7 @@ def main():
     n_files = sum(len(f["files"]) for f in families)
     n_pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
     print(f"pub5.py: {len(families)} families, {n_files} program files, {n_pairs} ordered pairs -> {out}")
-    for r in (bf, pk, kl, aa):
+    for r in (bf, pk, r1, kl, aa):
         print(f"  {r.name} @ {r.commit}")
 
 
