@@ -479,7 +479,8 @@ def main():
         ("applied_ai_tutorial_fused_softmax.py", py_header(aa, [AA_SMT], "Verbatim.") + aa.show(AA_SMT)),
     ], [(aa, [AA_SM, AA_SMT])], "library-triton",
         "Row softmax, float32 16384 x 4096: eager torch (ours, reference), applied-ai's training "
-        "fused softmax and its tutorial copy (a few lines apart), one row per program.",
+        "fused softmax and the copy in applied-ai's own tutorials folder (a few lines apart), one row per "
+        "program. applied-ai credits the Triton softmax tutorial as inspiration; the code is its own.",
         "bench_p5_softmax.py")
 
     KL_AT = "src/kernl/implementations/attention.py"
