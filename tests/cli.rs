@@ -219,6 +219,35 @@ fn eval_scores_the_forecaster_on_the_measured_corpus() {
 }
 
 #[test]
+fn eval_of_a_set_scores_the_weights_given_and_names_a_missing_split() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, "{\"format\": 1}").expect("write");
+    // Weights given with --set are the ones scored: bad ones are an error, not ignored.
+    let o = kforecast(&["eval", "--set", "corpus/foreign", "--split", "calib", "--model", &bad.display().to_string()]);
+    assert!(!o.status.success() && stderr(&o).contains("bad.json"), "{}", stderr(&o));
+    let json = dir.path().join("m.json");
+    let shipped = repo_root().join("server/core/model/h100.json");
+    let o = kforecast(&[
+        "eval",
+        "--set",
+        "corpus/foreign",
+        "--split",
+        "calib",
+        "--model",
+        &shipped.display().to_string(),
+        "--json",
+        &json.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_slice(&std::fs::read(&json).expect("json")).expect("parse");
+    assert!(v["splits"][0]["metrics"]["pairs"].as_u64().expect("pairs") > 50, "{v}");
+    // A calibration split the set lacks is named with the splits it has.
+    let o = kforecast(&["eval", "--fit-doubt", "corpus/foreign:nope"]);
+    assert!(!o.status.success() && stderr(&o).contains("calib, report"), "{}", stderr(&o));
+}
+
+#[test]
 fn retraining_from_the_corpus_reproduces_the_shipped_weights() {
     let dir = tempfile::tempdir().expect("tempdir");
     let out = dir.path().join("h100.json");

@@ -12,19 +12,19 @@ use std::sync::Arc;
 #[derive(Args)]
 pub struct EvalArgs {
     /// The corpus folder (with families.json and measurements/).
-    #[arg(required_unless_present = "set")]
+    #[arg(required_unless_present_any = ["set", "fit_doubt"])]
     corpus: Option<PathBuf>,
     /// Score whole programs of an evaluation set (a folder with families.json and
     /// measurements/*.jsonl of programs by other authors) as `kforecast forecast` reads
     /// them; each split of the set is reported on its own.
     #[arg(long, value_name = "SET", conflicts_with = "corpus")]
     set: Option<PathBuf>,
-    /// With --set and --split: fit the doubt guessed pairings, whole-program forecasts
-    /// and features outside the training range deserve on that split (a calibration split,
-    /// never one you report), and write it over `server/core/model/doubt.json` and the
-    /// doubt in `server/core/model/h100-coverage.json`.
-    #[arg(long, requires_all = ["set", "split"])]
-    fit_doubt: bool,
+    /// Fit the doubt guessed pairings, whole-program forecasts and features outside the
+    /// training range deserve on these calibration sets (`SET` or `SET:SPLIT`, repeated;
+    /// never a set you report on), each weighing the same, and write it over
+    /// `server/core/model/doubt.json` and the doubt in `server/core/model/h100-coverage.json`.
+    #[arg(long, value_name = "SET[:SPLIT]", conflicts_with_all = ["set", "corpus", "model"])]
+    fit_doubt: Vec<String>,
     /// With --set: the confidence under which a forecast is deferred to the GPU.
     #[arg(long, default_value_t = 0.7, value_parser = super::check::parse_threshold)]
     threshold: f64,
@@ -53,23 +53,39 @@ pub struct EvalArgs {
     per_family: bool,
 }
 
+/// Weights from `kforecast train --out`, checked against this build's features.
+fn read_model(path: &Path) -> anyhow::Result<Arc<Model>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let model = Model::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    Ok(Arc::new(model))
+}
+
 /// Confidence thresholds shown in the deferral trade-off.
 const THRESHOLDS: [f64; 8] = [0.0, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99];
 
 pub fn run(args: EvalArgs, cache: &super::CacheOptions) -> anyhow::Result<ExitCode> {
-    if let (Some(set), Some(split), true) = (&args.set, &args.split, args.fit_doubt) {
-        let loaded = super::evalset::load_set(set, args.measurements.as_deref())?;
+    if !args.fit_doubt.is_empty() {
+        let sets = args
+            .fit_doubt
+            .iter()
+            .map(|spec| super::fit_doubt::CalibrationSet::load(spec, args.measurements.as_deref()))
+            .collect::<anyhow::Result<Vec<_>>>()?;
         let model = Path::new("server/core/model");
-        super::fit_doubt::run(&loaded, split, &model.join("doubt.json"), &model.join("h100-coverage.json"))?;
+        super::fit_doubt::run(&sets, &model.join("doubt.json"), &model.join("h100-coverage.json"))?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(set) = &args.set {
+        if args.forecaster != "trained" {
+            bail!("--set scores the trained forecaster; --forecaster {} goes with a corpus", args.forecaster);
+        }
+        let model = args.model.as_deref().map(read_model).transpose()?;
         super::evalset::run(
             set,
             args.measurements.as_deref(),
             args.split.as_deref(),
             args.threshold,
             args.json.as_deref(),
+            model,
             cache,
         )?;
         return Ok(ExitCode::SUCCESS);
@@ -84,11 +100,7 @@ pub fn run(args: EvalArgs, cache: &super::CacheOptions) -> anyhow::Result<ExitCo
         ("analytic", None) => None,
         ("analytic", Some(_)) => bail!("--model goes with --forecaster trained"),
         ("trained", None) => Some(TrainedForecaster::shipped().map_err(anyhow::Error::msg)?),
-        ("trained", Some(path)) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-            let model = Model::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-            Some(TrainedForecaster::new(Arc::new(model)))
-        }
+        ("trained", Some(path)) => Some(TrainedForecaster::new(read_model(path)?)),
         (other, _) => bail!("--forecaster must be trained or analytic, not `{other}`"),
     };
     let corpus = corpus::load(corpus_dir, args.measurements.as_deref(), &analytic)?;

@@ -4,14 +4,16 @@
 //! with `families.json` and measured pairs (`measurements/*.jsonl`, or `--measurements`);
 //! each split of a set is reported on its own, never pooled with the training corpus.
 
-use super::{analyzer, load_program, CacheOptions};
+use super::{analyzer, analyzer_of, load_program, CacheOptions};
 use anyhow::{bail, Context};
+use kforecast_core::analysis::Analyzer;
 use kforecast_core::eval::{metrics, selective, Metrics, Sample};
-use kforecast_core::forecast::{forecast_program, PairingDoubt};
+use kforecast_core::forecast::{forecast_program, Model, PairingDoubt, TrainedForecaster};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One measured pair of a set.
 #[derive(Clone, Debug)]
@@ -131,7 +133,11 @@ pub struct Scored {
 
 /// Forecasts every measured pair of `split` ("all": every split) as the CLI would.
 pub fn score(set: &EvalSet, split: &str, doubt: &PairingDoubt, cache: &CacheOptions) -> Scored {
-    let analyzer = analyzer(cache);
+    score_with(set, split, doubt, analyzer(cache))
+}
+
+/// [`score`] with the forecasts of `analyzer`.
+fn score_with(set: &EvalSet, split: &str, doubt: &PairingDoubt, analyzer: Analyzer) -> Scored {
     let in_split = |p: &&SetPair| split == "all" || p.split == split;
     let loaded = load_versions(&set.root, set.pairs.iter().filter(in_split));
     let mut reading = Reading::default();
@@ -274,6 +280,7 @@ pub fn run(
     split: Option<&str>,
     threshold: f64,
     json: Option<&Path>,
+    model: Option<Arc<Model>>,
     cache: &CacheOptions,
 ) -> anyhow::Result<()> {
     let set = load_set(root, measurements)?;
@@ -289,7 +296,10 @@ pub fn run(
     let doubt = PairingDoubt::shipped();
     let mut reports = Vec::new();
     for split in &splits {
-        let scored = score(&set, split, &doubt, cache);
+        let scored = match &model {
+            Some(m) => score_with(&set, split, &doubt, analyzer_of(cache, Arc::new(TrainedForecaster::new(m.clone())))),
+            None => score(&set, split, &doubt, cache),
+        };
         let m = metrics(&scored.samples);
         let h = honesty(&scored.samples, threshold, longer_is_faster(&set, &scored.samples));
         let id = scored.samples.first().map(|s| s.forecast.forecaster.clone()).unwrap_or_default();

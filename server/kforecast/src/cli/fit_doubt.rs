@@ -1,12 +1,12 @@
-//! `kforecast eval --set SET --split calib --fit-doubt`: how much doubt a guessed pairing,
-//! a whole-program forecast and features outside the training range deserve, fitted on
-//! code written in other styles than the training corpus (a set's calibration split, never
-//! the split it is reported on). Coordinate descent over the doubt's parameters, scored by
+//! `kforecast eval --fit-doubt SET[:SPLIT] …`: how much doubt a guessed pairing, a
+//! whole-program forecast and features outside the training range deserve, fitted on code
+//! written in other styles than the training corpus (calibration sets, never a set it is
+//! reported on). Coordinate descent over the doubt's parameters, scored by
 //! the log score of the measured bin plus the calibration error of the claim and the bin.
 
-use super::evalset::EvalSet;
+use super::evalset::SetPair;
 use super::LoadedFile;
-use anyhow::Context;
+use anyhow::{bail, Context};
 use kforecast_core::bins::bin_of;
 use kforecast_core::eval::{ece, log_loss};
 use kforecast_core::forecast::novelty::Coverage;
@@ -60,34 +60,73 @@ fn score(forecasts: &[(Forecast, f64)]) -> f64 {
     log + ece(&claims) + ece(&bins)
 }
 
-/// Fits the doubt on one split of a set; writes the pairing doubt to `doubt_out` and the
-/// coverage's doubt into `coverage_out` (its ranges kept).
-pub fn run(set: &EvalSet, split: &str, doubt_out: &Path, coverage_out: &Path) -> anyhow::Result<()> {
-    let base_coverage = Coverage::shipped().context("the shipped coverage does not fit this build")?;
-    let files: HashMap<String, LoadedFile> =
-        super::evalset::load_versions(&set.root, set.pairs.iter().filter(|p| p.split == split))
-            .into_iter()
-            .filter_map(|(path, f)| Some((path, f.ok()?)))
+/// One calibration set: the readable pairs of a set (or of one split of it).
+pub struct CalibrationSet {
+    /// `SET` or `SET:SPLIT`, as given.
+    pub name: String,
+    files: HashMap<String, LoadedFile>,
+    pairs: Vec<SetPair>,
+}
+
+impl CalibrationSet {
+    /// Reads `SET` or `SET:SPLIT` (a split the set has), with the pairs both of whose
+    /// versions are read.
+    pub fn load(spec: &str, measurements: Option<&Path>) -> anyhow::Result<Self> {
+        let (root, split) = match spec.rsplit_once(':') {
+            Some((root, split)) if !Path::new(spec).exists() => (root, Some(split)),
+            _ => (spec, None),
+        };
+        let set = super::evalset::load_set(Path::new(root), measurements)?;
+        if let Some(split) = split {
+            if !set.pairs.iter().any(|p| p.split == split) {
+                let mut splits: Vec<&str> = set.pairs.iter().map(|p| p.split.as_str()).collect();
+                splits.sort_unstable();
+                splits.dedup();
+                bail!("{root}: no split `{split}` (splits: {})", splits.join(", "));
+            }
+        }
+        let in_split = |p: &&SetPair| split.is_none_or(|s| p.split == s);
+        let files: HashMap<String, LoadedFile> =
+            super::evalset::load_versions(&set.root, set.pairs.iter().filter(in_split))
+                .into_iter()
+                .filter_map(|(path, f)| Some((path, f.ok()?)))
+                .collect();
+        let pairs: Vec<SetPair> = set
+            .pairs
+            .iter()
+            .filter(in_split)
+            .filter(|p| files.contains_key(&p.base) && files.contains_key(&p.candidate))
+            .cloned()
             .collect();
-    let pairs: Vec<&super::evalset::SetPair> = set
-        .pairs
-        .iter()
-        .filter(|p| p.split == split && files.contains_key(&p.base) && files.contains_key(&p.candidate))
-        .collect();
-    anyhow::ensure!(!pairs.is_empty(), "{}: no readable pairs in split `{split}`", set.root.display());
+        anyhow::ensure!(!pairs.is_empty(), "{spec}: no readable measured pairs");
+        Ok(Self { name: spec.to_string(), files, pairs })
+    }
+
+    /// Each pair's forecast under `doubt` and the coverage's doubt, with its measured S.
+    fn forecasts(&self, t: &TrainedForecaster, doubt: &PairingDoubt) -> Vec<(Forecast, f64)> {
+        self.pairs
+            .iter()
+            .filter_map(|p| {
+                let (b, c) = (self.files.get(&p.base)?, self.files.get(&p.candidate)?);
+                let f = forecast_program(|x, y| t.forecast(x, y), t, doubt, &b.kernels, &c.kernels);
+                Some((f.forecast, p.speedup))
+            })
+            .collect()
+    }
+}
+
+/// Fits the doubt on the calibration sets (the mean of their scores, so a large set does
+/// not outweigh the styles of the others); writes the pairing doubt to `doubt_out` and the
+/// coverage's doubt into `coverage_out` (its ranges kept).
+pub fn run(sets: &[CalibrationSet], doubt_out: &Path, coverage_out: &Path) -> anyhow::Result<()> {
+    anyhow::ensure!(!sets.is_empty(), "give at least one calibration set");
+    let base_coverage = Coverage::shipped().context("the shipped coverage does not fit this build")?;
+    TrainedForecaster::shipped().map_err(anyhow::Error::msg)?;
     let evaluate = |v: &[f64]| -> f64 {
         let (doubt, coverage) = from_vec(v, &base_coverage);
         let Ok(t) = TrainedForecaster::shipped() else { return f64::INFINITY };
         let t = t.with_coverage(Some(coverage));
-        let forecasts: Vec<(Forecast, f64)> = pairs
-            .iter()
-            .filter_map(|p| {
-                let (b, c) = (files.get(&p.base)?, files.get(&p.candidate)?);
-                let f = forecast_program(|x, y| t.forecast(x, y), &t, &doubt, &b.kernels, &c.kernels);
-                Some((f.forecast, p.speedup))
-            })
-            .collect();
-        score(&forecasts)
+        sets.iter().map(|s| score(&s.forecasts(&t, &doubt))).sum::<f64>() / sets.len() as f64
     };
     let mut best = to_vec(&PairingDoubt::shipped(), &base_coverage);
     let mut best_score = evaluate(&best);
@@ -110,10 +149,10 @@ pub fn run(set: &EvalSet, split: &str, doubt_out: &Path, coverage_out: &Path) ->
         .with_context(|| format!("cannot write {}", doubt_out.display()))?;
     std::fs::write(coverage_out, serde_json::to_string_pretty(&coverage)? + "\n")
         .with_context(|| format!("cannot write {}", coverage_out.display()))?;
+    let described: Vec<String> = sets.iter().map(|s| format!("{} ({} pairs)", s.name, s.pairs.len())).collect();
     super::out(format!(
-        "kforecast eval --fit-doubt: {} pairs of split `{split}` of {}; score (log score + claim ECE + bin ECE) {start:.3} -> {best_score:.3}",
-        pairs.len(),
-        set.root.display()
+        "kforecast eval --fit-doubt on {}; mean score (log score + claim ECE + bin ECE) {start:.3} -> {best_score:.3}",
+        described.join(", ")
     ));
     super::out(format!("  pairing doubt {doubt:?}"));
     super::out(format!(

@@ -19,6 +19,7 @@ use anyhow::{bail, Context};
 use kforecast_core::analysis::Analyzer;
 use kforecast_core::cache::ForecastCache;
 use kforecast_core::extract;
+use kforecast_core::forecast::Forecaster;
 use kforecast_core::kernel::{Kernel, Language};
 use kforecast_core::store::{self, Store};
 use std::path::{Path, PathBuf};
@@ -61,6 +62,13 @@ pub fn open_cache(options: &CacheOptions, warn: &mut dyn FnMut(String)) -> Forec
 pub fn analyzer(options: &CacheOptions) -> Analyzer {
     let cache = open_cache(options, &mut |w| eprintln!("warning: {w}"));
     Analyzer::new(calibrate::forecaster(&cache, DEFAULT_DEVICE), Arc::new(cache), DEFAULT_DEVICE)
+}
+
+/// An analyzer forecasting with `forecaster` (weights being evaluated, say) instead of the
+/// shipped model with this device's calibration.
+pub fn analyzer_of(options: &CacheOptions, forecaster: Arc<dyn Forecaster>) -> Analyzer {
+    let cache = open_cache(options, &mut |w| eprintln!("warning: {w}"));
+    Analyzer::new(forecaster, Arc::new(cache), DEFAULT_DEVICE)
 }
 
 /// A source file's kernels.
