@@ -298,18 +298,24 @@ pub fn cross_validate(
     progress: &mut dyn FnMut(&str),
 ) -> CrossValidation {
     let all: Vec<&TrainPair> = pairs.iter().collect();
-    let estimates = out_of_group(&all, &family_folds(&all), "family", options, progress);
+    let raw = out_of_group(&all, &family_folds(&all), "family", options, progress);
+    let declared: Vec<usize> = (0..all.len()).filter(|&i| !all[i].undeclared).collect();
+    // The trees shrink toward no change: their estimates are stretched by the slope of the
+    // measured on them, out of family (on the house style where there is any).
+    let fit_on: Vec<usize> = if declared.is_empty() { (0..all.len()).collect() } else { declared.clone() };
+    let stretch = fit_stretch(fit_on.iter().map(|&i| (raw[i].mu, all[i].speedup.max(1e-9).log2())));
+    let stretched = |es: Vec<Estimate>| -> Vec<Estimate> { es.into_iter().map(|e| e.scaled(stretch)).collect() };
+    let estimates = stretched(raw);
     let batches: BTreeSet<&str> = pairs.iter().map(|p| p.batch.as_str()).collect();
     let batch_estimates = (by_batch && batches.len() > 1).then(|| {
         let groups: Vec<String> = all.iter().map(|p| p.batch.clone()).collect();
-        out_of_group(&all, &groups, "batch", options, progress)
+        stretched(out_of_group(&all, &groups, "batch", options, progress))
     });
     // The spread with the best log score plus a calibration penalty: first without the
     // members' disagreement, then with it around the best found. Fitted on the code with
     // declarations (the house style) where there is any, so that programs of other
     // styles widen only their own forecasts, through `undeclared` below.
     let truths: Vec<Truth> = all.iter().map(|p| (bin_of(p.speedup), p.undeclared)).collect();
-    let declared: Vec<usize> = (0..all.len()).filter(|&i| !all[i].undeclared).collect();
     let (own_estimates, own_truths): (Vec<Estimate>, Vec<Truth>) = if declared.is_empty() {
         (estimates.clone(), truths.clone())
     } else {
@@ -320,6 +326,7 @@ pub fn cross_validate(
         first.and_then(|(_, s)| best_spread(&disagreement_grid(s).collect::<Vec<_>>(), &own_estimates, &own_truths));
     let mut spread =
         [first, second].into_iter().flatten().min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, s)| s).unwrap_or_default();
+    spread.stretch = stretch;
     // Then what code without declarations adds (programs of other styles), if any is here.
     if all.iter().any(|p| p.undeclared) {
         let grid: Vec<Spread> = (0..=40).map(|k| Spread { undeclared: 0.05 * f64::from(k), ..spread }).collect();
@@ -349,10 +356,27 @@ pub fn cross_validate(
     let novel = if batches.len() > 1 { forward(&all, options) } else { Vec::new() };
     let (novel_pairs, novel_estimates): (Vec<&TrainPair>, Vec<Estimate>) =
         novel.iter().map(|&(i, e)| (all[i], e)).unzip();
+    let novel_estimates = stretched(novel_estimates);
     let novel_metrics = (!novel.is_empty()).then(|| score(&novel_pairs, &novel_estimates, spread));
     let samples = samples(&all, &estimates, spread);
     let batch_metrics = batch_estimates.map(|b| score(&all, &b, spread));
     CrossValidation { spread, metrics: point_metrics(&samples), samples, estimates, batch_metrics, novel_metrics }
+}
+
+/// Largest measured residual one pair lends the stretch's fit, in log2 units.
+const STRETCH_CLIP: f64 = 2.0;
+
+/// The slope of measured on estimated log2 S through the origin (least squares, each
+/// measurement clipped to within [`STRETCH_CLIP`] of its estimate), kept within 0.5–2.
+fn fit_stretch(points: impl Iterator<Item = (f64, f64)>) -> f64 {
+    let (xy, xx) = points.fold((0.0, 0.0), |(xy, xx), (mu, measured): (f64, f64)| {
+        let y = measured.clamp(mu - STRETCH_CLIP, mu + STRETCH_CLIP);
+        (xy + mu * y, xx + mu * mu)
+    });
+    if xx <= 0.0 {
+        return 1.0;
+    }
+    (xy / xx).clamp(0.5, 2.0)
 }
 
 /// Trains a model on `pairs`; `progress` hears about each cross-validation fold.
@@ -398,6 +422,18 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn estimates_shrunk_toward_no_change_are_stretched_back() {
+        // Measured changes half as large again as the trees said: stretched by 1.5.
+        let points = [(0.4, 0.6), (-1.0, -1.5), (2.0, 3.0), (-0.2, -0.3)];
+        assert!((fit_stretch(points.into_iter()) - 1.5).abs() < 1e-9);
+        // One wild measurement lends at most 2 in log2 units; nothing to fit: no stretch.
+        assert!(fit_stretch([(0.5, 9.0), (0.5, 0.5)].into_iter()) < 3.0);
+        assert_eq!(fit_stretch([(0.0, 1.0)].into_iter()), 1.0);
+        // Estimates wrong way round are not turned upside down.
+        assert_eq!(fit_stretch([(1.0, -1.0), (-1.0, 1.0)].into_iter()), 0.5);
+    }
 
     #[test]
     fn batches_are_ordered_as_written() {

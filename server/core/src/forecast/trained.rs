@@ -133,6 +133,11 @@ pub struct Spread {
     /// on such programs, out of family (0 in models trained before it).
     #[serde(default)]
     pub undeclared: f64,
+    /// What the trees' log2 S is multiplied by: the slope of the measured log2 S on the
+    /// trees' estimate out of family. Boosted trees shrink their estimate toward no change,
+    /// so a forecast of 1.5× stood for about 1.6× measured (1 in models trained before it).
+    #[serde(default = "one")]
+    pub stretch: f64,
 }
 
 fn one() -> f64 {
@@ -156,6 +161,7 @@ impl Default for Spread {
             cap: no_cap(),
             disagreement: 0.0,
             undeclared: 0.0,
+            stretch: 1.0,
         }
     }
 }
@@ -268,8 +274,9 @@ impl Model {
     }
 
     /// The forecast of a pair vector (antisymmetric) and the members' disagreement.
+    /// The model's estimate of the pair `x`: the members' forecast, stretched.
     pub fn estimate(&self, x: &[f64]) -> Estimate {
-        estimate(&self.members, x)
+        estimate(&self.members, x).scaled(self.spread.stretch)
     }
 
     /// Short hash of the weights, part of the forecaster's id (and so of cache keys).
@@ -361,9 +368,10 @@ impl TrainedForecaster {
         self.profiles.profile(kernel)
     }
 
-    /// The model's estimate for two profiles, before the adjustment.
+    /// The model's estimate for two profiles (the trees' forecast, stretched), before the
+    /// device's adjustment.
     pub fn raw_estimate(&self, base: &Profile, cand: &Profile) -> Estimate {
-        estimate_compiled(&self.trees, &pair_vector(base, cand))
+        estimate_compiled(&self.trees, &pair_vector(base, cand)).scaled(self.model.spread.stretch)
     }
 
     /// The forecast for two profiles.
