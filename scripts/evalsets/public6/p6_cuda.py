@@ -262,45 +262,45 @@ def lc_reduction_program(lc, kernel):
         f"    {first}\n", "    return (int)cudaGetLastError();\n}\n"])
 
 
+def lc_swap_program(lc, path, first_def, kernel, launched, lines, swap_note, what, signature):
+    """A Learning-Cuda snippet whose main() launches `launched` and says to swap in the
+    other kernel: main()'s size, grid and launch lines with `kernel` in the launch."""
+    src, pre, main = lc_parts(lc, path, first_def)
+    for s in lines:
+        need(s in main, f"{path}'s main(): size and launch")
+    lines = list(lines)
+    lines[-1] = lines[-1].replace(launched, kernel) + ("" if kernel == launched else f"  // {MARK}: main() says \"{swap_note}\"")
+    return "".join([
+        header(lc, [path], f"Version: {kernel} with main()'s size, grid and launch."),
+        pre, cut_function(src, kernel), "\n",
+        f"// {MARK}: entry point for the evaluation adapter: {what}\n"
+        f'extern "C" int kf_run({signature})\n{{\n',
+        "".join(f"    {s}\n" for s in lines), "    return (int)cudaGetLastError();\n}\n"])
+
+
 LC_HI = "posts/05-histogram/snippets/histogram.cu"
 
 
 def lc_histogram_program(lc, kernel):
-    src, pre, main = lc_parts(lc, LC_HI, "__global__ void histGlobal")
-    lines = ["const int N = 16 * 1024 * 1024;",
-             "int block = 256, grid = std::min(256, (N + block - 1) / block);",
-             "cudaMemset(d_bins, 0, BINS * sizeof(int));",
-             "histShared<<<grid, block>>>(d_in, d_bins, N);"]
-    for s in lines:
-        need(s in main, "main()'s size and launch")
-    lines[-1] = lines[-1].replace("histShared", kernel) + ("" if kernel == "histShared" else
-                                                           f"  // {MARK}: main() says \"swap for histGlobal to compare\"")
-    return "".join([
-        header(lc, [LC_HI], f"Version: {kernel} with main()'s size, grid and launch."),
-        pre, cut_function(src, kernel), "\n",
-        f"// {MARK}: entry point for the evaluation adapter: d_bins = histogram of the N ints at d_in\n"
-        'extern "C" int kf_run(const int *d_in, int *d_bins)\n{\n',
-        "".join(f"    {s}\n" for s in lines), "    return (int)cudaGetLastError();\n}\n"])
+    return lc_swap_program(lc, LC_HI, "__global__ void histGlobal", kernel, "histShared",
+                           ["const int N = 16 * 1024 * 1024;",
+                            "int block = 256, grid = std::min(256, (N + block - 1) / block);",
+                            "cudaMemset(d_bins, 0, BINS * sizeof(int));",
+                            "histShared<<<grid, block>>>(d_in, d_bins, N);"],
+                           "swap for histGlobal to compare", "d_bins = histogram of the N ints at d_in",
+                           "const int *d_in, int *d_bins")
 
 
 LC_TR = "posts/06-matrix-transpose/snippets/transpose.cu"
 
 
 def lc_transpose_program(lc, kernel):
-    src, pre, main = lc_parts(lc, LC_TR, "__global__ void transposeNaive")
-    lines = ["const int W = 4096, H = 4096;", "dim3 block(TILE, TILE);",
-             "dim3 grid((W + TILE - 1) / TILE, (H + TILE - 1) / TILE);",
-             "transposeTiled<<<grid, block>>>(d_out, d_in, W, H);"]
-    for s in lines:
-        need(s in main, "main()'s size and launch")
-    lines[-1] = lines[-1].replace("transposeTiled", kernel) + ("" if kernel == "transposeTiled" else
-                                                               f"  // {MARK}: main() says \"swap for transposeNaive\"")
-    return "".join([
-        header(lc, [LC_TR], f"Version: {kernel} with main()'s size, grid and launch."),
-        pre, cut_function(src, kernel), "\n",
-        f"// {MARK}: entry point for the evaluation adapter: d_out (W x H) = transpose of d_in (H x W)\n"
-        'extern "C" int kf_run(float *d_out, float *d_in)\n{\n',
-        "".join(f"    {s}\n" for s in lines), "    return (int)cudaGetLastError();\n}\n"])
+    return lc_swap_program(lc, LC_TR, "__global__ void transposeNaive", kernel, "transposeTiled",
+                           ["const int W = 4096, H = 4096;", "dim3 block(TILE, TILE);",
+                            "dim3 grid((W + TILE - 1) / TILE, (H + TILE - 1) / TILE);",
+                            "transposeTiled<<<grid, block>>>(d_out, d_in, W, H);"],
+                           "swap for transposeNaive", "d_out (W x H) = transpose of d_in (H x W)",
+                           "float *d_out, float *d_in")
 
 
 LC_CV = "posts/07-convolution/snippets/convolution.cu"

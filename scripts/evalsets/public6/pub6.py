@@ -21,12 +21,14 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 from p6_cuda import (cp_histogram_program, cp_reduce_program, cp_transpose_program, lc_convolution_program,
                      lc_histogram_program, lc_reduction_program, lc_transpose_program, sc_rowsum_program,
                      sc_softmax_program)
+
+from build import Repo  # noqa: E402  (scripts/evalsets/public, put on sys.path by p6_cuda)
+from python_sources import write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ADAPTERS = os.path.join(HERE, "adapters")
@@ -36,43 +38,13 @@ REPOS = {
     "sc": "yangjunjie0320/SimpleCUDA",
     "lc": "ajkumar-13/Learning-Cuda",
     "pt": "pranavnt/triton-kernels",
+    "kk": "kkcocoa/triton_layernorm",
 }
-HELD_BACK = ("karpathy/llm.c", "siboehm/SGEMM_CUDA", "codezakh/gpu-forecasters")
 
 SIZE = 4096  # square matrices of 2^24 floats
 HIST_N = "16 * 1024 * 1024"
 SOFTMAX_ROWS = 131072  # x 128 columns = 2^24 floats
 ROWSUM_ROWS = 4096  # x 4096 columns
-
-
-class Repo:
-    def __init__(self, mirror, full_name):
-        assert full_name not in HELD_BACK
-        self.name = full_name
-        self.git_dir = os.path.join(mirror, full_name.replace("/", "+"), "repo")
-        if not os.path.isdir(self.git_dir):
-            raise SystemExit(f"pub6.py: no local copy of {full_name} at {self.git_dir} "
-                             f"(fetch it first: fetch github:{full_name})")
-        self.commit = self.git("rev-parse", "HEAD").strip()
-
-    def git(self, *args):
-        res = subprocess.run(["git", "--git-dir", self.git_dir, *args], capture_output=True)
-        if res.returncode != 0:
-            raise SystemExit(f"pub6.py: git {' '.join(args)} failed in {self.git_dir}: "
-                             f"{res.stderr.decode(errors='replace')}")
-        return res.stdout.decode()
-
-    def show(self, path):
-        return self.git("show", f"{self.commit}:{path}")
-
-    def ref(self, path=""):
-        return f"{self.name}@{self.commit[:12]}" + (f":{path}" if path else "")
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def adapter(name):
@@ -99,6 +71,20 @@ def vendor_pt(pt, out):
         write(os.path.join(root, "transpose", name), pt.show(f"{PT_DIR}/{name}"))
 
 
+KK_DIR = "layernorm"
+KK_FILES = ("layernorm_torch.py", "layernorm_triton.py", "layernorm_triton_v2.py", "layernorm_dispatch.py")
+
+
+def vendor_kk(kk, out):
+    """kkcocoa/triton_layernorm's `layernorm` package, which the dispatch module imports."""
+    root = os.path.join(out, "_vendor", "layernorm")
+    write(os.path.join(root, "__init__.py"),
+          f"# KFORECAST: an empty package init (the repository has none) for this copy of\n"
+          f"# {kk.name}@{kk.commit}\n")
+    for name in KK_FILES:
+        write(os.path.join(root, name), kk.show(f"{KK_DIR}/{name}"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
@@ -113,7 +99,7 @@ def main():
                 shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
     os.makedirs(out, exist_ok=True)
 
-    cp, sc, lc, pt = (Repo(args.mirror, REPOS[k]) for k in ("cp", "sc", "lc", "pt"))
+    cp, sc, lc, pt, kk = (Repo(args.mirror, REPOS[k]) for k in ("cp", "sc", "lc", "pt", "kk"))
     families, sources = [], {}
 
     def family(name, files, repos, style, notes, bench):
@@ -121,7 +107,7 @@ def main():
             write(os.path.join(out, name, rel), text)
         write(os.path.join(out, name, "bench.py"), adapter(bench))
         families.append({"family": name, "files": [f"{name}/{rel}" for rel, _ in files], "split": "public6",
-                         "source": ", ".join(r.ref() for r in repos), "style": style, "notes": notes})
+                         "source": ", ".join(f"{r.name}@{r.commit[:12]}" for r in repos), "style": style, "notes": notes})
         sources[name] = [{"repository": r.name, "commit": r.commit} for r in repos]
 
     write(os.path.join(out, "_p6common.py"), adapter("_p6common.py"))
@@ -158,7 +144,8 @@ def main():
            "SimpleCUDA's row-softmax ladder v1-v7 (one thread per row, shared-memory tree, CUB BlockReduce, one "
            "warp per row, warps of a block on rows, warp shuffles across a block, templated multi-row warps), "
            f"float32 {SOFTMAX_ROWS} x 128 (ncol is fixed by the kernels' design at 32 x 4; main() loops nrow "
-           "to 8192).", "bench_p6_softmax.py")
+           "to 8192). v3 does not build with CUDA 13 (its cub::Max and cub::Sum are gone from CCCL 3) and "
+           "is left failing, as measured.", "bench_p6_softmax.py")
     family("p6-sc-rowsum",
            [(f"block-reduce-v{v}.cu", sc_rowsum_program(sc, v, ROWSUM_ROWS)) for v in range(1, 4)], [sc],
            "host-code",
@@ -185,15 +172,25 @@ def main():
             for v in ("v0", "v1", "v2", "v3")], [pt], "triton-module",
            "pranavnt/triton-kernels' transpose ladder, modules verbatim: v0 x.t().contiguous(), v1 one program "
            "per row chunk, v2 16x16 block looping rows, v3 a tile in a register array (uses item assignment "
-           "and tl.sync, which Triton lacks: expected not to build). v4 holds only a docstring and is left "
+           "and tl.sync, which Triton lacks: it does not build, and is left failing, as measured). v4 holds only a docstring and is left "
            "out. float32 4096 x 4096.", "bench_p6_triton_transpose.py")
+
+    vendor_kk(kk, out)
+    family("p6-kk-layernorm",
+           [(name, py_header(kk, f"{KK_DIR}/{name}", "Verbatim.") + kk.show(f"{KK_DIR}/{name}")) for name in KK_FILES],
+           [kk], "triton-module",
+           "kkcocoa/triton_layernorm's LayerNorm forward, float32 4096 x 4096 with weight and bias (its "
+           "benchmarks' size), modules verbatim: nn.LayerNorm in a module (reference), the single-pass Triton "
+           "kernel (one program per row, BLOCK_N = N), the two-pass Triton version (row statistics, then a "
+           "tiled normalise; its default BLOCK_N 1024), and the dispatcher (picks the single-pass kernel for "
+           "N = 4096, so it times like it).", "bench_p6_layernorm.py")
 
     write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
     write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1) + "\n")
     n_files = sum(len(f["files"]) for f in families)
     pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
     print(f"pub6.py: {len(families)} families, {n_files} program files, {pairs} ordered pairs -> {out}")
-    for r in (cp, sc, lc, pt):
+    for r in (cp, sc, lc, pt, kk):
         print(f"  {r.name} @ {r.commit}")
 
 
