@@ -1,0 +1,25 @@
+"""Adapter of p6-pt-transpose (kforecast's own code): y = x^T, float32 4096 x 4096, by
+pranavnt/triton-kernels' transpose_vK functions."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import torch  # noqa: E402
+
+import _p6common as p6  # noqa: E402
+
+SIZE = 4096
+TOL = {"rtol": 0.0, "atol": 0.0}
+
+
+def make_inputs(seed):
+    return (torch.randn(SIZE, SIZE, device="cuda", generator=p6.gen(seed)),)
+
+
+def reference(x):
+    return x.double().t().contiguous()
+
+
+def build(path):
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return getattr(p6.python_program(path), f"transpose_{stem}")
