@@ -7,17 +7,19 @@
 //! - its calls of other functions ([`CallDraft`]: the arguments and the caller's locals
 //!   there);
 //! - if it has reference parameters (`int &blocks`), what it leaves in them
-//!   ([`OutParams`]), read statement by statement with each value written out in the
-//!   function's parameters: a value set differently in the branches of an `if` becomes
-//!   `(cond) ? (a) : (b)`; a branch that reports an error (`printf`, `exit`, `throw`) is
-//!   the rare path and is not followed; a name set in a loop is unknown.
+//!   ([`OutParams`]), read statement by statement (`statements.rs`'s reader, under its
+//!   [`Merge::Ternary`] rule) with each value written out in the function's parameters:
+//!   a value set differently in the branches of an `if` becomes `(cond) ? (a) : (b)`; a
+//!   branch that reports an error (`printf`, `exit`, `throw`) is the rare path and is not
+//!   followed; a name set in a loop is unknown.
 //!
 //! At assembly, [`bind`] gives the launch the values its function's parameters have at
 //! the first call of it in the file (through up to [`MAX_CALLERS`] callers): a number
 //! where the caller's text evaluates, else the caller's text with the caller's locals
 //! written in (its own unbound parameters stay names, so the size prior sizes them).
 
-use super::{node_text, squash, walk};
+use super::statements::{replace_words, Merge, Reader, State, Value, MAX_TEXT};
+use super::{node_text, walk};
 use crate::hash::Hasher;
 use crate::kernel::{LaunchSite, SET_ON_SOME_PATHS};
 use crate::source::SourceText;
@@ -28,8 +30,6 @@ use tree_sitter::Node;
 const MAX_CALLERS: usize = 3;
 /// Calls kept per function.
 const MAX_CALLS: usize = 32;
-/// A value's text longer than this is not kept (unknown).
-const MAX_TEXT: usize = 2000;
 
 /// A call of a host function (not a launch).
 #[derive(Clone, Debug, PartialEq)]
@@ -162,223 +162,21 @@ pub(super) fn out_params(def: Node, src: &SourceText) -> Option<OutParams> {
     if references.is_empty() {
         return None;
     }
-    let mut reader = Reader { src, vals: params.iter().map(|p| (p.clone(), Some(p.clone()))).collect() };
-    reader.statement(def.child_by_field_name("body")?, 0);
+    let body = def.child_by_field_name("body")?;
+    let values = params.iter().map(|p| (p.clone(), Value::Known(p.clone()))).collect();
+    let mut st = State { values, ..State::default() };
+    Reader { text: src, merge: Merge::Ternary }.block(body, usize::MAX, &mut st, 0);
     let outputs: Vec<(usize, String)> = references
         .into_iter()
         .filter_map(|i| {
             let p = params.get(i)?;
-            let v = reader.vals.get(p)?.clone()?;
-            (&v != p).then_some((i, v))
+            match st.values.get(p)? {
+                Value::Known(v) if v != p => Some((i, v.clone())),
+                _ => None,
+            }
         })
         .collect();
     (!outputs.is_empty()).then_some(OutParams { function, params, outputs })
-}
-
-/// Reads a function body in order, each name's value written out in the parameters
-/// (`None`: unknown).
-struct Reader<'s> {
-    src: &'s SourceText,
-    vals: BTreeMap<String, Option<String>>,
-}
-
-impl Reader<'_> {
-    fn text(&self, n: Node) -> String {
-        squash(&node_text(n, self.src))
-    }
-
-    /// `text` with the names it uses written out; `None` if it uses an unknown one.
-    fn close(&self, text: &str) -> Option<String> {
-        let mut unknown = false;
-        let out = replace_words(text, |w| match self.vals.get(w) {
-            Some(Some(v)) if v == w => None,
-            Some(Some(v)) => Some(format!("({v})")),
-            Some(None) => {
-                unknown = true;
-                None
-            }
-            None => None,
-        });
-        (!unknown && out.len() <= MAX_TEXT).then_some(out)
-    }
-
-    fn statement(&mut self, s: Node, depth: usize) {
-        if depth > 32 {
-            return;
-        }
-        match s.kind() {
-            "compound_statement" => {
-                let outer: BTreeSet<String> = self.vals.keys().cloned().collect();
-                let mut c = s.walk();
-                for child in s.named_children(&mut c).collect::<Vec<_>>() {
-                    self.statement(child, depth + 1);
-                }
-                self.vals.retain(|k, _| outer.contains(k));
-            }
-            "declaration" => {
-                let mut c = s.walk();
-                for d in s.children_by_field_name("declarator", &mut c).collect::<Vec<_>>() {
-                    let (name, value) = match d.kind() {
-                        "init_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("value")),
-                        _ => (Some(d), None),
-                    };
-                    let Some(name) = name.and_then(super::declarator_name) else { continue };
-                    let value =
-                        value.filter(|v| v.kind() != "initializer_list").and_then(|v| self.close(&self.text(v)));
-                    self.vals.insert(node_text(name, self.src).into_owned(), value);
-                }
-            }
-            "expression_statement" => self.effects(s),
-            "else_clause" => {
-                let mut c = s.walk();
-                if let Some(inner) = s.named_children(&mut c).last() {
-                    self.statement(inner, depth + 1);
-                }
-            }
-            "if_statement" => self.branches(s, depth),
-            "for_statement" | "while_statement" | "do_statement" | "for_range_loop" | "switch_statement" => {
-                walk::preorder(s, |n| {
-                    let target = match n.kind() {
-                        "assignment_expression" => n.child_by_field_name("left"),
-                        "update_expression" => n.child_by_field_name("argument"),
-                        _ => None,
-                    };
-                    if let Some(v) = target.and_then(|t| self.vals.get_mut(node_text(t, self.src).trim())) {
-                        *v = None;
-                    }
-                    true
-                });
-            }
-            _ => {}
-        }
-    }
-
-    fn effects(&mut self, s: Node) {
-        walk::preorder(s, |n| match n.kind() {
-            "assignment_expression" => {
-                let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
-                    return true;
-                };
-                let name = node_text(left, self.src).trim().to_string();
-                if !self.vals.contains_key(&name) {
-                    return true;
-                }
-                let op = n.child_by_field_name("operator").map(|o| node_text(o, self.src).into_owned());
-                let right = self.close(&self.text(right));
-                let value = match (op.as_deref().unwrap_or("=").strip_suffix('='), right) {
-                    (Some(""), r) => r,
-                    (Some(bin), Some(r)) => {
-                        self.vals.get(&name).cloned().flatten().map(|old| format!("({old}) {bin} ({r})"))
-                    }
-                    _ => None,
-                };
-                let value = value.filter(|v| v.len() <= MAX_TEXT);
-                self.vals.insert(name, value);
-                false
-            }
-            "update_expression" => {
-                if let Some(v) = n.child_by_field_name("argument").and_then(|a| {
-                    let name = node_text(a, self.src).trim().to_string();
-                    self.vals.get_mut(&name)
-                }) {
-                    *v = None;
-                }
-                false
-            }
-            _ => true,
-        });
-    }
-
-    fn branches(&mut self, s: Node, depth: usize) {
-        let cond = s.child_by_field_name("condition").map(|c| {
-            let t = self.text(c);
-            t.strip_prefix('(').and_then(|t| t.strip_suffix(')')).map(str::to_string).unwrap_or(t)
-        });
-        let cons = s.child_by_field_name("consequence");
-        let alt = s.child_by_field_name("alternative");
-        let cold = |n: Option<Node>| n.is_some_and(|n| reports_error(n, self.src));
-        let (cold_then, cold_else) = (cold(cons), cold(alt));
-        let mut then = Reader { src: self.src, vals: self.vals.clone() };
-        if let Some(n) = cons.filter(|_| !cold_then) {
-            then.statement(n, depth + 1);
-        }
-        let mut other = Reader { src: self.src, vals: self.vals.clone() };
-        if let Some(n) = alt.filter(|_| !cold_else) {
-            other.statement(n, depth + 1);
-        }
-        // The error path is the rare one: the other path's values hold after the `if`.
-        if cold_then && !cold_else {
-            self.vals = other.vals;
-            return;
-        }
-        if cold_else && !cold_then {
-            self.vals = then.vals;
-            return;
-        }
-        let cond = cond.and_then(|c| self.close(&c));
-        for (k, v) in self.vals.iter_mut() {
-            let (a, b) = (then.vals.get(k).cloned().flatten(), other.vals.get(k).cloned().flatten());
-            *v = match (a, b, &cond) {
-                (Some(a), Some(b), _) if a == b => Some(a),
-                (Some(a), Some(b), Some(c)) => Some(format!("(({c}) ? ({a}) : ({b}))")).filter(|t| t.len() <= MAX_TEXT),
-                _ => None,
-            };
-        }
-    }
-}
-
-/// Whether a branch reports an error: it prints, exits, aborts or throws.
-fn reports_error(n: Node, src: &SourceText) -> bool {
-    let mut found = false;
-    walk::preorder(n, |c| {
-        if found {
-            return false;
-        }
-        found = c.kind() == "throw_statement"
-            || c.kind() == "call_expression"
-                && c.child_by_field_name("function").is_some_and(|f| {
-                    matches!(
-                        node_text(f, src).trim(),
-                        "printf" | "fprintf" | "puts" | "perror" | "exit" | "abort" | "std::abort" | "std::exit"
-                    )
-                });
-        !found
-    });
-    found
-}
-
-/// `text` with each whole name (not a member `a.b`'s parts, not a number) that `with`
-/// maps replaced, all at once.
-fn replace_words(text: &str, mut with: impl FnMut(&str) -> Option<String>) -> String {
-    let chars: Vec<char> = text.chars().collect();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_alphabetic() || c == '_' {
-            let start = i;
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '_') {
-                i += 1;
-            }
-            let word: String = chars[start..i].iter().collect();
-            let member = start > 0 && matches!(chars[start - 1], '.' | '>')
-                || chars.get(i).is_some_and(|c| *c == '.' || *c == '(')
-                || chars.get(i..i + 2).is_some_and(|s| s == ['-', '>'] || s == [':', ':']);
-            match (!member).then(|| with(&word)).flatten() {
-                Some(r) => out.push_str(&r),
-                None => out.push_str(&word),
-            }
-        } else if c.is_ascii_digit() {
-            while i < chars.len() && (chars[i].is_alphanumeric() || chars[i] == '.' || chars[i] == '_') {
-                out.push(chars[i]);
-                i += 1;
-            }
-        } else {
-            out.push(c);
-            i += 1;
-        }
-    }
-    out
 }
 
 /// The file's calls and reference-parameter summaries, for [`bind`].

@@ -4,35 +4,22 @@
 //! allocated with `cudaMalloc` (their byte counts), and the conditions that guard the
 //! launch (`if (M >= 128 and N >= 128)`).
 //!
-//! Read statement by statement, in order, up to the launch: a declaration with several
-//! declarators (`const int M = 8192, N = 8192;`) defines each; a name set in the branches
-//! of an `if` keeps its value where every path agrees and is [`Value::Unsure`] where they
-//! differ; a name set in a loop is unsure; a block's own names end with it. Nesting
-//! deeper than [`MAX_DEPTH`] is not followed (input depth never recurses unbounded).
+//! Read statement by statement, in order, up to the launch, by `statements.rs`'s reader
+//! under its [`Merge::Agreed`] rule: a name set in the branches of an `if` keeps its value
+//! where every path agrees and is unsure where they differ; a name set in a loop is unsure.
 //!
 //! `measure::spec` builds Verify's jobs from these facts and `search::knobs` keeps the
 //! problem's sizes out of the knobs; the forecaster's environment may use them too.
 
+use super::squash;
+use super::statements::{allocation, Merge, Reader, State, Value};
 use crate::kernel::Language;
 use crate::source::parser_for;
 use std::collections::{BTreeMap, BTreeSet};
 use tree_sitter::Node;
 
-/// Statements nested deeper than this are not followed.
-const MAX_DEPTH: usize = 48;
 /// Callers followed to bind a launching function's parameters (main → run → launch).
 const MAX_CALLERS: usize = 3;
-
-/// A name's value at the launch.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
-    /// The same text on every path (evaluate it with the other values).
-    Known(String),
-    /// Set differently on different paths, or in a loop.
-    Unsure,
-    /// Declared without a value, or a parameter no call binds.
-    Unknown,
-}
 
 /// What the host code says at one launch.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -114,29 +101,6 @@ fn slice<'a>(text: &'a str, n: Node) -> &'a str {
     text.get(n.byte_range()).unwrap_or("")
 }
 
-fn squash(t: &str) -> String {
-    crate::extract::squash(t)
-}
-
-/// `cudaMalloc(&A, bytes)`, `cudaMalloc((void**)&A, bytes)`, `cudaMallocManaged(&A, n)`:
-/// (`A`, bytes text).
-fn allocation(text: &str, call: Node) -> Option<(String, String)> {
-    let f = call.child_by_field_name("function")?;
-    let name = slice(text, f).trim();
-    if !matches!(name, "cudaMalloc" | "cudaMallocManaged" | "cudaMallocAsync") {
-        return None;
-    }
-    let list = call.child_by_field_name("arguments")?;
-    let mut c = list.walk();
-    let args: Vec<Node> = list.named_children(&mut c).filter(|a| a.kind() != "comment").collect();
-    let (ptr, bytes) = (args.first()?, args.get(1)?);
-    let p = slice(text, *ptr);
-    let amp = p.rfind('&')?;
-    let var = p[amp + 1..].trim().trim_end_matches(')').trim();
-    (!var.is_empty() && var.chars().all(|c| c.is_alphanumeric() || c == '_'))
-        .then(|| (var.to_string(), squash(slice(text, *bytes))))
-}
-
 /// The function definition enclosing `at`, if any.
 fn enclosing_function<'t>(root: Node<'t>, at: usize) -> Option<Node<'t>> {
     let mut n = root.descendant_for_byte_range(at, at)?;
@@ -179,15 +143,8 @@ fn signature(text: &str, def: Node) -> (String, Vec<String>) {
     (name, params)
 }
 
-/// The state of the names while reading statements.
-#[derive(Clone, Default)]
-struct State {
-    values: BTreeMap<String, Value>,
-    allocations: BTreeMap<String, String>,
-    conditions: Vec<String>,
-}
-
 fn facts_in(text: &str, root: Node, at: usize, callers: usize) -> HostFacts {
+    let reader = Reader { text, merge: Merge::Agreed };
     let mut st = State::default();
     // File level: `#define N 4096`, `const int M = 8192, N = 8192;`.
     let mut c = root.walk();
@@ -202,7 +159,7 @@ fn facts_in(text: &str, root: Node, at: usize, callers: usize) -> HostFacts {
                     st.values.insert(slice(text, n).to_string(), Value::Known(squash(&value)));
                 }
             }
-            "declaration" => declare(text, item, &mut st),
+            "declaration" => reader.declare(item, &mut st),
             _ => {}
         }
     }
@@ -219,7 +176,7 @@ fn facts_in(text: &str, root: Node, at: usize, callers: usize) -> HostFacts {
         }
     }
     if let Some(body) = def.child_by_field_name("body") {
-        block(text, body, at, &mut st, 0);
+        reader.block(body, at, &mut st, 0);
     }
     finish(st, name)
 }
@@ -290,216 +247,6 @@ pub(super) fn number(v: f64) -> String {
         format!("{}", v as i64)
     } else {
         format!("{v}")
-    }
-}
-
-/// Reads a compound statement's statements up to `at`; true once the launch is reached.
-fn block(text: &str, node: Node, at: usize, st: &mut State, depth: usize) -> bool {
-    if node.kind() != "compound_statement" {
-        return statement(text, node, at, st, depth);
-    }
-    let outer: BTreeSet<String> = st.values.keys().cloned().collect();
-    let mut c = node.walk();
-    let mut reached = false;
-    for s in node.named_children(&mut c) {
-        if s.start_byte() > at {
-            break;
-        }
-        if statement(text, s, at, st, depth + 1) {
-            reached = true;
-            break;
-        }
-    }
-    if !reached {
-        // The block's own names end with it.
-        st.values.retain(|k, _| outer.contains(k));
-    }
-    reached
-}
-
-/// Reads one statement; true if it holds the launch (read up to it).
-fn statement(text: &str, s: Node, at: usize, st: &mut State, depth: usize) -> bool {
-    let holds = s.start_byte() <= at && at < s.end_byte();
-    if depth > MAX_DEPTH {
-        if !holds {
-            unsure_assigned(text, s, st);
-        }
-        return holds;
-    }
-    match s.kind() {
-        "declaration" => {
-            declare(text, s, st);
-            holds
-        }
-        "compound_statement" => block(text, s, at, st, depth),
-        "if_statement" => {
-            let cond = s
-                .child_by_field_name("condition")
-                .map(|c| {
-                    let t = squash(slice(text, c));
-                    t.strip_prefix('(').and_then(|t| t.strip_suffix(')')).map(str::to_string).unwrap_or(t)
-                })
-                .unwrap_or_default();
-            let cons = s.child_by_field_name("consequence");
-            // `else_clause` wraps the statement in newer grammars.
-            let alt = s.child_by_field_name("alternative").map(|a| {
-                if a.kind() == "else_clause" {
-                    let mut c = a.walk();
-                    let inner = a.named_children(&mut c).last();
-                    inner.unwrap_or(a)
-                } else {
-                    a
-                }
-            });
-            let inside = |n: Option<Node>| n.is_some_and(|n| n.start_byte() <= at && at < n.end_byte());
-            if inside(cons) {
-                st.conditions.push(cond);
-                return cons.is_some_and(|n| block(text, n, at, st, depth + 1));
-            }
-            if inside(alt) {
-                st.conditions.push(format!("!({cond})"));
-                return alt.is_some_and(|n| block(text, n, at, st, depth + 1));
-            }
-            if holds {
-                return true;
-            }
-            let mut then = st.clone();
-            if let Some(n) = cons {
-                block(text, n, usize::MAX, &mut then, depth + 1);
-            }
-            let mut other = st.clone();
-            if let Some(n) = alt {
-                block(text, n, usize::MAX, &mut other, depth + 1);
-            }
-            for (k, v) in st.values.iter_mut() {
-                let (a, b) = (then.values.get(k), other.values.get(k));
-                if a != b || a.is_none() {
-                    *v = Value::Unsure;
-                } else if let Some(a) = a {
-                    *v = a.clone();
-                }
-            }
-            for (k, v) in then.allocations.into_iter().chain(other.allocations) {
-                st.allocations.entry(k).or_insert(v);
-            }
-            false
-        }
-        "for_statement" | "while_statement" | "do_statement" | "for_range_loop" | "switch_statement" => {
-            unsure_assigned(text, s, st);
-            if holds {
-                if let Some(body) = s.child_by_field_name("body") {
-                    // The loop's own variables are unsure inside it.
-                    let mut inner = st.clone();
-                    if let Some(init) = s.child_by_field_name("initializer") {
-                        declare(text, init, &mut inner);
-                    }
-                    let loop_vars: Vec<String> =
-                        inner.values.keys().filter(|k| !st.values.contains_key(*k)).cloned().collect();
-                    for v in loop_vars {
-                        inner.values.insert(v, Value::Unsure);
-                    }
-                    *st = inner;
-                    return block(text, body, at, st, depth + 1);
-                }
-            }
-            holds
-        }
-        _ => {
-            if holds {
-                return true;
-            }
-            effects(text, s, st);
-            false
-        }
-    }
-}
-
-/// Every name assigned under `s` becomes unsure (a loop may run any number of times).
-fn unsure_assigned(text: &str, s: Node, st: &mut State) {
-    crate::extract::walk_preorder(s, |n| {
-        if matches!(n.kind(), "assignment_expression" | "update_expression") {
-            let target = n.child_by_field_name("left").or_else(|| n.child_by_field_name("argument"));
-            if let Some(v) = target.and_then(|t| st.values.get_mut(slice(text, t).trim())) {
-                *v = Value::Unsure;
-            }
-        }
-        if n.kind() == "call_expression" {
-            if let Some((var, bytes)) = allocation(text, n) {
-                st.allocations.entry(var).or_insert(bytes);
-            }
-        }
-        true
-    });
-}
-
-/// Assignments and allocations in an expression statement.
-fn effects(text: &str, s: Node, st: &mut State) {
-    crate::extract::walk_preorder(s, |n| {
-        match n.kind() {
-            "assignment_expression" => {
-                let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
-                    return true;
-                };
-                let name = slice(text, left).trim().to_string();
-                let op = n.child_by_field_name("operator").map(|o| slice(text, o).to_string()).unwrap_or("=".into());
-                let right = squash(slice(text, right));
-                let Some(old) = st.values.get(&name).cloned() else { return true };
-                let new = match (op.strip_suffix('='), old) {
-                    (Some(""), Value::Known(old)) => {
-                        Value::Known(crate::extract::substitute(&right, &name, &format!("({old})")))
-                    }
-                    (Some(""), _) if !crate::extract::words(&right).any(|w| w == name) => Value::Known(right),
-                    (Some(bin), Value::Known(old)) if !bin.is_empty() => {
-                        Value::Known(format!("({old}) {bin} ({right})"))
-                    }
-                    _ => Value::Unsure,
-                };
-                st.values.insert(name, new);
-            }
-            "update_expression" => {
-                if let Some(v) =
-                    n.child_by_field_name("argument").and_then(|a| st.values.get_mut(slice(text, a).trim()))
-                {
-                    *v = Value::Unsure;
-                }
-            }
-            "call_expression" => {
-                if let Some((var, bytes)) = allocation(text, n) {
-                    st.allocations.insert(var, bytes);
-                }
-            }
-            _ => {}
-        }
-        true
-    });
-}
-
-/// `const int M = 8192, N = 8192;`, `dim3 block(32, 8);`, `float *A;`: each declarator.
-fn declare(text: &str, decl: Node, st: &mut State) {
-    let ty = decl.child_by_field_name("type").map(|t| slice(text, t).to_string()).unwrap_or_default();
-    let mut c = decl.walk();
-    for d in decl.children_by_field_name("declarator", &mut c) {
-        let (name, value) = match d.kind() {
-            "init_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("value")),
-            // `dim3 block(32, 8);` parses as a function declarator (C++'s vexing parse).
-            "function_declarator" => (d.child_by_field_name("declarator"), d.child_by_field_name("parameters")),
-            _ => (Some(d), None),
-        };
-        let Some(name) = name.and_then(crate::extract::declarator_name) else { continue };
-        let value = match value {
-            Some(v) if matches!(v.kind(), "argument_list" | "parameter_list") => {
-                Value::Known(format!("{ty}{}", squash(slice(text, v))))
-            }
-            Some(v) if v.kind() == "initializer_list" => Value::Unknown,
-            Some(v) => Value::Known(squash(slice(text, v))),
-            None => Value::Unknown,
-        };
-        st.values.insert(slice(text, name).to_string(), value);
-        if let Some(v) = d.child_by_field_name("value").filter(|v| v.kind() == "call_expression") {
-            if let Some((var, bytes)) = allocation(text, v) {
-                st.allocations.insert(var, bytes);
-            }
-        }
     }
 }
 

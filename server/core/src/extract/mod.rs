@@ -21,6 +21,7 @@ mod pyhelper;
 mod pyshapes;
 mod pystring;
 mod split;
+mod statements;
 mod torch_program;
 mod trips;
 mod triton;

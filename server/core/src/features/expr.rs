@@ -2,7 +2,10 @@
 //! loop bounds and meta-parameters (C and Python syntax alike).
 //!
 //! Unknown names evaluate to [`Env::unknown`] and are counted as guesses, so the
-//! forecaster knows how much of a cost estimate rests on assumed sizes.
+//! forecaster knows how much of a cost estimate rests on assumed sizes. A binding cycle,
+//! names bound to names that lead back to the first (`n → n`, `n → size → n`: a
+//! launcher's parameter named like the kernel's, bound back to itself), is one unknown
+//! size (unbound, named by its first name in order).
 
 use crate::kernel::{Helper, HelperKind};
 use std::collections::{BTreeMap, HashMap};
@@ -23,6 +26,9 @@ pub struct Env {
     /// Names that may say what size they hold (a kernel's parameters, its launch's names):
     /// one of these that nothing gives takes its [`typical_size`] where its name tells one.
     pub roles: std::collections::BTreeSet<String>,
+    /// The chain of names being evaluated, each bound to the next (`n → size`): one met
+    /// again closes a binding cycle, which is unbound.
+    pub binding: std::cell::RefCell<Vec<String>>,
 }
 
 /// Size assumed for a problem dimension nothing in the file pins down.
@@ -92,6 +98,7 @@ impl Default for Env {
             unknown: ASSUMED_SIZE,
             missing: Default::default(),
             roles: Default::default(),
+            binding: Default::default(),
         }
     }
 }
@@ -219,10 +226,33 @@ impl Env {
         if let Some(v) = boolean(name) {
             return Eval { value: v, guesses: 0, device_queries: 0 };
         }
+        // A name its chain of bindings comes back to (a binding cycle) is unbound: the
+        // cycle is one size, named by its first name in order whichever name it is
+        // entered by (`n → size → n` is `n`, evaluated as `n` or as `size`).
+        let cycle = self.binding.borrow().iter().position(|n| n == name).map(|at| {
+            let chain = self.binding.borrow();
+            chain[at..].iter().min().cloned().unwrap_or_else(|| name.to_string())
+        });
+        let name = cycle.as_deref().unwrap_or(name);
         let typical = if self.roles.contains(name) { typical_size(name) } else { None };
-        if let Some(text) = self.texts.get(name) {
+        if let Some(text) = self.texts.get(name).filter(|_| cycle.is_none()) {
             let before = typical.map(|_| self.missing.borrow().clone());
-            if let Some(e) = self.eval_depth(text, depth + 1) {
+            // A name bound to a name extends the chain; an expression starts a new one.
+            let chain = match bound_name(text) {
+                true => {
+                    self.binding.borrow_mut().push(name.to_string());
+                    None
+                }
+                false => Some(std::mem::take(&mut *self.binding.borrow_mut())),
+            };
+            let evaluated = self.eval_depth(text, depth + 1);
+            match chain {
+                None => {
+                    self.binding.borrow_mut().pop();
+                }
+                Some(chain) => *self.binding.borrow_mut() = chain,
+            }
+            if let Some(e) = evaluated {
                 // `B, H, S, D = q.shape`: the name tells the role of the size it holds.
                 if let (Some(before), Some(value), true) = (before, typical, e.guesses > e.device_queries) {
                     if let Ok(mut missing) = self.missing.try_borrow_mut() {
@@ -245,6 +275,15 @@ impl Env {
         }
         Eval { value: typical.unwrap_or(self.unknown), guesses: 1, device_queries: 0 }
     }
+}
+
+/// Whether `text` is one name, maybe in parentheses (`size`, `(n)`, `x.shape[0]`).
+fn bound_name(text: &str) -> bool {
+    let mut t = text.trim();
+    while let Some(inner) = t.strip_prefix('(').and_then(|t| t.strip_suffix(')')) {
+        t = inner.trim();
+    }
+    matches!(tokenize(t).as_deref(), Some([Tok::Name(_)]))
 }
 
 /// `true` / `false` (C++, and Python's `True` / `False`) as 1 / 0.

@@ -51,11 +51,10 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
         }
         for (param, arg) in params.iter().zip(&l.args) {
             let arg = arg.trim();
-            // `k<<<…>>>(…, size)` in `run(int size)` called as `run(n)` from a function
-            // whose `n` nothing gives: the kernel's `n` is that same size, not a second one.
-            let back = env.resolve(arg);
-            let same = back.trim().trim_start_matches('(').trim_end_matches(')') == param;
-            if param != arg && !mentions(arg, param) && !same {
+            // A kernel parameter bound back to itself through the launcher (`k<<<…>>>(…,
+            // size)` in `run(int size)` called as `run(n)`) is a binding cycle: `Env` keeps
+            // it one size.
+            if param != arg && !mentions(arg, param) {
                 env.define(param, arg);
             }
         }

@@ -66,3 +66,23 @@ fn splits_components() {
     assert_eq!(components("(n,)"), Some(vec!["n".to_string()]));
     assert_eq!(components("(n + 1)"), None);
 }
+
+#[test]
+fn a_binding_cycle_is_one_unknown_size() {
+    // A kernel's `n` bound to its launcher's `size`, which the caller binds to its own `n`.
+    let mut env = Env::default();
+    env.define("size", "n");
+    env.define("n", "(size)");
+    let e = env.eval("(size + 255) / 256 * n").expect("evaluates");
+    assert_eq!(e.guesses, 2);
+    assert_eq!(e.value, ((ASSUMED_SIZE + 255.0) / 256.0).floor() * ASSUMED_SIZE);
+    assert_eq!(env.missing.borrow().iter().collect::<Vec<_>>(), ["n"], "one size, not two");
+    // A name bound to itself, or through several names, is unbound; an expression of itself
+    // (a loop-carried value) is not a binding.
+    env.define("a", "b");
+    env.define("b", "c");
+    env.define("c", "a");
+    env.define("m", "m");
+    assert_eq!(env.eval("m + b").map(|e| (e.value, e.guesses)), Some((2.0 * ASSUMED_SIZE, 2)));
+    assert!(env.missing.borrow().contains("a") && env.missing.borrow().contains("m"));
+}
