@@ -261,6 +261,10 @@ pub fn print_report(set: &EvalSet, split: &str, scored: &Scored, m: &Metrics, h:
     ));
     out(format!("  deferred to the GPU                    {:>6.1}%   (target ≤ 40%)", h.deferred * 100.0));
     out(format!("  ECE, most likely bin                   {:>7.3}   (target ≤ 0.08)", m.ece_bin));
+    out(format!(
+        "    a calibrated forecaster on {} pairs  {:>7.3}   (95th percentile {:.3}: sampling noise)",
+        m.pairs, m.ece_bin_floor, m.ece_bin_floor_p95
+    ));
     out(format!("  ECE, the hint's claim                  {:>7.3}", m.ece_claim));
     out(format!("  AURC (claim risk vs coverage)          {:>7.3}", m.aurc));
     out(format!("  top-10% recovery (best found / best)   {:>7.3}", m.top10_recovery));
