@@ -31,6 +31,9 @@ pub enum Size {
     Reduced(Box<Size>),
     /// One element (a full reduction).
     One,
+    /// A slice of a tensor whose bounds are known only at run time (`w[:, a:b]`): at most
+    /// the tensor, costed so and counted as a guess.
+    Part(Box<Size>),
     /// Nothing says: the size assumed for the program.
     Unknown,
 }
@@ -173,7 +176,8 @@ impl Reader<'_> {
                 }
                 _ => None,
             },
-            Expr::Index(base) => self.value(base),
+            Expr::Index(base, false) => self.value(base),
+            Expr::Index(base, true) => self.value(base).map(|s| Size::Part(Box::new(s))),
             Expr::Seq(items) => {
                 for item in items {
                     self.value(item);

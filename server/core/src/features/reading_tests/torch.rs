@@ -445,4 +445,8 @@ fn factorisations_sorts_and_unknown_torch_functions_are_not_free() {
     // A torch function nothing here knows launches but is a guess, never silently free.
     let unknown = torch_program_profile(&cholesky_reference(4, 1024, "torch.special.zeta(data, 2.0)"));
     assert_eq!((unknown.features.launches, unknown.guesses), (1.0, 1), "{unknown:?}");
+    // A block whose bounds only run time gives is costed at most as the whole, and a guess.
+    let block = torch_program_profile(&cholesky_reference(4, 1024, "torch.linalg.cholesky(data[:, :k, :k])"));
+    assert_eq!(block.guesses, 1, "{block:?}");
+    assert!(block.features.scalar_ops <= p.features.scalar_ops * 1.01, "{:?}", block.features);
 }

@@ -33,7 +33,8 @@ const FACTOR_EFFICIENCY: f64 = 0.25;
 
 /// A torch op as one launch's profile: each tensor's elements from `env` (`x.numel()`), or
 /// `unknown` where nothing gives them; bytes at `elem` bytes each, read and written. An
-/// op of unknown work costs its launch alone and counts as a guess.
+/// op of unknown work costs its launch alone and counts as a guess; one on a slice whose
+/// bounds are known only at run time is costed at the whole tensor, a guess too.
 pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) -> Profile {
     if op.work == Work::Unknown {
         let features = Features { launches: 1.0, ..Features::default() };
@@ -75,13 +76,15 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let cost =
         Cost { memory: (load + store) / 0.9, compute, efficiency: 0.9, overhead: rates.launch, ..Cost::default() }
             .combine();
-    Profile { language: Language::Triton, features, cost, guesses: 0, assumed: Vec::new() }
+    let guesses = u32::from(op.reads.iter().chain([&op.writes]).any(partial));
+    Profile { language: Language::Triton, features, cost, guesses, assumed: Vec::new() }
 }
 
 /// The order of the square matrices a tensor of `count` elements holds: its last dimension
-/// where the launch gives it, else as if it were one matrix.
+/// where the launch gives it (a slice's, its tensor's), else as if it were one matrix.
 fn order(size: &Size, env: &Env, count: f64) -> f64 {
     let last = match size {
+        Size::Part(inner) => return order(inner, env, count),
         Size::Of(name) => env.eval_quiet(&format!("{name}.shape[-1]")).filter(|e| e.guesses == 0).map(|e| e.value),
         _ => None,
     };
@@ -99,6 +102,16 @@ fn order_of_rows(op: &TorchOp, env: &Env, count: f64) -> f64 {
     }
 }
 
+/// Whether `size` is or holds a slice of unknown bounds.
+fn partial(size: &Size) -> bool {
+    match size {
+        Size::Part(_) => true,
+        Size::Max(v) | Size::Sum(v) => v.iter().any(partial),
+        Size::Reduced(inner) => partial(inner),
+        _ => false,
+    }
+}
+
 /// The elements of `size` (at least one).
 pub(super) fn elements(size: &Size, env: &Env, unknown: f64, depth: usize) -> f64 {
     let exact = |t: &str| env.eval_quiet(t).filter(|e| e.guesses == 0).map(|e| e.value);
@@ -111,6 +124,7 @@ pub(super) fn elements(size: &Size, env: &Env, unknown: f64, depth: usize) -> f6
         Size::Sum(v) => each(v).into_iter().sum(),
         Size::Reduced(inner) => elements(inner, env, unknown, depth + 1).sqrt(),
         Size::One => 1.0,
+        Size::Part(inner) => elements(inner, env, unknown, depth + 1),
         Size::Unknown => unknown,
     };
     n.max(1.0)

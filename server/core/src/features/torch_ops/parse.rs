@@ -18,8 +18,9 @@ pub(super) enum Expr {
     Attr(Box<Expr>, String),
     /// `callee(args…, key=value…)`, with the text between its parentheses.
     Call(Box<Expr>, Vec<Expr>, Keywords, String),
-    /// `base[…]`: a view of `base` (what is inside is not read).
-    Index(Box<Expr>),
+    /// `base[…]`: a view of `base` (what is inside is not read), and whether it is a part
+    /// of it a slice bounds (`x[:, :k]`, `w[:, a:b]`; not `x[:, None]`, not `t[0]`).
+    Index(Box<Expr>, bool),
     /// A tuple or a list.
     Seq(Vec<Expr>),
     Unary(Box<Expr>),
@@ -103,7 +104,13 @@ fn expr(n: Node, text: &str, depth: usize) -> Option<Expr> {
             Expr::Attr(Box::new(sub("object")?), text.get(name.byte_range())?.to_string())
         }
         // What a subscript selects is not read: `x_max[:, None]` is x_max.
-        "subscript" => Expr::Index(Box::new(sub("value")?)),
+        "subscript" => {
+            let mut cursor = n.walk();
+            let bounded = n
+                .children_by_field_name("subscript", &mut cursor)
+                .any(|s| s.kind() == "slice" && s.named_child_count() > 0);
+            Expr::Index(Box::new(sub("value")?), bounded)
+        }
         "call" => {
             let list = n.child_by_field_name("arguments")?;
             let (args, keywords) = arguments(list, text, depth)?;
@@ -162,7 +169,9 @@ mod tests {
         let e = parse("x - x_max[:, None]").expect("parses");
         assert!(matches!(e, Expr::Binary("-", _, _)), "{e:?}");
         let e = parse("x.max(dim=1)[0]").expect("parses");
-        assert!(matches!(e, Expr::Index(_)), "{e:?}");
+        assert!(matches!(e, Expr::Index(_, false)), "{e:?}");
+        let e = parse("w[:, start:end]").expect("parses");
+        assert!(matches!(e, Expr::Index(_, true)), "{e:?}");
         let e = parse("torch.nn.functional.silu(a) * b + c").expect("parses");
         assert!(matches!(e, Expr::Binary("+", _, _)), "{e:?}");
         assert!(parse("lambda meta: (triton.cdiv(n, meta['BLOCK']),)").is_none());
