@@ -27,6 +27,17 @@ pub struct DataCall {
 /// The data call of the Python function `wrapper` in `text`, if it takes one tuple that it
 /// unpacks and `generate_input` makes.
 pub fn data_call(text: &str, wrapper: &str) -> Option<DataCall> {
+    read(text, wrapper, false)
+}
+
+/// Like [`data_call`], but `data` may also be the one tensor `generate_input` makes
+/// (`data.numel()`): then it is the one part, named as the parameter. For sizes only: a
+/// call of `wrapper` passes such data as itself, not as a tuple.
+pub(super) fn data_input(text: &str, wrapper: &str) -> Option<DataCall> {
+    read(text, wrapper, true)
+}
+
+fn read(text: &str, wrapper: &str, whole: bool) -> Option<DataCall> {
     let src = SourceText::new(Language::Triton, text);
     let tree = src.tree()?;
     let root = tree.root_node();
@@ -39,7 +50,7 @@ pub fn data_call(text: &str, wrapper: &str) -> Option<DataCall> {
     // `x, w = data`, or `data` itself where `generate_input` makes one tensor.
     let parts = match unpacked(def, &src, &data.0) {
         Some(parts) => parts,
-        None if made.len() == 1 => vec![data.0.clone()],
+        None if whole && made.len() == 1 => vec![data.0.clone()],
         None => return None,
     };
     if made.len() != parts.len() {
@@ -214,5 +225,11 @@ mod tests {
         assert_eq!(d.sizes["M"], "4096");
         assert_eq!(d.sizes["N"], "8192");
         assert!(data_call(text, "generate_input").is_none());
+        // One tensor, not unpacked: its shape for sizes, no tuple for a call.
+        let one = text.replace("return x, w", "return x").replace("x, w = data\n    return x * w", "return data * 2");
+        assert!(data_call(&one, "custom_kernel").is_none());
+        let d = data_input(&one, "custom_kernel").expect("the tensor itself");
+        assert_eq!(d.parts, ["data"]);
+        assert_eq!(d.tensors["data"].0, ["M", "N"]);
     }
 }

@@ -115,10 +115,11 @@ fn shapes(root: Node, src: &SourceText, m: &pycall::Module, site: &LaunchSite) -
     out
 }
 
-/// A GPU MODE wrapper's unpacked parts (`x, w = data`) with the shapes `generate_input` makes.
+/// A GPU MODE wrapper's unpacked parts (`x, w = data`, or `data` itself) with the shapes
+/// `generate_input` makes.
 fn data_shapes(src: &SourceText, wrapper: &str) -> BTreeMap<String, Vec<String>> {
     let text = src.slice(0, src.len_bytes());
-    let Some(call) = super::gpumode::data_call(&text, wrapper) else { return BTreeMap::new() };
+    let Some(call) = super::gpumode::data_input(&text, wrapper) else { return BTreeMap::new() };
     call.tensors
         .into_iter()
         .map(|(part, (dims, _))| (part, dims.iter().map(|d| inline(d, &call.sizes)).collect()))
