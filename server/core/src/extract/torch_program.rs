@@ -3,7 +3,8 @@
 //! tensors; a program forecast costs it as the torch operations it runs. The function is a
 //! module's `forward` (`class Model(nn.Module)`, sized by `get_inputs()`), or a GPU MODE
 //! function of `data` (`ref_kernel(data)`, `custom_kernel(data)`: the tuple
-//! `generate_input(…)` makes, its parts `x, w = data` the tensors it reads).
+//! `generate_input(…)` makes, its parts `x, w = data` the tensors it reads), or a file's one
+//! public function of torch operations (its parameters the tensors it reads).
 
 use super::pycall::{arguments, callee_name, function_locals, module, Module};
 use super::{node_range, node_text, python_parameters, squash, walk};
@@ -78,7 +79,7 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
 /// `generate_input` gives every dimension.
 fn data_program(root: Node, src: &SourceText) -> Option<Kernel> {
     let m = module(root, src);
-    let def = data_function(root, src, &m)?;
+    let Some(def) = data_function(root, src, &m) else { return sole_function(src, &m) };
     let name = node_text(def.child_by_field_name("name")?, src).into_owned();
     let [(_, data)] = python_parameters(def)[..] else { return None };
     let data = node_text(data, src).into_owned();
@@ -95,6 +96,40 @@ fn data_program(root: Node, src: &SourceText) -> Option<Kernel> {
         ..LaunchSite::default()
     };
     super::pyshapes::bind_data(src, &mut site, &name);
+    program_kernel(def, src, site)
+}
+
+/// A file of one public function running torch operations (`def geglu(gate, up): return
+/// F.gelu(gate) * up`): its parameters without defaults are the tensors it reads, sizes
+/// left to run time. A function that calls nothing (`return x * 2`) is no program.
+fn sole_function(src: &SourceText, m: &Module) -> Option<Kernel> {
+    let mut public = m.functions.iter().filter(|(name, _)| !name.starts_with('_'));
+    let (Some((name, def)), None) = (public.next(), public.next()) else { return None };
+    let def = *def;
+    let mut calls = false;
+    walk::preorder(def, |n| {
+        let method = n.kind() == "call" && n.child_by_field_name("function").is_some_and(|f| f.kind() == "attribute");
+        calls |= method;
+        !calls
+    });
+    if !calls {
+        return None;
+    }
+    let mut site = LaunchSite { range: node_range(def), host_name: name.clone(), ..LaunchSite::default() };
+    for (p, n) in python_parameters(def) {
+        let param = node_text(n, src).into_owned();
+        match p.child_by_field_name("value") {
+            Some(v) => drop(site.host_defaults.insert(param.clone(), squash(&node_text(v, src)))),
+            None => site.args.push(param.clone()),
+        }
+        site.host_params.push(param);
+    }
+    if site.args.is_empty() {
+        return None;
+    }
+    site.locals = m.constants.clone();
+    site.locals.extend(function_locals(def, src, def.end_byte()));
+    effects(def, src, &mut site.locals);
     program_kernel(def, src, site)
 }
 

@@ -116,9 +116,9 @@ pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
 }
 
 /// A version of a program to forecast: like [`load_with_kernels`], but a Python file
-/// without kernels whose module has a `forward`, or a GPU MODE function of `data`
-/// (`ref_kernel(data)`, `custom_kernel(data)`: a PyTorch-only reference or submission), is
-/// read as a torch program ([`extract::torch_program`]).
+/// without kernels whose module has a `forward`, a GPU MODE function of `data`
+/// (`ref_kernel(data)`, `custom_kernel(data)`: a PyTorch-only reference or submission) or one
+/// public function calling torch, is read as a torch program ([`extract::torch_program`]).
 pub fn load_program(path: &Path) -> anyhow::Result<LoadedFile> {
     let mut file = load(path)?;
     if file.kernels.is_empty() && Language::from_path(path) == Some(Language::Triton) {
@@ -138,7 +138,7 @@ fn with_kernels(path: &Path, file: LoadedFile, torch: bool) -> anyhow::Result<Lo
             "no @triton.jit kernel and no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule)"
         }
         (Some(Language::Triton), true) => {
-            "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule) \
+            "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule), \
              no module `forward` and no function of GPU MODE `data` (`custom_kernel(data)`)"
         }
         _ => "no __global__ kernel",

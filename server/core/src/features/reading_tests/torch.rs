@@ -377,7 +377,12 @@ fn a_gpu_mode_reference_function_is_read_as_its_torch_launches() {
                   def ref_kernel(data):\n    return data.sum()\n";
     let p = torch_program_profile(summed);
     assert_eq!(p.features.load_bytes, 1048576.0 * 4.0, "{:?}", p.features);
-    // A file with a kernel-less function of something else is still no program.
+    // A file's one public function of torch operations, its parameters the tensors it reads.
+    let geglu = "import torch\nimport torch.nn.functional as F\n\ndef geglu(gate, up, approximate='tanh'):\n    \
+                 return F.gelu(gate, approximate=approximate) * up\n";
+    let p = torch_program_profile(geglu);
+    assert_eq!(p.features.launches, 2.0, "a GELU and a product: {:?}", p.features);
+    // A function that calls nothing is still no program.
     assert!(crate::extract::torch_program("import torch\n\ndef f(x):\n    return x * 2\n").is_none());
 }
 
