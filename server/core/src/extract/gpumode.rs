@@ -27,6 +27,17 @@ pub struct DataCall {
 /// The data call of the Python function `wrapper` in `text`, if it takes one tuple that it
 /// unpacks and `generate_input` makes.
 pub fn data_call(text: &str, wrapper: &str) -> Option<DataCall> {
+    read(text, wrapper, false)
+}
+
+/// Like [`data_call`], but `data` may also be the one tensor `generate_input` makes
+/// (`data.numel()`): then it is the one part, named as the parameter. For sizes only: a
+/// call of `wrapper` passes such data as itself, not as a tuple.
+pub(super) fn data_input(text: &str, wrapper: &str) -> Option<DataCall> {
+    read(text, wrapper, true)
+}
+
+fn read(text: &str, wrapper: &str, whole: bool) -> Option<DataCall> {
     let src = SourceText::new(Language::Triton, text);
     let tree = src.tree()?;
     let root = tree.root_node();
@@ -34,9 +45,14 @@ pub fn data_call(text: &str, wrapper: &str) -> Option<DataCall> {
     let def = *m.functions.get(wrapper)?;
     let params = parameter_names(def, &src);
     let [data] = &params[..] else { return None };
-    let parts = unpacked(def, &src, &data.0)?;
     let generator = *m.functions.get("generate_input")?;
     let made = returned_tensors(generator, &src)?;
+    // `x, w = data`, or `data` itself where `generate_input` makes one tensor.
+    let parts = match unpacked(def, &src, &data.0) {
+        Some(parts) => parts,
+        None if whole && made.len() == 1 => vec![data.0.clone()],
+        None => return None,
+    };
     if made.len() != parts.len() {
         return None;
     }
@@ -68,7 +84,7 @@ pub fn data_call(text: &str, wrapper: &str) -> Option<DataCall> {
 }
 
 /// A function's parameter names with their default texts.
-fn parameter_names(def: Node, src: &SourceText) -> Vec<(String, Option<String>)> {
+pub(super) fn parameter_names(def: Node, src: &SourceText) -> Vec<(String, Option<String>)> {
     let Some(list) = def.child_by_field_name("parameters") else { return Vec::new() };
     let mut out = Vec::new();
     let mut cursor = list.walk();
@@ -89,7 +105,7 @@ fn parameter_names(def: Node, src: &SourceText) -> Vec<(String, Option<String>)>
 }
 
 /// `a, b = data` in the function's body: `[a, b]`.
-fn unpacked(def: Node, src: &SourceText, data: &str) -> Option<Vec<String>> {
+pub(super) fn unpacked(def: Node, src: &SourceText, data: &str) -> Option<Vec<String>> {
     let mut out = None;
     walk::preorder(def, |n| {
         if out.is_some() {
@@ -109,15 +125,18 @@ fn unpacked(def: Node, src: &SourceText, data: &str) -> Option<Vec<String>> {
     out
 }
 
-/// The tensors `generate_input` returns, in order: shape texts and dtype.
+/// The tensors `generate_input` returns, in order: shape texts and dtype. Each returned
+/// item is the first tensor it is made from (`(data * scale + offset).contiguous()` is
+/// `data`, `_make_spd(a, eps)` is `a`); of several `return`s, the first whose items all are.
 fn returned_tensors(def: Node, src: &SourceText) -> Option<Vec<(Vec<String>, String)>> {
     let mut made: BTreeMap<String, (Vec<String>, String)> = BTreeMap::new();
-    let mut returned: Option<Vec<String>> = None;
+    let mut returns: Vec<Vec<Node>> = Vec::new();
     walk::preorder(def, |n| {
         if let Some((left, right)) = assignment(n) {
             if left.kind() == "identifier" && right.kind() == "call" {
+                let name = node_text(left, src).into_owned();
                 if let Some(t) = factory(right, src) {
-                    made.insert(node_text(left, src).into_owned(), t);
+                    made.insert(name, t);
                 }
             }
             return false;
@@ -126,26 +145,38 @@ fn returned_tensors(def: Node, src: &SourceText) -> Option<Vec<(Vec<String>, Str
             if let Some(e) = n.named_child(0) {
                 let e = if e.kind() == "parenthesized_expression" { e.named_child(0).unwrap_or(e) } else { e };
                 let mut cursor = e.walk();
-                let names = if matches!(e.kind(), "expression_list" | "tuple") {
-                    e.named_children(&mut cursor).map(|c| node_text(c, src).into_owned()).collect()
+                let items = if matches!(e.kind(), "expression_list" | "tuple") {
+                    e.named_children(&mut cursor).collect()
                 } else {
-                    vec![node_text(e, src).into_owned()]
+                    vec![e]
                 };
-                returned = Some(names);
+                returns.push(items);
             }
             return false;
         }
-        true
+        !matches!(n.kind(), "function_definition" | "lambda") || n == def
     });
-    returned?.iter().map(|name| made.get(name).cloned()).collect()
+    let made_from = |item: Node| {
+        let mut found = None;
+        walk::preorder(item, |x| {
+            if found.is_none() && x.kind() == "identifier" {
+                found = made.get(node_text(x, src).as_ref()).cloned();
+            }
+            found.is_none()
+        });
+        found
+    };
+    returns.into_iter().find_map(|items| items.into_iter().map(made_from).collect())
 }
 
 /// `torch.randn(M, N, dtype=torch.float16, …)` (and `rand`, `empty`, `zeros`, `ones`, a
-/// tuple or a `size=` for the shape): its shape texts and dtype.
+/// tuple or a `size=` for the shape; `.contiguous()` of one): its shape texts and dtype.
 fn factory(call: Node, src: &SourceText) -> Option<(Vec<String>, String)> {
     let name = callee_name(call, src)?;
     if !["randn", "rand", "empty", "zeros", "ones"].contains(&name.as_ref()) {
-        return None;
+        // `torch.randn(M, N, …).contiguous()`: the tensor the method is called on.
+        let receiver = call.child_by_field_name("function").and_then(|f| f.child_by_field_name("object"));
+        return receiver.filter(|r| r.kind() == "call" && name == "contiguous").and_then(|r| factory(r, src));
     }
     let (positional, keywords) = arguments(call, src);
     let shape_node = keywords.get("size").copied().or(match positional.as_slice() {
@@ -194,5 +225,11 @@ mod tests {
         assert_eq!(d.sizes["M"], "4096");
         assert_eq!(d.sizes["N"], "8192");
         assert!(data_call(text, "generate_input").is_none());
+        // One tensor, not unpacked: its shape for sizes, no tuple for a call.
+        let one = text.replace("return x, w", "return x").replace("x, w = data\n    return x * w", "return data * 2");
+        assert!(data_call(&one, "custom_kernel").is_none());
+        let d = data_input(&one, "custom_kernel").expect("the tensor itself");
+        assert_eq!(d.parts, ["data"]);
+        assert_eq!(d.tensors["data"].0, ["M", "N"]);
     }
 }

@@ -52,6 +52,21 @@ pub(super) fn bind_site(root: Node, src: &SourceText, site: &mut LaunchSite) {
     put(site, &shapes);
 }
 
+/// Binds on a torch program's launch site the shapes `generate_input` gives the parts of
+/// `function`'s data, where it gives every dimension a value: a size left to run time
+/// (`generate_input(size, seed)`, sized by the task's tests) leaves its tensor to the size
+/// assumed for the program, like a version without `generate_input` (`A, B = data`), so
+/// the two read alike (`torch.randn(size, size)` is not the prior's size squared).
+pub(super) fn bind_data(src: &SourceText, site: &mut LaunchSite, function: &str) {
+    let known = data_shapes(src, function)
+        .into_iter()
+        .filter(|(_, dims)| {
+            dims.iter().all(|d| super::words(d).all(|w| w.is_empty() || w.starts_with(|c: char| c.is_ascii_digit())))
+        })
+        .collect();
+    put(site, &known);
+}
+
 /// Puts each tensor's definitions on `site` where it has none; whether any was put.
 fn put(site: &mut LaunchSite, shapes: &BTreeMap<String, Vec<String>>) -> bool {
     if shapes.is_empty() {
@@ -100,10 +115,11 @@ fn shapes(root: Node, src: &SourceText, m: &pycall::Module, site: &LaunchSite) -
     out
 }
 
-/// A GPU MODE wrapper's unpacked parts (`x, w = data`) with the shapes `generate_input` makes.
+/// A GPU MODE wrapper's unpacked parts (`x, w = data`, or `data` itself) with the shapes
+/// `generate_input` makes.
 fn data_shapes(src: &SourceText, wrapper: &str) -> BTreeMap<String, Vec<String>> {
     let text = src.slice(0, src.len_bytes());
-    let Some(call) = super::gpumode::data_call(&text, wrapper) else { return BTreeMap::new() };
+    let Some(call) = super::gpumode::data_input(&text, wrapper) else { return BTreeMap::new() };
     call.tensors
         .into_iter()
         .map(|(part, (dims, _))| (part, dims.iter().map(|d| inline(d, &call.sizes)).collect()))

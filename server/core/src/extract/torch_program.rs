@@ -1,15 +1,21 @@
-//! A PyTorch-only program: a module (`class Model(nn.Module)`) whose `forward` runs torch
-//! operations and no kernel of its own, read as one [`Kernel`] flagged `torch_program` whose
-//! launch holds `forward`'s assignments (its `return` too), with the shapes `get_inputs()`
-//! gives its tensors; a program forecast costs it as the torch operations it runs.
+//! A PyTorch-only program, read as one [`Kernel`] flagged `torch_program` whose launch
+//! holds a function's assignments (its `return` too), with the shapes the file gives its
+//! tensors; a program forecast costs it as the torch operations it runs. The function is a
+//! module's `forward` (`class Model(nn.Module)`, sized by `get_inputs()`), or a GPU MODE
+//! function of `data` (`ref_kernel(data)`, `custom_kernel(data)`: the tuple
+//! `generate_input(…)` makes, its parts `x, w = data` the tensors it reads), or a file's one
+//! public function of torch operations (its parameters the tensors it reads).
 
-use super::pycall::{function_locals, module};
+use super::pycall::{arguments, callee_name, function_locals, module, Module};
 use super::{node_range, node_text, python_parameters, squash, walk};
 use crate::hash::ContentHash;
 use crate::kernel::{Kernel, Language, LaunchSite};
 use crate::source::SourceText;
+use std::collections::BTreeMap;
+use tree_sitter::Node;
 
-/// The torch program of a Python text, if a class of it has a `forward` method.
+/// The torch program of a Python text: a class's `forward` method, else a GPU MODE
+/// function of `data` (see [`data_function`]).
 pub fn torch_program(text: &str) -> Option<Kernel> {
     let src = SourceText::new(Language::Triton, text);
     let tree = src.tree()?;
@@ -28,7 +34,7 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
         }
         true
     });
-    let def = forward?;
+    let Some(def) = forward else { return data_program(root, &src) };
     let class = def.parent().and_then(|b| b.parent())?;
     let m = module(root, &src);
     let mut locals = m.constants.clone();
@@ -51,15 +57,7 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
         true
     });
     locals.extend(function_locals(def, &src, def.end_byte()));
-    // `return torch.softmax(x, dim=1)`: what is returned runs too.
-    walk::preorder(def, |n| {
-        if n.kind() == "return_statement" {
-            if let Some(v) = n.named_child(0) {
-                locals.insert("return".into(), squash(&node_text(v, &src)));
-            }
-        }
-        !matches!(n.kind(), "function_definition" | "class_definition" | "lambda") || n == def
-    });
+    effects(def, &src, &mut locals);
     let host_params: Vec<String> = python_parameters(def)
         .into_iter()
         .map(|(_, n)| node_text(n, &src).into_owned())
@@ -73,10 +71,129 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
         ..LaunchSite::default()
     };
     super::pyshapes::bind_site(root, &src, &mut site);
-    let source = node_text(def, &src).into_owned();
+    program_kernel(def, &src, site)
+}
+
+/// A GPU MODE program without a kernel: the function of `data` read as a torch program,
+/// the parts it unpacks `data` into (or `data` itself) the tensors it reads, sized where
+/// `generate_input` gives every dimension.
+fn data_program(root: Node, src: &SourceText) -> Option<Kernel> {
+    let m = module(root, src);
+    let Some(def) = data_function(root, src, &m) else { return sole_function(src, &m) };
+    let name = node_text(def.child_by_field_name("name")?, src).into_owned();
+    let [(_, data)] = python_parameters(def)[..] else { return None };
+    let data = node_text(data, src).into_owned();
+    let parts = super::gpumode::unpacked(def, src, &data).unwrap_or_else(|| vec![data.clone()]);
+    let mut locals = m.constants.clone();
+    locals.extend(function_locals(def, src, def.end_byte()));
+    effects(def, src, &mut locals);
+    let mut site = LaunchSite {
+        range: node_range(def),
+        locals,
+        args: parts.clone(),
+        host_params: parts,
+        host_name: name.clone(),
+        ..LaunchSite::default()
+    };
+    super::pyshapes::bind_data(src, &mut site, &name);
+    program_kernel(def, src, site)
+}
+
+/// A file of one public function running torch operations (`def geglu(gate, up): return
+/// F.gelu(gate) * up`): its parameters without defaults are the tensors it reads, sizes
+/// left to run time. A function that calls nothing (`return x * 2`) is no program.
+fn sole_function(src: &SourceText, m: &Module) -> Option<Kernel> {
+    let mut public = m.functions.iter().filter(|(name, _)| !name.starts_with('_'));
+    let (Some((name, def)), None) = (public.next(), public.next()) else { return None };
+    let def = *def;
+    let mut calls = false;
+    walk::preorder(def, |n| {
+        let method = n.kind() == "call" && n.child_by_field_name("function").is_some_and(|f| f.kind() == "attribute");
+        calls |= method;
+        !calls
+    });
+    if !calls {
+        return None;
+    }
+    let mut site = LaunchSite { range: node_range(def), host_name: name.clone(), ..LaunchSite::default() };
+    for (p, n) in python_parameters(def) {
+        let param = node_text(n, src).into_owned();
+        match p.child_by_field_name("value") {
+            Some(v) => drop(site.host_defaults.insert(param.clone(), squash(&node_text(v, src)))),
+            None => site.args.push(param.clone()),
+        }
+        site.host_params.push(param);
+    }
+    if site.args.is_empty() {
+        return None;
+    }
+    site.locals = m.constants.clone();
+    site.locals.extend(function_locals(def, src, def.end_byte()));
+    effects(def, src, &mut site.locals);
+    program_kernel(def, src, site)
+}
+
+/// The function a GPU MODE program runs on the data `generate_input` makes: `custom_kernel`
+/// or `ref_kernel` (or the function a `custom_kernel = torch.compile(_custom_kernel)`
+/// wraps), else the one a call passes `generate_input(…)` to; it takes one parameter.
+fn data_function<'t>(root: Node<'t>, src: &SourceText, m: &Module<'t>) -> Option<Node<'t>> {
+    let named = |name: &str| -> Option<Node<'t>> {
+        if let Some(def) = m.functions.get(name) {
+            return Some(*def);
+        }
+        let value = m.assigns.get(name).filter(|v| v.kind() == "call")?;
+        let (positional, _) = arguments(*value, src);
+        let first = positional.first().filter(|a| a.kind() == "identifier")?;
+        m.functions.get(node_text(*first, src).as_ref()).copied()
+    };
+    let def = named("custom_kernel").or_else(|| named("ref_kernel")).or_else(|| {
+        let mut found = None;
+        walk::preorder(root, |n| {
+            if found.is_some() {
+                return false;
+            }
+            if n.kind() == "call" {
+                let (positional, _) = arguments(n, src);
+                let of_input = positional
+                    .first()
+                    .is_some_and(|a| a.kind() == "call" && callee_name(*a, src).as_deref() == Some("generate_input"));
+                if of_input {
+                    found = callee_name(n, src).and_then(|f| m.functions.get(f.as_ref()).copied());
+                }
+            }
+            true
+        });
+        found
+    })?;
+    (python_parameters(def).len() == 1).then_some(def)
+}
+
+/// What runs besides the assignments: what the function returns (`return torch.softmax(x,
+/// dim=1)`, the last `return`) and each call made for its effect (`out.add_(b)`,
+/// `y[:, :k].copy_(f)`), the latter under a key no name has (`line 12`).
+fn effects(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>) {
+    walk::preorder(def, |n| {
+        if n.kind() == "return_statement" {
+            if let Some(v) = n.named_child(0) {
+                locals.insert("return".into(), squash(&node_text(v, src)));
+            }
+        }
+        if n.kind() == "expression_statement" {
+            if let Some(call) = n.named_child(0).filter(|c| c.kind() == "call") {
+                let line = n.start_position().row + 1;
+                locals.insert(format!("line {line}"), squash(&node_text(call, src)));
+            }
+        }
+        !matches!(n.kind(), "function_definition" | "class_definition" | "lambda") || n == def
+    });
+}
+
+/// The torch program of function `def` whose statements `site` holds.
+fn program_kernel(def: Node, src: &SourceText, site: LaunchSite) -> Option<Kernel> {
+    let source = node_text(def, src).into_owned();
     let name = def.child_by_field_name("name")?;
     let mut k = Kernel {
-        name: "forward".into(),
+        name: node_text(name, src).into_owned(),
         language: Language::Triton,
         range: node_range(def),
         name_range: node_range(name),

@@ -5,12 +5,13 @@
 //! function's assignments (the launch's locals); an op whose tensors' sizes the code does
 //! not give is costed at the size assumed for the program, like any unknown size.
 
+mod cost;
+mod kinds;
 mod parse;
 
-use super::cost::{Cost, Rates};
-use super::expr::Env;
-use super::{Features, Profile};
-use crate::kernel::{Language, LaunchSite};
+use crate::kernel::LaunchSite;
+pub use cost::{profile, Work};
+use kinds::{kind, Kind, NOT_OPS, QUERIES, TENSOR_ATTRS};
 use parse::Expr;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -30,6 +31,9 @@ pub enum Size {
     Reduced(Box<Size>),
     /// One element (a full reduction).
     One,
+    /// A slice of a tensor whose bounds are known only at run time (`w[:, a:b]`): at most
+    /// the tensor, costed so and counted as a guess.
+    Part(Box<Size>),
     /// Nothing says: the size assumed for the program.
     Unknown,
 }
@@ -44,88 +48,9 @@ pub struct TorchOp {
     pub reads: Vec<Size>,
     /// The tensor it writes.
     pub writes: Size,
-    /// Arithmetic per element written (per element read for a reduction).
-    pub flops_per_element: f64,
-    /// A matrix product: flops grow as elements^1.5 of its first operand (square operands).
-    pub matmul: bool,
+    /// The arithmetic it does.
+    pub work: Work,
 }
-
-/// Functions and methods that allocate without computing or only view (free here;
-/// `contiguous()` of a tensor that already is one, as it mostly is, returns it).
-const FREE: [&str; 17] = [
-    "contiguous",
-    "empty",
-    "empty_like",
-    "empty_strided",
-    "view",
-    "reshape",
-    "view_as",
-    "unsqueeze",
-    "squeeze",
-    "t",
-    "transpose",
-    "permute",
-    "expand",
-    "size",
-    "stride",
-    "numel",
-    "dim",
-];
-
-/// Element-wise functions and methods (one read, one write).
-const ELEMENTWISE: [&str; 36] = [
-    "sub",
-    "div",
-    "pow",
-    "square",
-    "where",
-    "masked_fill",
-    "maximum",
-    "minimum",
-    "lerp",
-    "sin",
-    "cos",
-    "erf",
-    "leaky_relu",
-    "relu",
-    "gelu",
-    "silu",
-    "sigmoid",
-    "tanh",
-    "exp",
-    "exp2",
-    "log",
-    "sqrt",
-    "rsqrt",
-    "abs",
-    "neg",
-    "clamp",
-    "float",
-    "half",
-    "bfloat16",
-    "to",
-    "clone",
-    "zeros_like",
-    "ones_like",
-    "copy_",
-    "mul",
-    "add",
-];
-
-/// Reductions over a dimension (one read, a small write).
-const REDUCTIONS: [&str; 12] =
-    ["sum", "mean", "var", "std", "var_mean", "std_mean", "max", "min", "amax", "amin", "norm", "argmax"];
-
-/// Functions that fill a new tensor of the shape their arguments give (one write).
-const FILLS: [&str; 3] = ["zeros", "ones", "full"];
-
-/// Row-wise normalisations (about two passes in torch's fused kernels).
-const ROWWISE: [&str; 7] = ["softmax", "log_softmax", "layer_norm", "rms_norm", "cross_entropy", "cumsum", "logsumexp"];
-
-/// Functions that join tensors into a new one (a read and a write of everything).
-const JOINS: [&str; 2] = ["cat", "stack"];
-
-const MATMUL: [&str; 6] = ["matmul", "mm", "bmm", "linear", "einsum", "addmm"];
 
 /// The torch operations among a launching function's assignments, in name order (an
 /// assignment's own in the order they run: `y = a * b + c` is a multiply, then an add).
@@ -218,67 +143,6 @@ fn tensor_names(site: &LaunchSite) -> BTreeSet<String> {
     out
 }
 
-/// Attributes and methods only a tensor has.
-const TENSOR_ATTRS: [&str; 14] = [
-    "shape",
-    "dtype",
-    "device",
-    "numel",
-    "stride",
-    "data_ptr",
-    "element_size",
-    "is_contiguous",
-    "ndim",
-    "view",
-    "reshape",
-    "unsqueeze",
-    "permute",
-    "expand",
-];
-
-/// Methods of a tensor that query it without running anything.
-const QUERIES: [&str; 10] =
-    ["numel", "size", "dim", "stride", "element_size", "item", "data_ptr", "is_contiguous", "tolist", "get_device"];
-
-/// What an operation does with its tensors.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Kind {
-    /// Reads its tensors, writes the broadcast of them.
-    Elementwise,
-    /// Reads one tensor, writes a row of it (or one element).
-    Reduction,
-    /// Reads one tensor, writes one as large (about two passes in torch's fused kernels).
-    Rowwise,
-    Matmul,
-    /// Reads its tensors, writes them all.
-    Join,
-    /// Writes a new tensor of a shape its arguments give, or as large as its argument.
-    Fill,
-    /// Allocates or views: nothing runs.
-    Free,
-}
-
-/// The kind of a torch function or tensor method, by its name.
-fn kind(function: &str) -> Option<Kind> {
-    Some(if FREE.contains(&function) {
-        Kind::Free
-    } else if MATMUL.contains(&function) {
-        Kind::Matmul
-    } else if JOINS.contains(&function) {
-        Kind::Join
-    } else if ROWWISE.contains(&function) {
-        Kind::Rowwise
-    } else if REDUCTIONS.contains(&function) {
-        Kind::Reduction
-    } else if FILLS.contains(&function) || ["zeros_like", "ones_like", "full_like"].contains(&function) {
-        Kind::Fill
-    } else if ELEMENTWISE.contains(&function) {
-        Kind::Elementwise
-    } else {
-        return None;
-    })
-}
-
 /// Reads one assignment's expression: the tensor each part yields (None: a scalar) and the
 /// operations that run.
 struct Reader<'a> {
@@ -292,8 +156,8 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn emit(&mut self, what: String, reads: Vec<Size>, writes: Size, flops_per_element: f64, matmul: bool) {
-        self.ops.push((what, TorchOp { name: String::new(), reads, writes, flops_per_element, matmul }));
+    fn emit(&mut self, what: String, reads: Vec<Size>, writes: Size, work: Work) {
+        self.ops.push((what, TorchOp { name: String::new(), reads, writes, work }));
     }
 
     fn value(&mut self, e: &Expr) -> Option<Size> {
@@ -304,9 +168,16 @@ impl Reader<'_> {
                 // `self.weight`, set in `__init__`.
                 Some(d) if self.locals.contains_key(&d) => self.name(&d),
                 _ if matches!(attr.as_str(), "T" | "mT" | "data") => self.value(base),
+                // `torch.linalg.cholesky_ex(a).L`, `x.max(dim=1).values`: the call runs, and
+                // its result's field is about as large (its shape or dtype is no tensor).
+                _ if matches!(**base, Expr::Call(..)) => {
+                    let s = self.value(base);
+                    s.filter(|_| !matches!(attr.as_str(), "shape" | "dtype" | "device" | "ndim" | "is_cuda"))
+                }
                 _ => None,
             },
-            Expr::Index(base) => self.value(base),
+            Expr::Index(base, false) => self.value(base),
+            Expr::Index(base, true) => self.value(base).map(|s| Size::Part(Box::new(s))),
             Expr::Seq(items) => {
                 for item in items {
                     self.value(item);
@@ -315,18 +186,18 @@ impl Reader<'_> {
             }
             Expr::Unary(x) => {
                 let s = self.value(x)?;
-                self.emit("neg".into(), vec![s.clone()], s.clone(), 1.0, false);
+                self.emit("neg".into(), vec![s.clone()], s.clone(), Work::PerElement(1.0));
                 Some(s)
             }
             Expr::Binary(op, l, r) => {
                 let reads: Vec<Size> = [self.value(l), self.value(r)].into_iter().flatten().collect();
                 let first = reads.first()?.clone();
                 if *op == "@" {
-                    self.emit("matmul".into(), reads, first.clone(), 0.0, true);
+                    self.emit("matmul".into(), reads, first.clone(), Work::Matmul);
                     return Some(first);
                 }
                 let out = broadcast(&reads);
-                self.emit((*op).to_string(), reads, out.clone(), 1.0, false);
+                self.emit((*op).to_string(), reads, out.clone(), Work::PerElement(1.0));
                 Some(out)
             }
             Expr::Call(callee, args, keywords, inside) => self.call(callee, args, keywords, inside),
@@ -361,6 +232,9 @@ impl Reader<'_> {
             }
         };
         let module = receiver.and_then(Expr::dotted).is_some_and(|d| is_torch_module(&d));
+        if module && NOT_OPS.contains(&function) {
+            return None;
+        }
         let kind = kind(function);
         let (what, mut tensors) = match receiver {
             Some(r) if !module => {
@@ -399,8 +273,12 @@ impl Reader<'_> {
         }
         let Some(kind) = kind else {
             // An unknown method keeps its tensor (`.cuda()`, `.detach()`); an unknown torch
-            // function makes one of its first tensor's size.
-            return Some(tensors.into_iter().next().unwrap_or(Size::Unknown));
+            // function makes one of its first tensor's size, at a cost nothing here knows.
+            let first = tensors.first().cloned().unwrap_or(Size::Unknown);
+            if module {
+                self.emit(what, tensors, first.clone(), Work::Unknown);
+            }
+            return Some(first);
         };
         let first = tensors.first().cloned();
         match kind {
@@ -416,23 +294,42 @@ impl Reader<'_> {
                 } else {
                     Size::Fill(fill_shape(inside))
                 };
-                self.emit(what, Vec::new(), out.clone(), 0.0, false);
+                self.emit(what, Vec::new(), out.clone(), Work::PerElement(0.0));
                 Some(out)
             }
             Kind::Matmul => {
                 let first = first?;
                 tensors.truncate(2);
-                self.emit(what, tensors, first.clone(), 0.0, true);
+                self.emit(what, tensors, first.clone(), Work::Matmul);
                 Some(first)
             }
             Kind::Join => {
                 let out = Size::Sum(tensors.clone());
-                self.emit(what, tensors, out.clone(), 0.0, false);
+                self.emit(what, tensors, out.clone(), Work::PerElement(0.0));
                 Some(out)
+            }
+            Kind::Factor(per) => {
+                let first = first?;
+                // `solve(A, B)`: A's factors, then B solved (read, and written).
+                let out = tensors.get(1).cloned().unwrap_or_else(|| first.clone());
+                tensors.truncate(2);
+                self.emit(what, tensors, out.clone(), Work::Factor(per));
+                Some(out)
+            }
+            Kind::Sort => {
+                let first = first?;
+                // Values and indices, all of them or `topk`'s few.
+                let out = if function == "topk" {
+                    Size::Reduced(Box::new(first.clone()))
+                } else {
+                    Size::Sum(vec![first.clone(), first.clone()])
+                };
+                self.emit(what, vec![first.clone()], out, Work::Sort);
+                Some(first)
             }
             Kind::Rowwise => {
                 let first = first?;
-                self.emit(what, vec![first.clone()], first.clone(), 8.0, false);
+                self.emit(what, vec![first.clone()], first.clone(), Work::PerElement(8.0));
                 Some(first)
             }
             Kind::Reduction => {
@@ -441,13 +338,13 @@ impl Reader<'_> {
                 let dims = args.len() + usize::from(!module) > 1
                     || keywords.iter().any(|(k, _)| matches!(k.as_str(), "dim" | "axis"));
                 let out = if dims { Size::Reduced(Box::new(first.clone())) } else { Size::One };
-                self.emit(what, vec![first], out.clone(), 1.0, false);
+                self.emit(what, vec![first], out.clone(), Work::PerElement(1.0));
                 Some(out)
             }
             Kind::Elementwise => {
                 first.as_ref()?;
                 let out = broadcast(&tensors);
-                self.emit(what, tensors, out.clone(), 2.0, false);
+                self.emit(what, tensors, out.clone(), Work::PerElement(2.0));
                 Some(out)
             }
         }
@@ -490,36 +387,6 @@ fn split_top(text: &str) -> Vec<&str> {
     crate::declaration::split_top(text, ',').into_iter().map(str::trim).collect()
 }
 
-/// A torch op as one launch's profile: each tensor's elements from `env` (`x.numel()`), or
-/// `unknown` where nothing gives them; bytes at `elem` bytes each, read and written.
-pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) -> Profile {
-    let size = |s: &Size| elements(s, env, unknown, 0);
-    let reads: Vec<f64> = op.reads.iter().map(size).collect();
-    let written = size(&op.writes);
-    let read: f64 = reads.iter().sum();
-    let largest = reads.iter().copied().fold(written, f64::max).max(1.0);
-    let flops = if op.matmul {
-        2.0 * reads.first().copied().unwrap_or(written).powf(1.5)
-    } else {
-        op.flops_per_element * largest
-    };
-    let (load, store) = (read * elem, written * elem);
-    let features = Features {
-        load_bytes: load,
-        store_bytes: store,
-        scalar_ops: if op.matmul { 0.0 } else { flops },
-        tensor_flops: if op.matmul { flops } else { 0.0 },
-        global_passes: (read + written) / largest,
-        launches: 1.0,
-        ..Features::default()
-    };
-    let compute = if op.matmul { flops * rates.tensor_flop * 4.0 } else { flops * rates.scalar_op };
-    let cost =
-        Cost { memory: (load + store) / 0.9, compute, efficiency: 0.9, overhead: rates.launch, ..Cost::default() }
-            .combine();
-    Profile { language: Language::Triton, features, cost, guesses: 0, assumed: Vec::new() }
-}
-
 /// The result of an element-wise operation on `sizes`: the largest (nested maxima flattened,
 /// repeats dropped).
 fn broadcast(sizes: &[Size]) -> Size {
@@ -542,26 +409,11 @@ fn broadcast(sizes: &[Size]) -> Size {
     }
 }
 
-/// The elements of `size` (at least one).
-fn elements(size: &Size, env: &Env, unknown: f64, depth: usize) -> f64 {
-    let exact = |t: &str| env.eval_quiet(t).filter(|e| e.guesses == 0).map(|e| e.value);
-    let each = |v: &[Size]| v.iter().map(|s| elements(s, env, unknown, depth + 1)).collect::<Vec<f64>>();
-    let n = match size {
-        _ if depth > 16 => unknown,
-        Size::Of(name) => exact(&format!("{name}.numel()")).unwrap_or(unknown),
-        Size::Fill(shape) => exact(shape).unwrap_or(unknown),
-        Size::Max(v) => each(v).into_iter().fold(1.0, f64::max),
-        Size::Sum(v) => each(v).into_iter().sum(),
-        Size::Reduced(inner) => elements(inner, env, unknown, depth + 1).sqrt(),
-        Size::One => 1.0,
-        Size::Unknown => unknown,
-    };
-    n.max(1.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::features::cost::Rates;
+    use crate::features::expr::Env;
 
     fn site(locals: &[(&str, &str)]) -> LaunchSite {
         let mut site = LaunchSite::default();

@@ -124,8 +124,9 @@ pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
 }
 
 /// A version of a program to forecast: like [`load_with_kernels`], but a Python file
-/// without kernels whose module has a `forward` (a PyTorch-only reference) is read as a
-/// torch program ([`extract::torch_program`]).
+/// without kernels whose module has a `forward`, a GPU MODE function of `data`
+/// (`ref_kernel(data)`, `custom_kernel(data)`: a PyTorch-only reference or submission) or one
+/// public function calling torch, is read as a torch program ([`extract::torch_program`]).
 pub fn load_program(path: &Path) -> anyhow::Result<LoadedFile> {
     let mut file = load(path)?;
     if file.kernels.is_empty() && Language::from_path(path) == Some(Language::Triton) {
@@ -134,7 +135,8 @@ pub fn load_program(path: &Path) -> anyhow::Result<LoadedFile> {
     with_kernels(path, file, true)
 }
 
-/// `file`, or why it has nothing to forecast (`torch`: a module's `forward` would do).
+/// `file`, or why it has nothing to forecast (`torch`: a module's `forward` or a function
+/// of `data` would do).
 fn with_kernels(path: &Path, file: LoadedFile, torch: bool) -> anyhow::Result<LoadedFile> {
     if !file.kernels.is_empty() {
         return Ok(file);
@@ -144,8 +146,8 @@ fn with_kernels(path: &Path, file: LoadedFile, torch: bool) -> anyhow::Result<Lo
             "no @triton.jit kernel and no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule)"
         }
         (Some(Language::Triton), true) => {
-            "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule) \
-             and no module `forward`"
+            "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule), \
+             no module `forward` and no function of GPU MODE `data` (`custom_kernel(data)`)"
         }
         _ => "no __global__ kernel",
     };

@@ -303,3 +303,155 @@ fn a_pytorch_reference_against_a_fused_kernel_is_forecast_faster() {
     let slower = forecast_program(f, &t, &doubt, &candidate, &base).forecast;
     assert!(slower.p_faster < 0.5, "five passes against one: {slower:?}");
 }
+
+/// The profile of a PyTorch-only program as a whole-program forecast reads it.
+fn torch_program_profile(src: &str) -> Profile {
+    let k = crate::extract::torch_program(src).expect("a torch program");
+    let size = crate::features::expr::ASSUMED_SIZE;
+    EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile")
+}
+
+/// A GPU MODE reference: `ref_kernel(data)` runs torch operations on the tuple
+/// `generate_input` makes; no module, no kernel.
+const GPU_MODE_REFERENCE: &str = r#"
+import torch
+from task import input_t, output_t
+
+def ref_kernel(data: input_t) -> output_t:
+    x, w = data
+    y = x * w
+    return torch.softmax(y, dim=-1)
+
+def generate_input(rows: int = 4096, cols: int = 8192, seed: int = 0) -> input_t:
+    gen = torch.Generator(device='cuda')
+    gen.manual_seed(seed)
+    x = torch.randn(rows, cols, device='cuda', generator=gen).contiguous()
+    w = torch.randn(cols, device='cuda', generator=gen)
+    return (x, w)
+"#;
+
+/// A submission of the same problem: one Triton kernel, one read and one write of `x`.
+const GPU_MODE_TRITON: &str = r#"
+import torch
+import triton
+import triton.language as tl
+from task import input_t, output_t
+
+@triton.jit
+def scaled_softmax(x_ptr, w_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    mask = offs < n_cols
+    x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-float('inf'))
+    x = x * tl.load(w_ptr + offs, mask=mask, other=1.0)
+    e = tl.exp(x - tl.max(x, axis=0))
+    tl.store(y_ptr + row * n_cols + offs, e / tl.sum(e, axis=0), mask=mask)
+
+def custom_kernel(data: input_t) -> output_t:
+    x, w = data
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    scaled_softmax[(n_rows,)](x, w, y, n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return y
+"#;
+
+#[test]
+fn a_gpu_mode_reference_function_is_read_as_its_torch_launches() {
+    let k = crate::extract::torch_program(GPU_MODE_REFERENCE).expect("ref_kernel is a torch program");
+    assert_eq!(k.name, "ref_kernel");
+    let p = torch_program_profile(GPU_MODE_REFERENCE);
+    let matrix = 4096.0 * 8192.0 * 4.0;
+    // The product (x and w read, y written), then the softmax (y read, written).
+    assert_eq!(p.features.launches, 2.0, "{:?}", p.features);
+    let ratio = p.features.load_bytes / (2.0 * matrix + 8192.0 * 4.0);
+    assert!((0.99..1.01).contains(&ratio), "generate_input's shapes size it: {:?}", p.features);
+    assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    // A submission in torch alone, `data` a tensor itself, behind `torch.compile`.
+    let compiled = "import torch\n\ndef _custom_kernel(data):\n    return data.to(torch.float64).sum()\n\n\
+                    custom_kernel = torch.compile(_custom_kernel, mode='reduce-overhead')\n";
+    let p = torch_program_profile(compiled);
+    assert_eq!(p.features.launches, 2.0, "a conversion and a sum: {:?}", p.features);
+    // `data` made by an expression of a tensor: that tensor's shape.
+    let summed = "import torch\n\ndef generate_input(size: int = 1048576, seed: int = 0):\n    \
+                  data = torch.randn(size, device='cuda')\n    return (data * 2.0 + 1.0).contiguous()\n\n\
+                  def ref_kernel(data):\n    return data.sum()\n";
+    let p = torch_program_profile(summed);
+    assert_eq!(p.features.load_bytes, 1048576.0 * 4.0, "{:?}", p.features);
+    // A file's one public function of torch operations, its parameters the tensors it reads.
+    let geglu = "import torch\nimport torch.nn.functional as F\n\ndef geglu(gate, up, approximate='tanh'):\n    \
+                 return F.gelu(gate, approximate=approximate) * up\n";
+    let p = torch_program_profile(geglu);
+    assert_eq!(p.features.launches, 2.0, "a GELU and a product: {:?}", p.features);
+    // A function that calls nothing is still no program.
+    assert!(crate::extract::torch_program("import torch\n\ndef f(x):\n    return x * 2\n").is_none());
+}
+
+#[test]
+fn a_gpu_mode_reference_against_a_triton_submission_is_forecast_as_programs() {
+    use crate::forecast::{forecast_program, PairingDoubt, TrainedForecaster};
+    let base = vec![crate::extract::torch_program(GPU_MODE_REFERENCE).expect("a torch program")];
+    let candidate = extract_text(Language::Triton, GPU_MODE_TRITON).kernels;
+    assert_eq!(candidate.len(), 1);
+    let t = TrainedForecaster::shipped().expect("model");
+    let f = |b: &crate::kernel::Kernel, c: &crate::kernel::Kernel| crate::forecast::Forecaster::forecast(&t, b, c);
+    let doubt = PairingDoubt::shipped();
+    let faster = forecast_program(f, &t, &doubt, &base, &candidate).forecast;
+    assert!(faster.p_faster > 0.5, "one pass against two: {faster:?}");
+    assert!(faster.reasons.iter().any(|r| r.contains("whole programs")), "{:?}", faster.reasons);
+    // Sizes only the task's tests give (`generate_input(size, seed)`) leave both sides'
+    // tensors at the prior's size alike: neither is read as the other's square.
+    let run_time = GPU_MODE_REFERENCE.replace("rows: int = 4096, cols: int = 8192", "rows: int, cols: int");
+    let base = vec![crate::extract::torch_program(&run_time).expect("a torch program")];
+    let faster = forecast_program(f, &t, &doubt, &base, &candidate).forecast;
+    assert!((0.5..8.0).contains(&faster.speedup), "{faster:?}");
+}
+
+/// A GPU MODE batched Cholesky reference, `n` and `batch` given by the defaults.
+fn cholesky_reference(batch: usize, n: usize, call: &str) -> String {
+    format!(
+        r#"
+import torch
+
+def _spd(a, damping):
+    out = a @ a.transpose(-1, -2)
+    out.diagonal(dim1=-2, dim2=-1).add_(damping)
+    return out
+
+def generate_input(batch: int = {batch}, n: int = {n}, seed: int = 0):
+    a = torch.randn((batch, n, n), device='cuda', dtype=torch.float32)
+    return _spd(a, 1e-2)
+
+def ref_kernel(data):
+    return {call}
+"#
+    )
+}
+
+#[test]
+fn factorisations_sorts_and_unknown_torch_functions_are_not_free() {
+    let chol = |batch, n| torch_program_profile(&cholesky_reference(batch, n, "torch.linalg.cholesky_ex(data).L"));
+    let p = chol(4, 1024);
+    // n³/3 flops per matrix, read and written once.
+    let flops = 4.0 * 1024f64.powi(3) / 3.0;
+    assert!((0.99..1.01).contains(&(p.features.scalar_ops / flops)), "{:?}", p.features);
+    assert_eq!(p.features.load_bytes, 4.0 * 1024.0 * 1024.0 * 4.0, "{:?}", p.features);
+    assert_eq!(p.guesses, 0);
+    // Twice the order is eight times the work and takes longer; twice the batch, twice.
+    assert!((7.9..8.1).contains(&(chol(4, 2048).features.scalar_ops / p.features.scalar_ops)));
+    assert!(chol(4, 2048).cost.total > 2.0 * p.cost.total);
+    assert!((1.99..2.01).contains(&(chol(8, 1024).features.scalar_ops / p.features.scalar_ops)));
+    // A solve against the matrix reads both and costs more than the factorisation alone.
+    let solve = torch_program_profile(&cholesky_reference(4, 1024, "torch.linalg.solve(data, data)"));
+    assert!(solve.features.scalar_ops > p.features.scalar_ops, "{:?}", solve.features);
+    // A sort writes values and indices and does log2(n) work per element.
+    let sort = torch_program_profile(&cholesky_reference(4, 1024, "torch.sort(data, dim=-1).values"));
+    assert_eq!(sort.features.store_bytes, 2.0 * 4.0 * 1024.0 * 1024.0 * 4.0, "{:?}", sort.features);
+    assert!((0.99..1.01).contains(&(sort.features.scalar_ops / (4.0 * 1024.0 * 1024.0 * 10.0))));
+    // A torch function nothing here knows launches but is a guess, never silently free.
+    let unknown = torch_program_profile(&cholesky_reference(4, 1024, "torch.special.zeta(data, 2.0)"));
+    assert_eq!((unknown.features.launches, unknown.guesses), (1.0, 1), "{unknown:?}");
+    // A block whose bounds only run time gives is costed at most as the whole, and a guess.
+    let block = torch_program_profile(&cholesky_reference(4, 1024, "torch.linalg.cholesky(data[:, :k, :k])"));
+    assert_eq!(block.guesses, 1, "{block:?}");
+    assert!(block.features.scalar_ops <= p.features.scalar_ops * 1.01, "{:?}", block.features);
+}

@@ -1,7 +1,12 @@
 //! A Python expression as a small tree, enough to find the torch operations in it: names,
 //! numbers, strings, calls (with keyword arguments), attributes, subscripts, tuples and
-//! lists, unary and binary arithmetic. Anything else (a lambda, a comparison, a
-//! conditional) does not parse: such an expression is no torch operation.
+//! lists, unary and binary arithmetic, read from tree-sitter's Python tree of its text.
+//! Anything else (a lambda, a comparison, a conditional) is not read: such an expression
+//! is no torch operation.
+
+use crate::kernel::Language;
+use std::collections::HashMap;
+use tree_sitter::{Node, Parser};
 
 /// One node of an expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,8 +18,9 @@ pub(super) enum Expr {
     Attr(Box<Expr>, String),
     /// `callee(args…, key=value…)`, with the text between its parentheses.
     Call(Box<Expr>, Vec<Expr>, Keywords, String),
-    /// `base[…]`: a view of `base` (what is inside is not read).
-    Index(Box<Expr>),
+    /// `base[…]`: a view of `base` (what is inside is not read), and whether it is a part
+    /// of it a slice bounds (`x[:, :k]`, `w[:, a:b]`; not `x[:, None]`, not `t[0]`).
+    Index(Box<Expr>, bool),
     /// A tuple or a list.
     Seq(Vec<Expr>),
     Unary(Box<Expr>),
@@ -35,275 +41,123 @@ impl Expr {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Name(String),
-    Number,
-    Str,
-    Op(&'static str),
+/// Deepest expression read: a deeper one is no torch operation this reader takes.
+const MAX_DEPTH: usize = 64;
+
+/// Expressions read lately on this thread (a launch's locals are read once per size a
+/// program is profiled at), dropped all at once when there are this many.
+const MEMO: usize = 4096;
+
+thread_local! {
+    static PARSER: std::cell::RefCell<Option<Parser>> = const { std::cell::RefCell::new(None) };
+    static READ: std::cell::RefCell<HashMap<String, Option<Expr>>> = std::cell::RefCell::new(HashMap::new());
 }
 
-const OPS: [&str; 20] =
-    ["**", "//", "+", "-", "*", "/", "%", "@", "(", ")", "[", "]", ",", ".", "=", ":", "<", ">", "!", "~"];
-
-fn tokenize(text: &str) -> Option<Vec<(Tok, usize)>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_whitespace() {
-            i += 1;
-        } else if c.is_ascii_digit() || (c == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit)) {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
-                if matches!(bytes[i], b'e' | b'E') && matches!(bytes.get(i + 1), Some(b'+' | b'-')) {
-                    i += 1;
-                }
-                i += 1;
-            }
-            out.push((Tok::Number, start));
-        } else if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            // A string prefix (`f'…'`, `r"…"`) is part of the string.
-            if matches!(bytes.get(i), Some(b'\'' | b'"')) && i - start <= 2 {
-                continue;
-            }
-            out.push((Tok::Name(text[start..i].to_string()), start));
-        } else if c == b'\'' || c == b'"' {
-            let end = text[i + 1..].find(c as char)?;
-            i += end + 2;
-            out.push((Tok::Str, i - end - 2));
-        } else {
-            let op = OPS.iter().find(|op| text[i..].starts_with(**op))?;
-            out.push((Tok::Op(op), i));
-            i += op.len();
-        }
-    }
-    Some(out)
-}
-
-/// `text` as an expression; None when it is not one this reader takes.
+/// `text` as an expression, read from the tree-sitter Python tree of it; None when it is
+/// not one this reader takes (a statement, a lambda, a comparison, a syntax error).
 pub(super) fn parse(text: &str) -> Option<Expr> {
-    let spans = tokenize(text)?;
-    let tokens: Vec<Tok> = spans.iter().map(|(t, _)| t.clone()).collect();
-    let starts: Vec<usize> = spans.iter().map(|(_, s)| *s).collect();
-    let mut p = Parser { tokens: &tokens, starts: &starts, text, pos: 0, depth: 0 };
-    let e = p.tuple()?;
-    (p.pos == tokens.len()).then_some(e)
+    if let Some(e) = READ.with(|m| m.borrow().get(text).cloned()) {
+        return e;
+    }
+    let e = read(text);
+    READ.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= MEMO {
+            m.clear();
+        }
+        m.insert(text.to_string(), e.clone());
+    });
+    e
 }
 
-struct Parser<'a> {
-    tokens: &'a [Tok],
-    /// Each token's byte offset in `text`.
-    starts: &'a [usize],
-    text: &'a str,
-    pos: usize,
-    depth: usize,
+fn read(text: &str) -> Option<Expr> {
+    let tree = PARSER.with(|p| {
+        p.borrow_mut().get_or_insert_with(|| crate::source::parser_for(Language::Triton)).parse(text, None)
+    })?;
+    let root = tree.root_node();
+    if root.has_error() || root.named_child_count() != 1 {
+        return None;
+    }
+    let statement = root.named_child(0).filter(|s| s.kind() == "expression_statement")?;
+    if statement.named_child_count() != 1 {
+        return None;
+    }
+    expr(statement.named_child(0)?, text, 0)
 }
 
-impl Parser<'_> {
-    fn peek(&self) -> Option<&Tok> {
-        self.tokens.get(self.pos)
+fn expr(n: Node, text: &str, depth: usize) -> Option<Expr> {
+    if depth > MAX_DEPTH {
+        return None;
     }
-
-    fn eat(&mut self, op: &str) -> bool {
-        if matches!(self.peek(), Some(Tok::Op(o)) if *o == op) {
-            self.pos += 1;
-            true
-        } else {
-            false
+    let sub = |field: &str| n.child_by_field_name(field).and_then(|c| expr(c, text, depth + 1));
+    let items = |n: Node| -> Option<Vec<Expr>> {
+        let mut cursor = n.walk();
+        let children: Vec<Node> = n.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        children.into_iter().map(|c| expr(c, text, depth + 1)).collect()
+    };
+    Some(match n.kind() {
+        "identifier" | "true" | "false" | "none" => Expr::Name(text.get(n.byte_range())?.to_string()),
+        "integer" | "float" => Expr::Number,
+        "string" | "concatenated_string" => Expr::Str,
+        "attribute" => {
+            let name = n.child_by_field_name("attribute")?;
+            Expr::Attr(Box::new(sub("object")?), text.get(name.byte_range())?.to_string())
         }
-    }
-
-    fn at(&self, op: &str) -> bool {
-        matches!(self.peek(), Some(Tok::Op(o)) if *o == op)
-    }
-
-    /// `a, b` (a tuple without parentheses) or one expression.
-    fn tuple(&mut self) -> Option<Expr> {
-        let first = self.sum()?;
-        if !self.at(",") {
-            return Some(first);
+        // What a subscript selects is not read: `x_max[:, None]` is x_max.
+        "subscript" => {
+            let mut cursor = n.walk();
+            let bounded = n
+                .children_by_field_name("subscript", &mut cursor)
+                .any(|s| s.kind() == "slice" && s.named_child_count() > 0);
+            Expr::Index(Box::new(sub("value")?), bounded)
         }
-        let mut items = vec![first];
-        while self.eat(",") {
-            if self.pos == self.tokens.len() {
-                break;
-            }
-            items.push(self.sum()?);
+        "call" => {
+            let list = n.child_by_field_name("arguments")?;
+            let (args, keywords) = arguments(list, text, depth)?;
+            let inside = text.get(list.start_byte() + 1..list.end_byte().saturating_sub(1)).unwrap_or_default();
+            Expr::Call(Box::new(sub("function")?), args, keywords, inside.trim().to_string())
         }
-        Some(Expr::Seq(items))
-    }
-
-    fn sum(&mut self) -> Option<Expr> {
-        self.depth += 1;
-        if self.depth > 64 {
-            return None;
-        }
-        let mut left = self.product()?;
-        loop {
-            let op = if self.eat("+") {
-                "+"
-            } else if self.eat("-") {
-                "-"
-            } else {
-                break;
-            };
-            left = Expr::Binary(op, Box::new(left), Box::new(self.product()?));
-        }
-        self.depth -= 1;
-        Some(left)
-    }
-
-    fn product(&mut self) -> Option<Expr> {
-        let mut left = self.unary()?;
-        loop {
-            let op = ["*", "//", "/", "%", "@"].into_iter().find(|op| self.at(op));
-            let Some(op) = op else { break };
-            self.pos += 1;
-            left = Expr::Binary(op, Box::new(left), Box::new(self.unary()?));
-        }
-        Some(left)
-    }
-
-    fn unary(&mut self) -> Option<Expr> {
-        if self.eat("-") || self.eat("~") {
-            return Some(Expr::Unary(Box::new(self.unary()?)));
-        }
-        if self.eat("+") {
-            return self.unary();
-        }
-        let base = self.postfix()?;
-        if self.eat("**") {
-            return Some(Expr::Binary("**", Box::new(base), Box::new(self.unary()?)));
-        }
-        Some(base)
-    }
-
-    fn postfix(&mut self) -> Option<Expr> {
-        let mut e = self.atom()?;
-        loop {
-            if self.eat(".") {
-                let Some(Tok::Name(n)) = self.peek().cloned() else { return None };
-                self.pos += 1;
-                e = Expr::Attr(Box::new(e), n);
-            } else if self.eat("(") {
-                let from = self.starts.get(self.pos).copied().unwrap_or(self.text.len());
-                let (args, keywords) = self.arguments()?;
-                let to = self.starts.get(self.pos - 1).copied().unwrap_or(from).max(from);
-                let inside = self.text.get(from..to).unwrap_or_default().to_string();
-                e = Expr::Call(Box::new(e), args, keywords, inside);
-            } else if self.eat("[") {
-                // What a subscript selects is not read: `x_max[:, None]` is x_max.
-                let mut depth = 1;
-                while depth > 0 {
-                    match self.peek()? {
-                        Tok::Op("[") => depth += 1,
-                        Tok::Op("]") => depth -= 1,
-                        _ => {}
-                    }
-                    self.pos += 1;
-                }
-                e = Expr::Index(Box::new(e));
-            } else {
-                return Some(e);
+        "parenthesized_expression" => expr(n.named_child(0)?, text, depth + 1)?,
+        "tuple" | "list" | "expression_list" => Expr::Seq(items(n)?),
+        // `[e.reshape(-1) for e in xs]`: the item stands for them all.
+        "list_comprehension" | "generator_expression" => Expr::Seq(vec![sub("body")?]),
+        "unary_operator" => {
+            let operand = sub("argument")?;
+            match text.get(n.child_by_field_name("operator")?.byte_range())? {
+                "+" => operand,
+                "-" | "~" => Expr::Unary(Box::new(operand)),
+                _ => return None,
             }
         }
-    }
+        "binary_operator" => {
+            let op = text.get(n.child_by_field_name("operator")?.byte_range())?;
+            let op = ["+", "-", "*", "/", "//", "%", "@", "**"].into_iter().find(|o| *o == op)?;
+            Expr::Binary(op, Box::new(sub("left")?), Box::new(sub("right")?))
+        }
+        _ => return None,
+    })
+}
 
-    /// Skips a comprehension's `for … in …` (and `if …`) clauses, up to the bracket that
-    /// closes it.
-    fn skip_comprehension(&mut self) {
-        if !matches!(self.peek(), Some(Tok::Name(n)) if n == "for") {
-            return;
-        }
-        let mut depth = 0i32;
-        while let Some(t) = self.peek() {
-            match t {
-                Tok::Op("(" | "[") => depth += 1,
-                Tok::Op(")" | "]") if depth == 0 => return,
-                Tok::Op(")" | "]") => depth -= 1,
-                _ => {}
+/// A call's positional arguments (a spread `*args` read as its value, a generator's item
+/// for it) and keyword arguments, in order.
+fn arguments(list: Node, text: &str, depth: usize) -> Option<(Vec<Expr>, Keywords)> {
+    if list.kind() == "generator_expression" {
+        return Some((vec![expr(list.child_by_field_name("body")?, text, depth + 1)?], Vec::new()));
+    }
+    let (mut args, mut keywords) = (Vec::new(), Vec::new());
+    let mut cursor = list.walk();
+    for a in list.named_children(&mut cursor) {
+        match a.kind() {
+            "comment" => {}
+            "keyword_argument" => {
+                let name = text.get(a.child_by_field_name("name")?.byte_range())?.to_string();
+                keywords.push((name, expr(a.child_by_field_name("value")?, text, depth + 1)?));
             }
-            self.pos += 1;
+            "list_splat" | "dictionary_splat" => args.push(expr(a.named_child(0)?, text, depth + 1)?),
+            _ => args.push(expr(a, text, depth + 1)?),
         }
     }
-
-    /// A call's arguments after its `(`, through its `)`.
-    fn arguments(&mut self) -> Option<(Vec<Expr>, Keywords)> {
-        let (mut args, mut keywords) = (Vec::new(), Vec::new());
-        while !self.eat(")") {
-            if let (Some(Tok::Name(n)), Some(Tok::Op("="))) = (self.peek().cloned(), self.tokens.get(self.pos + 1)) {
-                self.pos += 2;
-                keywords.push((n, self.sum()?));
-            } else {
-                // `*args`, `**kw`: spread, read as the value.
-                while self.eat("*") || self.eat("**") {}
-                args.push(self.sum()?);
-                self.skip_comprehension();
-            }
-            if !self.eat(",") && !self.at(")") {
-                return None;
-            }
-        }
-        Some((args, keywords))
-    }
-
-    fn atom(&mut self) -> Option<Expr> {
-        match self.peek()?.clone() {
-            Tok::Name(n) => {
-                self.pos += 1;
-                Some(Expr::Name(n))
-            }
-            Tok::Number => {
-                self.pos += 1;
-                Some(Expr::Number)
-            }
-            Tok::Str => {
-                self.pos += 1;
-                while matches!(self.peek(), Some(Tok::Str)) {
-                    self.pos += 1;
-                }
-                Some(Expr::Str)
-            }
-            Tok::Op("(") => {
-                self.pos += 1;
-                if self.eat(")") {
-                    return Some(Expr::Seq(Vec::new()));
-                }
-                let inner = self.sum()?;
-                if self.eat(")") {
-                    return Some(inner);
-                }
-                let mut items = vec![inner];
-                while self.eat(",") {
-                    if self.eat(")") {
-                        return Some(Expr::Seq(items));
-                    }
-                    items.push(self.sum()?);
-                }
-                self.eat(")").then_some(Expr::Seq(items))
-            }
-            Tok::Op("[") => {
-                self.pos += 1;
-                let mut items = Vec::new();
-                while !self.eat("]") {
-                    items.push(self.sum()?);
-                    // `[e.reshape(-1) for e in xs]`: the item stands for them all.
-                    self.skip_comprehension();
-                    if !self.eat(",") && !self.at("]") {
-                        return None;
-                    }
-                }
-                Some(Expr::Seq(items))
-            }
-            Tok::Op(_) => None,
-        }
-    }
+    Some((args, keywords))
 }
 
 #[cfg(test)]
@@ -315,7 +169,9 @@ mod tests {
         let e = parse("x - x_max[:, None]").expect("parses");
         assert!(matches!(e, Expr::Binary("-", _, _)), "{e:?}");
         let e = parse("x.max(dim=1)[0]").expect("parses");
-        assert!(matches!(e, Expr::Index(_)), "{e:?}");
+        assert!(matches!(e, Expr::Index(_, false)), "{e:?}");
+        let e = parse("w[:, start:end]").expect("parses");
+        assert!(matches!(e, Expr::Index(_, true)), "{e:?}");
         let e = parse("torch.nn.functional.silu(a) * b + c").expect("parses");
         assert!(matches!(e, Expr::Binary("+", _, _)), "{e:?}");
         assert!(parse("lambda meta: (triton.cdiv(n, meta['BLOCK']),)").is_none());
