@@ -4,6 +4,7 @@
 
 mod access;
 mod control;
+mod guard;
 mod inline;
 
 use super::cost::{self, Cost, Rates};
@@ -45,6 +46,8 @@ impl Coef {
 struct Shared {
     dims: usize,
     padded: bool,
+    /// Element width in 4-byte words (a bank is one word wide).
+    width: f64,
 }
 
 #[derive(Default)]
@@ -90,6 +93,15 @@ struct Walker<'a> {
     frac_now: f64,
     /// Inside a guard that lets one thread of a block through (`if (threadIdx.x == 0)`).
     one_thread: bool,
+    /// How many more lanes the warps issue for than do work in the branch being walked
+    /// (`if (tid % 8 == 0)`: every warp issues, one lane in 8 works): shared-memory and
+    /// arithmetic issue by the warp, so their work counts this many times per active lane.
+    issue: f64,
+    /// Lanes apart of the lanes that work in the branch being walked (`if (tid % 8 ==
+    /// 0)`: 8): an index linear in the lane reaches memory at that many times its stride.
+    lane_gap: f64,
+    /// Walking a loop's body once per value of its variable (see `Walker::loop_values`).
+    iterating: bool,
     rates: &'a Rates,
     env: Env,
     vars: HashMap<String, Coef>,
@@ -189,6 +201,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         mult_now: 1.0,
         frac_now: 1.0,
         one_thread: false,
+        issue: 1.0,
+        lane_gap: 1.0,
+        iterating: false,
         rates,
         env,
         vars: HashMap::new(),

@@ -160,14 +160,18 @@ impl Walker<'_> {
             "binary_expression" => {
                 if let Some(op) = node.child_by_field_name("operator") {
                     if matches!(op.kind(), "+" | "-" | "*" | "/") {
-                        self.acc.scalar_ops += weight;
+                        self.acc.scalar_ops += self.issued(weight);
+                    } else if op.kind() == "%" {
+                        let by = node.child_by_field_name("right");
+                        let ops = if by.is_some_and(|r| self.compile_time(r)) { 1.0 } else { INTEGER_DIVISION };
+                        self.acc.scalar_ops += ops * self.issued(weight);
                     }
                 }
             }
             "assignment_expression" => {
                 if let Some(op) = node.child_by_field_name("operator") {
                     if op.kind() != "=" {
-                        self.acc.scalar_ops += weight;
+                        self.acc.scalar_ops += self.issued(weight);
                     }
                 }
             }
@@ -235,7 +239,7 @@ impl Walker<'_> {
         } else if short.starts_with("__")
             && (short.contains("exp") || short.contains("log") || short.contains("sin") || short.contains("fdiv"))
         {
-            self.acc.scalar_ops += 2.0 * weight;
+            self.acc.scalar_ops += 2.0 * self.issued(weight);
         } else if matches!(
             short,
             "expf"
@@ -254,10 +258,31 @@ impl Walker<'_> {
                 | "erff"
                 | "exp2f"
         ) {
-            self.acc.scalar_ops += 8.0 * weight;
+            self.acc.scalar_ops += 8.0 * self.issued(weight);
         } else {
             self.inline_call(node, &name, weight);
         }
+    }
+
+    /// The work of `weight` lane-executions as the warps issue it (see `Walker::issue`): at
+    /// most once per thread for each time it runs.
+    pub(super) fn issued(&self, weight: f64) -> f64 {
+        (weight * self.issue).min(self.mult_now.max(weight))
+    }
+
+    /// Whether an operand is known when the kernel is compiled: a literal, a template
+    /// parameter or a `#define`/constant of the file (`% 32` is a mask, `% n` a division).
+    fn compile_time(&self, node: Node) -> bool {
+        let text = self.text(node);
+        crate::extract::words(text).all(|w| {
+            w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                || self.constants.contains(w)
+                || self.helpers.iter().any(|h| {
+                    h.name == w
+                        && matches!(h.kind, crate::kernel::HelperKind::Define | crate::kernel::HelperKind::Constant)
+                })
+                || matches!(w, "sizeof" | "int" | "unsigned" | "float" | "warpSize")
+        })
     }
 
     /// One subscript access: global (coalescing, vector width) or shared (bank conflicts).
@@ -278,13 +303,26 @@ impl Walker<'_> {
         let (store, load) = access_kind(node, self.src);
         let base_text = self.text(cur).to_string();
         if let Some(shared) = self.shared.get(base_text.as_str()).cloned() {
-            self.acc.shared_accesses += weight * (store as u8 + load as u8) as f64;
+            // A warp issues the access for all its lanes, however few of them work.
+            let issued = self.issued(weight);
+            let accesses = (store as u8 + load as u8) as f64;
+            self.acc.shared_accesses += issued * accesses;
             // Lanes walking the first index of an unpadded 2-D tile hit one bank.
             if shared.dims >= 2 && !shared.padded && indices.len() >= 2 {
                 let first = self.coef(indices[0], 0);
                 let last = self.coef(indices[indices.len() - 1], 0);
                 if first != Coef::Uniform && last == Coef::Uniform {
                     self.acc.bank_conflicts += weight;
+                }
+            } else if let (1, Coef::Lin(a)) =
+                (indices.len(), indices.first().map_or(Coef::Unknown, |i| self.coef(*i, 0)))
+            {
+                // Lanes `a` elements apart: a d-way conflict costs d accesses, counted as
+                // (d − 1) / 15 of the 2-D tile's 16-way one (the cost's weight).
+                let stride = a * self.lane_gap * shared.width;
+                let degree = conflict_degree(stride, 32.0 / self.issue.max(1.0)) / shared.width.max(1.0);
+                if degree > 1.0 {
+                    self.acc.bank_conflicts += issued * accesses * (degree - 1.0) / 15.0;
                 }
             }
             return;
@@ -395,6 +433,11 @@ impl Walker<'_> {
         store: bool,
     ) {
         let elem = 4.0 * width;
+        // The lanes that work are `lane_gap` apart: so are their elements.
+        let coef = match coef {
+            Coef::Lin(a) => Coef::Lin(a * self.lane_gap),
+            c => c,
+        };
         let bytes = match coef {
             Coef::Uniform => {
                 self.acc.broadcast += weight;
@@ -443,6 +486,26 @@ impl Walker<'_> {
     }
 }
 
+/// Instructions an integer division or remainder by a value known only at run time takes.
+const INTEGER_DIVISION: f64 = 16.0;
+
+/// Lanes of a warp that hit one bank when `active` lanes access words `stride` apart: the
+/// 32 banks hold consecutive words, so a stride of 2^j words leaves 32 / 2^j of them in use.
+fn conflict_degree(stride: f64, active: f64) -> f64 {
+    let words = stride.abs();
+    if words < 1.0 || words.fract() != 0.0 {
+        return 1.0;
+    }
+    let gcd = {
+        let (mut a, mut b) = (words as u64, 32u64);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a as f64
+    };
+    (active.clamp(1.0, 32.0) * gcd / 32.0).ceil().max(1.0)
+}
+
 /// Cache-hinted load intrinsics that read through a pointer (`__ldg(p + i)`).
 const LOAD_INTRINSICS: [&str; 6] = ["__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"];
 
@@ -474,7 +537,7 @@ fn array_of(mut node: Node) -> Node {
 
 /// (is a store, is a load) for the access at `node`.
 /// `n` without the parentheses around it (`None` for empty ones).
-fn unparenthesized(mut n: Node) -> Option<Node> {
+pub(super) fn unparenthesized(mut n: Node) -> Option<Node> {
     while n.kind() == "parenthesized_expression" {
         n = n.named_child(0)?;
     }

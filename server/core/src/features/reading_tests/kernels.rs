@@ -1,0 +1,98 @@
+//! How the steps of a kernel ladder change what a warp does: a tree reduction's branch
+//! that leaves most lanes of every warp idle, shared-memory strides that conflict on the
+//! banks, and unrolled vector accesses that together cover a row.
+
+use super::profile_of;
+
+/// A per-block sum over shared memory (our own text); `step` is one tree step of the loop
+/// `loop_head`, as the classic reduction ladder rewrites it.
+fn block_sum(loop_head: &str, step: &str) -> String {
+    format!(
+        r#"
+#define THREADS 256
+__global__ void block_sum(const float *in, float *out) {{
+    __shared__ float part[THREADS];
+    unsigned int t = threadIdx.x;
+    part[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    {loop_head} {{
+        {step}
+        __syncthreads();
+    }}
+    if (t == 0) out[blockIdx.x] = part[0];
+}}
+void run(const float *in, float *out) {{
+    const int n = 1 << 24;
+    block_sum<<<n / THREADS, THREADS>>>(in, out);
+}}
+"#
+    )
+}
+
+const UPWARD: &str = "for (unsigned int s = 1; s < blockDim.x; s *= 2)";
+const DOWNWARD: &str = "for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1)";
+
+/// Interleaved addressing: one lane in `2s` adds, in every warp.
+fn divergent() -> String {
+    block_sum(UPWARD, "if (t % (2 * s) == 0) part[t] += part[t + s];")
+}
+
+/// Strided index: the first lanes add, `2s` words apart.
+fn strided() -> String {
+    block_sum(UPWARD, "int at = 2 * s * t; if (at < blockDim.x) part[at] += part[at + s];")
+}
+
+/// Sequential addressing: the first `s` lanes add neighbours `s` away.
+fn sequential() -> String {
+    block_sum(DOWNWARD, "if (t < s) part[t] += part[t + s];")
+}
+
+#[test]
+fn a_branch_one_lane_in_k_takes_costs_its_whole_warp() {
+    let (divergent, sequential) = (profile_of(&divergent(), "block_sum"), profile_of(&sequential(), "block_sum"));
+    // Eight steps; in most, every warp issues the add for one lane in 2s: far more shared
+    // work than the steps where only the first lanes (whole warps) run.
+    let ratio = divergent.features.shared_accesses / sequential.features.shared_accesses;
+    assert!(ratio > 2.0, "{ratio}: {:?} vs {:?}", divergent.features, sequential.features);
+    // `t % (2 * s)` divides by a value known only at run time.
+    assert!(divergent.cost.compute > 2.0 * sequential.cost.compute, "{:?} vs {:?}", divergent.cost, sequential.cost);
+    assert!(divergent.cost.total > sequential.cost.total * 1.1, "{:?} vs {:?}", divergent.cost, sequential.cost);
+    // The eight steps are eight barriers, not nine.
+    assert_eq!(sequential.features.syncs, 9.0, "{:?}", sequential.features);
+    assert_eq!(divergent.features.syncs, 9.0, "{:?}", divergent.features);
+}
+
+#[test]
+fn a_stride_of_two_s_words_conflicts_on_the_banks_and_sequential_addressing_does_not() {
+    let (divergent, strided, sequential) = (
+        profile_of(&divergent(), "block_sum"),
+        profile_of(&strided(), "block_sum"),
+        profile_of(&sequential(), "block_sum"),
+    );
+    assert_eq!(divergent.features.bank_conflicts, 0.0, "each lane reads its own word: {:?}", divergent.features);
+    assert_eq!(sequential.features.bank_conflicts, 0.0, "{:?}", sequential.features);
+    assert!(strided.features.bank_conflicts > 0.0, "{:?}", strided.features);
+    // The strided step issues for the first warps only, as the sequential one does, but
+    // its conflicts make it the dearer of the two; the divergent one is dearer still.
+    assert!(strided.cost.shared > 2.0 * sequential.cost.shared, "{:?} vs {:?}", strided.cost, sequential.cost);
+    assert!(strided.cost.total > sequential.cost.total, "{:?} vs {:?}", strided.cost, sequential.cost);
+    assert!(divergent.cost.total > strided.cost.total, "{:?} vs {:?}", divergent.cost, strided.cost);
+}
+
+#[test]
+fn lanes_a_branch_leaves_apart_read_global_memory_apart() {
+    // The same ladder in place in global memory: the adding lanes of `t % (2 * s) == 0`
+    // are 2s apart, so are their elements; sectors are fetched for the lanes between.
+    let in_place = |step: &str| {
+        block_sum(UPWARD, step).replace(
+            "part[t] = in[blockIdx.x * blockDim.x + t];",
+            "float *g = (float *)in + blockIdx.x * blockDim.x; part[t] = 0.f;",
+        )
+    };
+    let divergent = profile_of(&in_place("if (t % (2 * s) == 0) g[t] += g[t + s];"), "block_sum");
+    let strided = profile_of(&in_place("int at = 2 * s * t; if (at < blockDim.x) g[at] += g[at + s];"), "block_sum");
+    assert!(divergent.features.uncoalesced_bytes > 0.0, "{:?}", divergent.features);
+    let ratio = divergent.features.uncoalesced_bytes / strided.features.uncoalesced_bytes;
+    assert!((0.8..1.25).contains(&ratio), "{ratio}: {:?} vs {:?}", divergent.features, strided.features);
+    assert!(divergent.cost.total > strided.cost.total, "{:?} vs {:?}", divergent.cost, strided.cost);
+}
