@@ -14,7 +14,7 @@ use super::{Features, Profile};
 use crate::extract::macros::Macro;
 use crate::kernel::{Kernel, Language};
 use crate::source::parse_snippet;
-use access::subscript_counts;
+use access::subscript_indices;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -113,8 +113,9 @@ struct Walker<'a> {
     block_x: f64,
     /// Threads of a block beyond its first row (`blockDim.y * blockDim.z`).
     block_rows: f64,
-    /// How often each name is subscripted in the kernel's text.
-    subscripts: HashMap<String, usize>,
+    /// Each name's subscripts in the kernel's text (their index expressions, spaces
+    /// removed): how often it is read, and at which constant offsets of one index.
+    subscripts: HashMap<String, Vec<String>>,
     /// Threads along x in the whole grid: a linear index in x spans this many.
     threads_x: f64,
     acc: Acc,
@@ -213,7 +214,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         pass: 0,
         block_x: block[0],
         block_rows: block[1] * block[2],
-        subscripts: def.map(|d| subscript_counts(d, &source)).unwrap_or_default(),
+        subscripts: def.map(|d| subscript_indices(d, &source)).unwrap_or_default(),
         threads_x: (grid[0] * block[0]).max(1.0),
         acc: Acc::default(),
         loop_load: vec![0.0],

@@ -285,6 +285,31 @@ impl Walker<'_> {
         })
     }
 
+    /// Whether an access of `elems` elements at `index`, whose lanes are `stride` elements
+    /// apart, is one of an unrolled group that covers the gap between the lanes: four
+    /// `HALF2(a[i + k])` at k = 0, 2, 4, 6 with `i` stepping by 8 read every element once,
+    /// like one 16-byte access of the eight.
+    fn covers_gap(&self, array: &str, index: Node, stride: f64, elems: f64) -> bool {
+        let Some(indices) = self.subscripts.get(array) else { return false };
+        if stride <= elems || stride > 64.0 || elems <= 0.0 {
+            return false;
+        }
+        let (base, _) = offset_of(&squeezed(self.text(index)));
+        let mut offsets: Vec<f64> =
+            indices.iter().map(|i| offset_of(i)).filter(|(b, _)| *b == base).map(|(_, c)| c).collect();
+        offsets.sort_by(f64::total_cmp);
+        let Some(&first) = offsets.first() else { return false };
+        // The union of [c, c + elems) over the offsets, from the first: does it reach a stride?
+        let mut reach = first;
+        for c in offsets {
+            if c > reach {
+                break;
+            }
+            reach = reach.max(c + elems);
+        }
+        reach - first >= stride
+    }
+
     /// One subscript access: global (coalescing, vector width) or shared (bank conflicts).
     pub(super) fn access(&mut self, node: Node, weight: f64) {
         // Walk to the array at the bottom of `a[i][j]`.
@@ -330,7 +355,9 @@ impl Walker<'_> {
         // `reinterpret_cast<float4*>(&(a[i]))[0]`: a vector access at `a[i]`.
         if let Some((array, index, width)) = self.element_cast(cur) {
             let Some(&own) = self.global.get(array.as_str()) else { return };
+            let elems = width / own;
             let coef = match self.coef(index, 0) {
+                Coef::Lin(a) if self.covers_gap(&array, index, a.abs(), elems) => Coef::Lin(1.0),
                 Coef::Lin(a) => Coef::Lin(a * own / width),
                 c => c,
             };
@@ -352,7 +379,16 @@ impl Walker<'_> {
         let Some(index) = indices.first().copied() else {
             return;
         };
-        let coef = if indices.len() == 1 { self.coef(index, 0) } else { Coef::Unknown };
+        let coef = match indices.len() {
+            1 => match self.coef(index, 0) {
+                // `a[i + 0]` … `a[i + 3]` with `i` stepping by 4: together, every element.
+                Coef::Lin(a) if cur.kind() == "identifier" && self.covers_gap(&base_text, index, a.abs(), 1.0) => {
+                    Coef::Lin(1.0)
+                }
+                c => c,
+            },
+            _ => Coef::Unknown,
+        };
         // A pointer derived per lane (`plane = x + (n * C + c) * H * W`) varies with it.
         let coef = match self.vars.get(base_text.as_str()) {
             Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),
@@ -457,7 +493,7 @@ impl Walker<'_> {
         // places (the fields of a struct); otherwise the sector is fetched for one element.
         let reused = self.loop_load.len() > 1
             || self.block_rows > 1.0
-            || self.subscripts.get(base_text.as_str()).is_some_and(|n| *n > 1);
+            || self.subscripts.get(base_text.as_str()).is_some_and(|n| n.len() > 1);
         let bytes = if bytes > elem && reused { elem + (bytes - elem) / self.rates.l2_over_dram } else { bytes };
         self.acc.vector_width = self.acc.vector_width.max(width);
         self.acc.uncoalesced += (bytes - elem).max(0.0) * weight;
@@ -509,19 +545,46 @@ fn conflict_degree(stride: f64, active: f64) -> f64 {
 /// Cache-hinted load intrinsics that read through a pointer (`__ldg(p + i)`).
 const LOAD_INTRINSICS: [&str; 6] = ["__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"];
 
-/// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`): a
-/// chain of subscripts is counted at its innermost one, the one whose argument is the array.
-pub(super) fn subscript_counts(def: Node, src: &str) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
+/// Each array's subscripts in the kernel `def` (`a[i][j]` once, as `a`), by the text of
+/// their index without spaces: a chain of subscripts is counted at its innermost one, the
+/// one whose argument is the array.
+pub(super) fn subscript_indices(def: Node, src: &str) -> HashMap<String, Vec<String>> {
+    let mut found: HashMap<String, Vec<String>> = HashMap::new();
     crate::extract::walk_preorder(def, |n| {
         if n.kind() == "subscript_expression" {
             if let Some(array) = n.child_by_field_name("argument").filter(|a| a.kind() == "identifier") {
-                *counts.entry(src[array.byte_range()].to_string()).or_insert(0) += 1;
+                let index = n.child_by_field_name("indices").and_then(|i| i.named_child(0));
+                let text = index.and_then(|i| src.get(i.byte_range())).unwrap_or_default();
+                found.entry(src[array.byte_range()].to_string()).or_default().push(squeezed(text));
             }
         }
         true
     });
-    counts
+    found
+}
+
+/// An index's text without spaces or outer parentheses.
+fn squeezed(text: &str) -> String {
+    let mut t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    while t.starts_with('(')
+        && t.ends_with(')')
+        && t[1..t.len() - 1].chars().filter(|c| *c == '(').count()
+            == t[1..t.len() - 1].chars().filter(|c| *c == ')').count()
+    {
+        t = t[1..t.len() - 1].to_string();
+    }
+    t
+}
+
+/// `idx + 2` → (`idx`, 2); an index with no constant offset is its own base at 0.
+fn offset_of(index: &str) -> (String, f64) {
+    match index.rsplit_once('+') {
+        Some((base, c)) if !base.is_empty() => match c.parse::<u32>() {
+            Ok(c) => (squeezed(base), f64::from(c)),
+            Err(_) => (index.to_string(), 0.0),
+        },
+        _ => (index.to_string(), 0.0),
+    }
 }
 
 /// The array a (possibly nested) subscript reads: `a` for `a[i][j]`.

@@ -96,3 +96,63 @@ fn lanes_a_branch_leaves_apart_read_global_memory_apart() {
     assert!((0.8..1.25).contains(&ratio), "{ratio}: {:?} vs {:?}", divergent.features, strided.features);
     assert!(divergent.cost.total > strided.cost.total, "{:?} vs {:?}", divergent.cost, strided.cost);
 }
+
+/// Eight halves per thread (our own text), read and written by `body` at `i = 8 * thread`.
+fn eight_halves(body: &str) -> String {
+    format!(
+        r#"
+#include <cuda_fp16.h>
+#define HALF2(v) (reinterpret_cast<half2 *>(&(v))[0])
+#define LDST128BITS(v) (reinterpret_cast<float4 *>(&(v))[0])
+__global__ void add8(half *a, half *b, half *c, int n) {{
+    int i = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (i + 7 >= n) return;
+    {body}
+}}
+void run(half *a, half *b, half *c) {{
+    const int n = 1 << 24;
+    add8<<<n / 8 / 256, 256>>>(a, b, c, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn unrolled_vector_accesses_at_constant_offsets_cover_the_row() {
+    let wide = profile_of(
+        &eight_halves(
+            "half pa[8], pb[8], pc[8];\n    LDST128BITS(pa[0]) = LDST128BITS(a[i]);\n    \
+             LDST128BITS(pb[0]) = LDST128BITS(b[i]);\n    \
+             for (int k = 0; k < 8; k += 2) HALF2(pc[k]) = __hadd2(HALF2(pa[k]), HALF2(pb[k]));\n    \
+             LDST128BITS(c[i]) = LDST128BITS(pc[0]);",
+        ),
+        "add8",
+    );
+    let pairs = (0..4)
+        .map(|k| format!("HALF2(c[i + {o}]) = __hadd2(HALF2(a[i + {o}]), HALF2(b[i + {o}]));", o = 2 * k))
+        .collect::<Vec<_>>()
+        .join("\n    ");
+    let four_half2 = profile_of(&eight_halves(&pairs), "add8");
+    let cast =
+        profile_of(&eight_halves(&pairs.replace("HALF2(c[i + 0])", "reinterpret_cast<half2 *>(&c[i + 0])[0]")), "add8");
+    let bytes = 2.0 * f64::from(1u32 << 24);
+    for (which, p) in [("wide", &wide), ("four", &four_half2), ("cast", &cast)] {
+        assert_eq!(p.features.uncoalesced_bytes, 0.0, "{which}: {:?}", p.features);
+        assert!((p.features.load_bytes / (2.0 * bytes) - 1.0).abs() < 0.01, "{:?}", p.features);
+        assert!((p.features.store_bytes / bytes - 1.0).abs() < 0.01, "{:?}", p.features);
+    }
+    // One HALF2 of the eight alone skips three quarters of each lane's 16 bytes.
+    let alone = profile_of(&eight_halves("HALF2(c[i]) = __hadd2(HALF2(a[i]), HALF2(b[i]));"), "add8");
+    assert!(alone.features.uncoalesced_bytes > 0.0, "{:?}", alone.features);
+    // Four floats of eight at offsets 0 and 4: FLOAT4 twice covers them too.
+    let floats = eight_halves("").replace("half *", "float *").replace(
+        "if (i + 7 >= n) return;",
+        "if (i + 7 >= n) return;\n    float4 u = reinterpret_cast<float4 *>(&a[i + 4])[0];\n    \
+         float4 v = reinterpret_cast<float4 *>(&a[i])[0];\n    c[i] = u.x + v.x;",
+    );
+    let floats = profile_of(&floats, "add8");
+    // Eight floats a thread, every one read once (only the lone scalar store is strided).
+    assert!((floats.features.load_bytes / (2.0 * bytes) - 1.0).abs() < 0.01, "{:?}", floats.features);
+    let store_waste = floats.features.store_bytes - bytes / 4.0;
+    assert!((floats.features.uncoalesced_bytes - store_waste).abs() < 1.0, "{:?}", floats.features);
+}
