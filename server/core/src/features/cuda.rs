@@ -106,6 +106,8 @@ struct Walker<'a> {
     env: Env,
     vars: HashMap<String, Coef>,
     global: HashMap<String, f64>,
+    /// Global pointers to integers (a warp's integer atomics on one address are combined).
+    integers: std::collections::HashSet<String>,
     shared: HashMap<String, Shared>,
     /// Arrays already streamed by an earlier top-level loop (later passes hit L2 more).
     streamed: HashMap<String, usize>,
@@ -209,6 +211,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         env,
         vars: HashMap::new(),
         global: HashMap::new(),
+        integers: Default::default(),
         shared: HashMap::new(),
         streamed: HashMap::new(),
         pass: 0,

@@ -218,6 +218,14 @@ impl Walker<'_> {
             match (on_chip, contended) {
                 (true, true) => self.acc.atomics += weight,
                 (true, false) => self.acc.shared_atomics += weight,
+                // Integer adds, minima, maxima and bitwise operations of a warp on one
+                // address are combined into one (the compiler reduces them in the warp first).
+                (false, true)
+                    if COMBINED_ATOMICS.contains(&short)
+                        && target.is_some_and(|t| self.integers.contains(self.text(array_of(t)))) =>
+                {
+                    self.acc.contended += weight * (self.issue / 32.0).min(1.0);
+                }
                 (false, true) => self.acc.contended += weight,
                 (false, false) => self.acc.atomics += weight,
             }
@@ -521,6 +529,10 @@ impl Walker<'_> {
         }
     }
 }
+
+/// Atomics whose integer operands a warp combines before it sends one to memory.
+const COMBINED_ATOMICS: [&str; 7] =
+    ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"];
 
 /// Instructions an integer division or remainder by a value known only at run time takes.
 const INTEGER_DIVISION: f64 = 16.0;

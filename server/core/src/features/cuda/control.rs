@@ -21,7 +21,17 @@ impl Walker<'_> {
             }
             if let Some(name) = crate::extract::declarator_name(decl) {
                 let width = vector_width(self.text(p));
-                self.global.insert(self.text(name).to_string(), width);
+                let name = self.text(name).to_string();
+                let ty = p.child_by_field_name("type").map(|t| self.text(t)).unwrap_or_default();
+                let words: Vec<&str> = crate::extract::words(ty).collect();
+                let integer = |w: &&str| {
+                    matches!(*w, "int" | "unsigned" | "long" | "short" | "size_t" | "char")
+                        || (w.starts_with("int") || w.starts_with("uint")) && w.ends_with("_t")
+                };
+                if words.iter().any(integer) {
+                    self.integers.insert(name.clone());
+                }
+                self.global.insert(name, width);
             }
         }
     }

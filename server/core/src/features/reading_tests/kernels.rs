@@ -156,3 +156,35 @@ fn unrolled_vector_accesses_at_constant_offsets_cover_the_row() {
     let store_waste = floats.features.store_bytes - bytes / 4.0;
     assert!((floats.features.uncoalesced_bytes - store_waste).abs() < 1.0, "{:?}", floats.features);
 }
+
+/// A grid-stride sum (our own text) of `T`s ending in `tail`, which adds `sum` to `*out`.
+fn grid_sum(ty: &str, tail: &str) -> String {
+    format!(
+        r#"
+__global__ void grid_sum(const {ty} *in, {ty} *out, int n) {{
+    {ty} sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum += in[i];
+    {tail}
+}}
+void run(const {ty} *in, {ty} *out) {{
+    const int n = 1 << 24;
+    grid_sum<<<1024, 256>>>(in, out, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_warps_integer_atomics_on_one_address_cost_one_atomic() {
+    let warp_first = "for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffff, sum, o);\n    \
+                      if (threadIdx.x % 32 == 0) atomicAdd(out, sum);";
+    let each = profile_of(&grid_sum("int", "atomicAdd(out, sum);"), "grid_sum");
+    let reduced = profile_of(&grid_sum("int", warp_first), "grid_sum");
+    // The compiler reduces the warp's integer adds to one: no dearer than reducing by hand.
+    let ratio = each.cost.atomics / reduced.cost.atomics;
+    assert!((0.9..1.1).contains(&ratio), "{ratio}: {:?} vs {:?}", each.cost, reduced.cost);
+    // Float adds are not combined: every lane's add waits its turn at the address.
+    let each = profile_of(&grid_sum("float", "atomicAdd(out, sum);"), "grid_sum");
+    let reduced = profile_of(&grid_sum("float", warp_first), "grid_sum");
+    assert!(each.cost.atomics > 16.0 * reduced.cost.atomics, "{:?} vs {:?}", each.cost, reduced.cost);
+}
