@@ -364,11 +364,15 @@ impl Walker<'_> {
         if let Some((array, index, width)) = self.element_cast(cur) {
             let Some(&own) = self.global.get(array.as_str()) else { return };
             let elems = width / own;
-            let coef = match self.coef(index, 0) {
-                Coef::Lin(a) if self.covers_gap(&array, index, a.abs(), elems) => Coef::Lin(1.0),
-                Coef::Lin(a) => Coef::Lin(a * own / width),
-                c => c,
+            let (coef, group) = match self.coef(index, 0) {
+                // The group moves the lane's whole stride, as one access that wide would.
+                Coef::Lin(a) if self.covers_gap(&array, index, a.abs(), elems) => {
+                    (Coef::Lin(1.0), (a.abs() * own).min(4.0))
+                }
+                Coef::Lin(a) => (Coef::Lin(a * own / width), width),
+                c => (c, width),
             };
+            self.acc.vector_width = self.acc.vector_width.max(group);
             self.global_access(array, width.max(own), coef, weight, load, store);
             return;
         }
@@ -387,16 +391,18 @@ impl Walker<'_> {
         let Some(index) = indices.first().copied() else {
             return;
         };
-        let coef = match indices.len() {
+        let (coef, group) = match indices.len() {
             1 => match self.coef(index, 0) {
-                // `a[i + 0]` … `a[i + 3]` with `i` stepping by 4: together, every element.
+                // `a[i + 0]` … `a[i + 3]` with `i` stepping by 4: together, every element,
+                // the lane's stride moved as one access that wide would.
                 Coef::Lin(a) if cur.kind() == "identifier" && self.covers_gap(&base_text, index, a.abs(), 1.0) => {
-                    Coef::Lin(1.0)
+                    (Coef::Lin(1.0), (a.abs() * width).min(4.0))
                 }
-                c => c,
+                c => (c, width),
             },
-            _ => Coef::Unknown,
+            _ => (Coef::Unknown, width),
         };
+        self.acc.vector_width = self.acc.vector_width.max(group);
         // A pointer derived per lane (`plane = x + (n * C + c) * H * W`) varies with it.
         let coef = match self.vars.get(base_text.as_str()) {
             Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),

@@ -140,6 +140,8 @@ fn unrolled_vector_accesses_at_constant_offsets_cover_the_row() {
         assert_eq!(p.features.uncoalesced_bytes, 0.0, "{which}: {:?}", p.features);
         assert!((p.features.load_bytes / (2.0 * bytes) - 1.0).abs() < 0.01, "{:?}", p.features);
         assert!((p.features.store_bytes / bytes - 1.0).abs() < 0.01, "{:?}", p.features);
+        // Sixteen bytes a lane, in one access or four.
+        assert_eq!(p.features.vector_width, 4.0, "{which}: {:?}", p.features);
     }
     // One HALF2 of the eight alone skips three quarters of each lane's 16 bytes.
     let alone = profile_of(&eight_halves("HALF2(c[i]) = __hadd2(HALF2(a[i]), HALF2(b[i]));"), "add8");
