@@ -62,7 +62,8 @@ impl Walker<'_> {
                     self.statement(init, mult, frac, depth + 1);
                 }
                 self.loop_load.push(0.0);
-                let values = self.loop_values(node);
+                // One loop's values at a time: a tree loop inside another is walked once.
+                let values = if self.iterating { None } else { self.loop_values(node) };
                 let trip = values.as_ref().map_or(trip, |(_, v)| v.len() as f64);
                 match (node.child_by_field_name("body"), values) {
                     (Some(body), Some((var, values))) => self.iterate(body, &var, &values, mult, frac, depth + 1),
