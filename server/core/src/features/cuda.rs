@@ -48,6 +48,8 @@ struct Shared {
     padded: bool,
     /// Element width in 4-byte words (a bank is one word wide).
     width: f64,
+    /// Elements in a row (the last dimension).
+    row: f64,
 }
 
 #[derive(Default)]

@@ -345,7 +345,11 @@ impl Walker<'_> {
                 let first = self.coef(indices[0], 0);
                 let last = self.coef(indices[indices.len() - 1], 0);
                 if first != Coef::Uniform && last == Coef::Uniform {
-                    self.acc.bank_conflicts += weight;
+                    // The lanes along x, a row apart: `tile[32][32]` read down a column is
+                    // 32-way, counted as (d − 1) / 15 of the cost's 16-way unit.
+                    let lanes = (32.0 / self.issue.max(1.0)).min(self.block_x);
+                    let degree = conflict_degree(shared.row * shared.width, lanes) / shared.width.max(1.0);
+                    self.acc.bank_conflicts += weight * (degree - 1.0).max(0.0) / 15.0;
                 }
             } else if let (1, Coef::Lin(a)) =
                 (indices.len(), indices.first().map_or(Coef::Unknown, |i| self.coef(*i, 0)))

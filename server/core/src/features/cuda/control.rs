@@ -149,12 +149,16 @@ impl Walker<'_> {
                 let mut dims = 0;
                 let mut padded = false;
                 let mut elems = 1.0;
+                let mut row = 32.0;
                 let mut cur = Some(d);
                 while let Some(c) = cur.filter(|c| c.kind() == "array_declarator") {
                     dims += 1;
                     if let Some(size) = c.child_by_field_name("size") {
                         let s = self.text(size);
                         let v = self.env.eval(s).map(|e| e.value).unwrap_or(32.0);
+                        if dims == 1 {
+                            row = v.max(1.0);
+                        }
                         // `[TILE + PAD]` pads only where it moves the row off the 32 banks
                         // (`#define PAD 0` does not).
                         padded |= (s.contains('+') || (v as i64 % 2 == 1 && v > 1.0)) && v as i64 % 32 != 0;
@@ -168,7 +172,7 @@ impl Walker<'_> {
                         self.acc.smem_bytes += elems * bytes_per;
                     }
                     let width = vector_width(&type_text);
-                    self.shared.insert(self.text(name).to_string(), Shared { dims, padded, width });
+                    self.shared.insert(self.text(name).to_string(), Shared { dims, padded, width, row });
                 }
                 continue;
             }
@@ -195,7 +199,7 @@ impl Walker<'_> {
                         self.global.insert(name.clone(), w);
                     } else if self.shared_in(&value_text) {
                         let width = vector_width(&decl_text);
-                        self.shared.insert(name.clone(), Shared { dims: 1, padded: false, width });
+                        self.shared.insert(name.clone(), Shared { dims: 1, padded: false, width, row: 32.0 });
                     }
                 }
                 self.expr(value, mult, frac, 1);

@@ -190,3 +190,39 @@ fn a_warps_integer_atomics_on_one_address_cost_one_atomic() {
     let reduced = profile_of(&grid_sum("float", warp_first), "grid_sum");
     assert!(each.cost.atomics > 16.0 * reduced.cost.atomics, "{:?} vs {:?}", each.cost, reduced.cost);
 }
+
+/// A tiled transpose (our own text), `T`×`T` tiles of `T`×8 threads, the tile's row `row`.
+fn tiled_transpose(t: u32, row: &str) -> String {
+    format!(
+        r#"
+#define T {t}
+__global__ void transpose(float *out, const float *in, int n) {{
+    __shared__ float tile[T][{row}];
+    int x = blockIdx.x * T + threadIdx.x, y = blockIdx.y * T + threadIdx.y;
+    for (int j = 0; j < T; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+    __syncthreads();
+    x = blockIdx.y * T + threadIdx.x; y = blockIdx.x * T + threadIdx.y;
+    for (int j = 0; j < T; j += 8) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}}
+void run(float *out, const float *in) {{
+    const int n = 8192;
+    transpose<<<dim3(n / T, n / T), dim3(T, 8)>>>(out, in, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_column_of_an_unpadded_tile_conflicts_as_many_ways_as_the_lanes_share_a_bank() {
+    let wide = profile_of(&tiled_transpose(32, "T"), "transpose");
+    let padded = profile_of(&tiled_transpose(32, "T + 1"), "transpose");
+    let narrow = profile_of(&tiled_transpose(16, "T"), "transpose");
+    assert_eq!(padded.features.bank_conflicts, 0.0, "{:?}", padded.features);
+    // 32 lanes one row apart in a 32-word row: one bank, 32 turns for each column read.
+    let per_read = wide.features.bank_conflicts / (wide.features.shared_accesses / 2.0);
+    assert!((per_read - 31.0 / 15.0).abs() < 0.01, "{per_read}: {:?}", wide.features);
+    assert!(wide.cost.shared > 10.0 * padded.cost.shared, "{:?} vs {:?}", wide.cost, padded.cost);
+    // 16 lanes along x, 16 words apart: two banks, 8 turns.
+    let per_read = narrow.features.bank_conflicts / (narrow.features.shared_accesses / 2.0);
+    assert!((per_read - 7.0 / 15.0).abs() < 0.01, "{per_read}: {:?}", narrow.features);
+}
