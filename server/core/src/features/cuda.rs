@@ -4,6 +4,7 @@
 
 mod access;
 mod control;
+mod guard;
 mod inline;
 
 use super::cost::{self, Cost, Rates};
@@ -13,7 +14,7 @@ use super::{Features, Profile};
 use crate::extract::macros::Macro;
 use crate::kernel::{Kernel, Language};
 use crate::source::parse_snippet;
-use access::subscript_counts;
+use access::subscript_indices;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -45,6 +46,10 @@ impl Coef {
 struct Shared {
     dims: usize,
     padded: bool,
+    /// Element width in 4-byte words (a bank is one word wide).
+    width: f64,
+    /// Elements in a row (the last dimension).
+    row: f64,
 }
 
 #[derive(Default)]
@@ -90,10 +95,21 @@ struct Walker<'a> {
     frac_now: f64,
     /// Inside a guard that lets one thread of a block through (`if (threadIdx.x == 0)`).
     one_thread: bool,
+    /// How many more lanes the warps issue for than do work in the branch being walked
+    /// (`if (tid % 8 == 0)`: every warp issues, one lane in 8 works): shared-memory and
+    /// arithmetic issue by the warp, so their work counts this many times per active lane.
+    issue: f64,
+    /// Lanes apart of the lanes that work in the branch being walked (`if (tid % 8 ==
+    /// 0)`: 8): an index linear in the lane reaches memory at that many times its stride.
+    lane_gap: f64,
+    /// Walking a loop's body once per value of its variable (see `Walker::loop_values`).
+    iterating: bool,
     rates: &'a Rates,
     env: Env,
     vars: HashMap<String, Coef>,
     global: HashMap<String, f64>,
+    /// Global pointers to integers (a warp's integer atomics on one address are combined).
+    integers: std::collections::HashSet<String>,
     shared: HashMap<String, Shared>,
     /// Arrays already streamed by an earlier top-level loop (later passes hit L2 more).
     streamed: HashMap<String, usize>,
@@ -101,8 +117,9 @@ struct Walker<'a> {
     block_x: f64,
     /// Threads of a block beyond its first row (`blockDim.y * blockDim.z`).
     block_rows: f64,
-    /// How often each name is subscripted in the kernel's text.
-    subscripts: HashMap<String, usize>,
+    /// Each name's subscripts in the kernel's text (their index expressions, spaces
+    /// removed): how often it is read, and at which constant offsets of one index.
+    subscripts: HashMap<String, Vec<String>>,
     /// Threads along x in the whole grid: a linear index in x spans this many.
     threads_x: f64,
     acc: Acc,
@@ -189,16 +206,20 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         mult_now: 1.0,
         frac_now: 1.0,
         one_thread: false,
+        issue: 1.0,
+        lane_gap: 1.0,
+        iterating: false,
         rates,
         env,
         vars: HashMap::new(),
         global: HashMap::new(),
+        integers: Default::default(),
         shared: HashMap::new(),
         streamed: HashMap::new(),
         pass: 0,
         block_x: block[0],
         block_rows: block[1] * block[2],
-        subscripts: def.map(|d| subscript_counts(d, &source)).unwrap_or_default(),
+        subscripts: def.map(|d| subscript_indices(d, &source)).unwrap_or_default(),
         threads_x: (grid[0] * block[0]).max(1.0),
         acc: Acc::default(),
         loop_load: vec![0.0],

@@ -5,6 +5,7 @@ use crate::extract::extract_text;
 use crate::kernel::Language;
 
 mod host_code;
+mod kernels;
 mod python;
 mod torch;
 

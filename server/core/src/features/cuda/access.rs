@@ -160,14 +160,18 @@ impl Walker<'_> {
             "binary_expression" => {
                 if let Some(op) = node.child_by_field_name("operator") {
                     if matches!(op.kind(), "+" | "-" | "*" | "/") {
-                        self.acc.scalar_ops += weight;
+                        self.acc.scalar_ops += self.issued(weight);
+                    } else if op.kind() == "%" {
+                        let by = node.child_by_field_name("right");
+                        let ops = if by.is_some_and(|r| self.compile_time(r)) { 1.0 } else { INTEGER_DIVISION };
+                        self.acc.scalar_ops += ops * self.issued(weight);
                     }
                 }
             }
             "assignment_expression" => {
                 if let Some(op) = node.child_by_field_name("operator") {
                     if op.kind() != "=" {
-                        self.acc.scalar_ops += weight;
+                        self.acc.scalar_ops += self.issued(weight);
                     }
                 }
             }
@@ -214,6 +218,14 @@ impl Walker<'_> {
             match (on_chip, contended) {
                 (true, true) => self.acc.atomics += weight,
                 (true, false) => self.acc.shared_atomics += weight,
+                // Integer adds, minima, maxima and bitwise operations of a warp on one
+                // address are combined into one (the compiler reduces them in the warp first).
+                (false, true)
+                    if COMBINED_ATOMICS.contains(&short)
+                        && target.is_some_and(|t| self.integers.contains(self.text(array_of(t)))) =>
+                {
+                    self.acc.contended += weight * (self.issue / 32.0).min(1.0);
+                }
                 (false, true) => self.acc.contended += weight,
                 (false, false) => self.acc.atomics += weight,
             }
@@ -235,7 +247,7 @@ impl Walker<'_> {
         } else if short.starts_with("__")
             && (short.contains("exp") || short.contains("log") || short.contains("sin") || short.contains("fdiv"))
         {
-            self.acc.scalar_ops += 2.0 * weight;
+            self.acc.scalar_ops += 2.0 * self.issued(weight);
         } else if matches!(
             short,
             "expf"
@@ -254,10 +266,56 @@ impl Walker<'_> {
                 | "erff"
                 | "exp2f"
         ) {
-            self.acc.scalar_ops += 8.0 * weight;
+            self.acc.scalar_ops += 8.0 * self.issued(weight);
         } else {
             self.inline_call(node, &name, weight);
         }
+    }
+
+    /// The work of `weight` lane-executions as the warps issue it (see `Walker::issue`): at
+    /// most once per thread for each time it runs.
+    pub(super) fn issued(&self, weight: f64) -> f64 {
+        (weight * self.issue).min(self.mult_now.max(weight))
+    }
+
+    /// Whether an operand is known when the kernel is compiled: a literal, a template
+    /// parameter or a `#define`/constant of the file (`% 32` is a mask, `% n` a division).
+    fn compile_time(&self, node: Node) -> bool {
+        let text = self.text(node);
+        crate::extract::words(text).all(|w| {
+            w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                || self.constants.contains(w)
+                || self.helpers.iter().any(|h| {
+                    h.name == w
+                        && matches!(h.kind, crate::kernel::HelperKind::Define | crate::kernel::HelperKind::Constant)
+                })
+                || matches!(w, "sizeof" | "int" | "unsigned" | "float" | "warpSize")
+        })
+    }
+
+    /// Whether an access of `elems` elements at `index`, whose lanes are `stride` elements
+    /// apart, is one of an unrolled group that covers the gap between the lanes: four
+    /// `HALF2(a[i + k])` at k = 0, 2, 4, 6 with `i` stepping by 8 read every element once,
+    /// like one 16-byte access of the eight.
+    fn covers_gap(&self, array: &str, index: Node, stride: f64, elems: f64) -> bool {
+        let Some(indices) = self.subscripts.get(array) else { return false };
+        if stride <= elems || stride > 64.0 || elems <= 0.0 {
+            return false;
+        }
+        let (base, _) = offset_of(&squeezed(self.text(index)));
+        let mut offsets: Vec<f64> =
+            indices.iter().map(|i| offset_of(i)).filter(|(b, _)| *b == base).map(|(_, c)| c).collect();
+        offsets.sort_by(f64::total_cmp);
+        let Some(&first) = offsets.first() else { return false };
+        // The union of [c, c + elems) over the offsets, from the first: does it reach a stride?
+        let mut reach = first;
+        for c in offsets {
+            if c > reach {
+                break;
+            }
+            reach = reach.max(c + elems);
+        }
+        reach - first >= stride
     }
 
     /// One subscript access: global (coalescing, vector width) or shared (bank conflicts).
@@ -278,13 +336,30 @@ impl Walker<'_> {
         let (store, load) = access_kind(node, self.src);
         let base_text = self.text(cur).to_string();
         if let Some(shared) = self.shared.get(base_text.as_str()).cloned() {
-            self.acc.shared_accesses += weight * (store as u8 + load as u8) as f64;
+            // A warp issues the access for all its lanes, however few of them work.
+            let issued = self.issued(weight);
+            let accesses = (store as u8 + load as u8) as f64;
+            self.acc.shared_accesses += issued * accesses;
             // Lanes walking the first index of an unpadded 2-D tile hit one bank.
             if shared.dims >= 2 && !shared.padded && indices.len() >= 2 {
                 let first = self.coef(indices[0], 0);
                 let last = self.coef(indices[indices.len() - 1], 0);
                 if first != Coef::Uniform && last == Coef::Uniform {
-                    self.acc.bank_conflicts += weight;
+                    // The lanes along x, a row apart: `tile[32][32]` read down a column is
+                    // 32-way, counted as (d − 1) / 15 of the cost's 16-way unit.
+                    let lanes = (32.0 / self.issue.max(1.0)).min(self.block_x);
+                    let degree = conflict_degree(shared.row * shared.width, lanes) / shared.width.max(1.0);
+                    self.acc.bank_conflicts += weight * (degree - 1.0).max(0.0) / 15.0;
+                }
+            } else if let (1, Coef::Lin(a)) =
+                (indices.len(), indices.first().map_or(Coef::Unknown, |i| self.coef(*i, 0)))
+            {
+                // Lanes `a` elements apart: a d-way conflict costs d accesses, counted as
+                // (d − 1) / 15 of the 2-D tile's 16-way one (the cost's weight).
+                let stride = a * self.lane_gap * shared.width;
+                let degree = conflict_degree(stride, 32.0 / self.issue.max(1.0)) / shared.width.max(1.0);
+                if degree > 1.0 {
+                    self.acc.bank_conflicts += issued * accesses * (degree - 1.0) / 15.0;
                 }
             }
             return;
@@ -292,10 +367,16 @@ impl Walker<'_> {
         // `reinterpret_cast<float4*>(&(a[i]))[0]`: a vector access at `a[i]`.
         if let Some((array, index, width)) = self.element_cast(cur) {
             let Some(&own) = self.global.get(array.as_str()) else { return };
-            let coef = match self.coef(index, 0) {
-                Coef::Lin(a) => Coef::Lin(a * own / width),
-                c => c,
+            let elems = width / own;
+            let (coef, group) = match self.coef(index, 0) {
+                // The group moves the lane's whole stride, as one access that wide would.
+                Coef::Lin(a) if self.covers_gap(&array, index, a.abs(), elems) => {
+                    (Coef::Lin(1.0), (a.abs() * own).min(4.0))
+                }
+                Coef::Lin(a) => (Coef::Lin(a * own / width), width),
+                c => (c, width),
             };
+            self.acc.vector_width = self.acc.vector_width.max(group);
             self.global_access(array, width.max(own), coef, weight, load, store);
             return;
         }
@@ -314,7 +395,18 @@ impl Walker<'_> {
         let Some(index) = indices.first().copied() else {
             return;
         };
-        let coef = if indices.len() == 1 { self.coef(index, 0) } else { Coef::Unknown };
+        let (coef, group) = match indices.len() {
+            1 => match self.coef(index, 0) {
+                // `a[i + 0]` … `a[i + 3]` with `i` stepping by 4: together, every element,
+                // the lane's stride moved as one access that wide would.
+                Coef::Lin(a) if cur.kind() == "identifier" && self.covers_gap(&base_text, index, a.abs(), 1.0) => {
+                    (Coef::Lin(1.0), (a.abs() * width).min(4.0))
+                }
+                c => (c, width),
+            },
+            _ => (Coef::Unknown, width),
+        };
+        self.acc.vector_width = self.acc.vector_width.max(group);
         // A pointer derived per lane (`plane = x + (n * C + c) * H * W`) varies with it.
         let coef = match self.vars.get(base_text.as_str()) {
             Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),
@@ -395,6 +487,11 @@ impl Walker<'_> {
         store: bool,
     ) {
         let elem = 4.0 * width;
+        // The lanes that work are `lane_gap` apart: so are their elements.
+        let coef = match coef {
+            Coef::Lin(a) => Coef::Lin(a * self.lane_gap),
+            c => c,
+        };
         let bytes = match coef {
             Coef::Uniform => {
                 self.acc.broadcast += weight;
@@ -414,7 +511,7 @@ impl Walker<'_> {
         // places (the fields of a struct); otherwise the sector is fetched for one element.
         let reused = self.loop_load.len() > 1
             || self.block_rows > 1.0
-            || self.subscripts.get(base_text.as_str()).is_some_and(|n| *n > 1);
+            || self.subscripts.get(base_text.as_str()).is_some_and(|n| n.len() > 1);
         let bytes = if bytes > elem && reused { elem + (bytes - elem) / self.rates.l2_over_dram } else { bytes };
         self.acc.vector_width = self.acc.vector_width.max(width);
         self.acc.uncoalesced += (bytes - elem).max(0.0) * weight;
@@ -443,22 +540,73 @@ impl Walker<'_> {
     }
 }
 
+/// Atomics whose integer operands a warp combines before it sends one to memory.
+const COMBINED_ATOMICS: [&str; 7] =
+    ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"];
+
+/// Instructions an integer division or remainder by a value known only at run time takes.
+const INTEGER_DIVISION: f64 = 16.0;
+
+/// Lanes of a warp that hit one bank when `active` lanes access words `stride` apart: the
+/// 32 banks hold consecutive words, so a stride of 2^j words leaves 32 / 2^j of them in use.
+fn conflict_degree(stride: f64, active: f64) -> f64 {
+    let words = stride.abs();
+    if words < 1.0 || words.fract() != 0.0 {
+        return 1.0;
+    }
+    let gcd = {
+        let (mut a, mut b) = (words as u64, 32u64);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a as f64
+    };
+    (active.clamp(1.0, 32.0) * gcd / 32.0).ceil().max(1.0)
+}
+
 /// Cache-hinted load intrinsics that read through a pointer (`__ldg(p + i)`).
 const LOAD_INTRINSICS: [&str; 6] = ["__ldg", "__ldca", "__ldcg", "__ldcs", "__ldlu", "__ldcv"];
 
-/// How often each array is subscripted in the kernel `def` (`a[i][j]` once, as `a`): a
-/// chain of subscripts is counted at its innermost one, the one whose argument is the array.
-pub(super) fn subscript_counts(def: Node, src: &str) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
+/// Each array's subscripts in the kernel `def` (`a[i][j]` once, as `a`), by the text of
+/// their index without spaces: a chain of subscripts is counted at its innermost one, the
+/// one whose argument is the array.
+pub(super) fn subscript_indices(def: Node, src: &str) -> HashMap<String, Vec<String>> {
+    let mut found: HashMap<String, Vec<String>> = HashMap::new();
     crate::extract::walk_preorder(def, |n| {
         if n.kind() == "subscript_expression" {
             if let Some(array) = n.child_by_field_name("argument").filter(|a| a.kind() == "identifier") {
-                *counts.entry(src[array.byte_range()].to_string()).or_insert(0) += 1;
+                let index = n.child_by_field_name("indices").and_then(|i| i.named_child(0));
+                let text = index.and_then(|i| src.get(i.byte_range())).unwrap_or_default();
+                found.entry(src[array.byte_range()].to_string()).or_default().push(squeezed(text));
             }
         }
         true
     });
-    counts
+    found
+}
+
+/// An index's text without spaces or outer parentheses.
+fn squeezed(text: &str) -> String {
+    let mut t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+    while t.starts_with('(')
+        && t.ends_with(')')
+        && t[1..t.len() - 1].chars().filter(|c| *c == '(').count()
+            == t[1..t.len() - 1].chars().filter(|c| *c == ')').count()
+    {
+        t = t[1..t.len() - 1].to_string();
+    }
+    t
+}
+
+/// `idx + 2` → (`idx`, 2); an index with no constant offset is its own base at 0.
+fn offset_of(index: &str) -> (String, f64) {
+    match index.rsplit_once('+') {
+        Some((base, c)) if !base.is_empty() => match c.parse::<u32>() {
+            Ok(c) => (squeezed(base), f64::from(c)),
+            Err(_) => (index.to_string(), 0.0),
+        },
+        _ => (index.to_string(), 0.0),
+    }
 }
 
 /// The array a (possibly nested) subscript reads: `a` for `a[i][j]`.
@@ -474,7 +622,7 @@ fn array_of(mut node: Node) -> Node {
 
 /// (is a store, is a load) for the access at `node`.
 /// `n` without the parentheses around it (`None` for empty ones).
-fn unparenthesized(mut n: Node) -> Option<Node> {
+pub(super) fn unparenthesized(mut n: Node) -> Option<Node> {
     while n.kind() == "parenthesized_expression" {
         n = n.named_child(0)?;
     }

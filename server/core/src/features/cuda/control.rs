@@ -1,6 +1,8 @@
 //! How often each statement of a CUDA kernel runs: declarations and assignments tracked,
-//! loops and their trip counts, the threads a branch guard lets through.
+//! loops and their trip counts (a tree step walked once per value of its variable); the
+//! threads a branch lets through are in `guard.rs`.
 
+use super::access::unparenthesized;
 use super::{parameter_declarations, vector_width, Coef, Shared, Walker};
 use tree_sitter::Node;
 
@@ -19,7 +21,17 @@ impl Walker<'_> {
             }
             if let Some(name) = crate::extract::declarator_name(decl) {
                 let width = vector_width(self.text(p));
-                self.global.insert(self.text(name).to_string(), width);
+                let name = self.text(name).to_string();
+                let ty = p.child_by_field_name("type").map(|t| self.text(t)).unwrap_or_default();
+                let words: Vec<&str> = crate::extract::words(ty).collect();
+                let integer = |w: &&str| {
+                    matches!(*w, "int" | "unsigned" | "long" | "short" | "size_t" | "char")
+                        || (w.starts_with("int") || w.starts_with("uint")) && w.ends_with("_t")
+                };
+                if words.iter().any(integer) {
+                    self.integers.insert(name.clone());
+                }
+                self.global.insert(name, width);
             }
         }
     }
@@ -50,8 +62,13 @@ impl Walker<'_> {
                     self.statement(init, mult, frac, depth + 1);
                 }
                 self.loop_load.push(0.0);
-                if let Some(body) = node.child_by_field_name("body") {
-                    self.statement(body, mult * trip, frac, depth + 1);
+                // One loop's values at a time: a tree loop inside another is walked once.
+                let values = if self.iterating { None } else { self.loop_values(node) };
+                let trip = values.as_ref().map_or(trip, |(_, v)| v.len() as f64);
+                match (node.child_by_field_name("body"), values) {
+                    (Some(body), Some((var, values))) => self.iterate(body, &var, &values, mult, frac, depth + 1),
+                    (Some(body), None) => self.statement(body, mult * trip, frac, depth + 1),
+                    _ => {}
                 }
                 let per_iter = self.loop_load.pop().unwrap_or(0.0);
                 let unrolled = self.preceded_by_unroll(node);
@@ -77,13 +94,16 @@ impl Walker<'_> {
                 if let Some(c) = cond {
                     self.expr(c, mult, frac, depth + 1);
                 }
-                let inner = frac * cond.map(|c| self.guard_fraction(c)).unwrap_or(1.0);
-                let outer = self.one_thread;
+                let guard = cond.map(|c| self.guard_fraction(c)).unwrap_or_default();
+                let inner = frac * guard.lanes;
+                let (outer, outer_issue, outer_gap) = (self.one_thread, self.issue, self.lane_gap);
                 self.one_thread |= cond.is_some_and(|c| self.one_thread_guard(c));
+                self.issue *= (guard.warps / guard.lanes).max(1.0);
+                self.lane_gap *= guard.gap;
                 if let Some(c) = node.child_by_field_name("consequence") {
                     self.statement(c, mult, inner, depth + 1);
                 }
-                self.one_thread = outer;
+                (self.one_thread, self.issue, self.lane_gap) = (outer, outer_issue, outer_gap);
                 if let Some(a) = node.child_by_field_name("alternative") {
                     self.statement(a, mult, frac, depth + 1);
                 }
@@ -103,7 +123,7 @@ impl Walker<'_> {
             "expression_statement" => {
                 if let Some(assign) = node.named_child(0).filter(|n| n.kind() == "assignment_expression") {
                     self.track_assignment(assign);
-                    if mult == 1.0 {
+                    if mult == 1.0 && !self.iterating {
                         self.rescale(assign);
                     }
                 }
@@ -112,31 +132,6 @@ impl Walker<'_> {
             "comment" => {}
             _ => self.expr(node, mult, frac, depth + 1),
         }
-    }
-
-    /// Whether a condition lets one thread of a block through: an `==` between a value that
-    /// varies across the lanes and one that does not (`threadIdx.x == 0`, `tid == 0`), on its
-    /// own or in a chain of `&&`.
-    pub(super) fn one_thread_guard(&self, cond: Node) -> bool {
-        let mut found = false;
-        crate::extract::walk_preorder(cond, |n| {
-            if found {
-                return false;
-            }
-            match (n.kind(), n.child_by_field_name("operator").map(|o| o.kind())) {
-                ("binary_expression", Some("==")) => {
-                    let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
-                        return false;
-                    };
-                    let (cl, cr) = (self.coef(l, 0), self.coef(r, 0));
-                    found = matches!((cl, cr), (Coef::Lin(_), Coef::Uniform) | (Coef::Uniform, Coef::Lin(_)));
-                    false
-                }
-                ("binary_expression", Some("&&")) | ("parenthesized_expression" | "condition_clause", _) => true,
-                _ => false,
-            }
-        });
-        found
     }
 
     pub(super) fn preceded_by_unroll(&self, node: Node) -> bool {
@@ -154,12 +149,16 @@ impl Walker<'_> {
                 let mut dims = 0;
                 let mut padded = false;
                 let mut elems = 1.0;
+                let mut row = 32.0;
                 let mut cur = Some(d);
                 while let Some(c) = cur.filter(|c| c.kind() == "array_declarator") {
                     dims += 1;
                     if let Some(size) = c.child_by_field_name("size") {
                         let s = self.text(size);
                         let v = self.env.eval(s).map(|e| e.value).unwrap_or(32.0);
+                        if dims == 1 {
+                            row = v.max(1.0);
+                        }
                         // `[TILE + PAD]` pads only where it moves the row off the 32 banks
                         // (`#define PAD 0` does not).
                         padded |= (s.contains('+') || (v as i64 % 2 == 1 && v > 1.0)) && v as i64 % 32 != 0;
@@ -172,7 +171,8 @@ impl Walker<'_> {
                     if dims > 0 {
                         self.acc.smem_bytes += elems * bytes_per;
                     }
-                    self.shared.insert(self.text(name).to_string(), Shared { dims, padded });
+                    let width = vector_width(&type_text);
+                    self.shared.insert(self.text(name).to_string(), Shared { dims, padded, width, row });
                 }
                 continue;
             }
@@ -198,7 +198,8 @@ impl Walker<'_> {
                         let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };
                         self.global.insert(name.clone(), w);
                     } else if self.shared_in(&value_text) {
-                        self.shared.insert(name.clone(), Shared { dims: 1, padded: false });
+                        let width = vector_width(&decl_text);
+                        self.shared.insert(name.clone(), Shared { dims: 1, padded: false, width, row: 32.0 });
                     }
                 }
                 self.expr(value, mult, frac, 1);
@@ -334,19 +335,7 @@ impl Walker<'_> {
             return guess(self);
         };
         let var = self.text(var).to_string();
-        let start = init
-            .and_then(|i| {
-                let mut found = None;
-                crate::extract::walk_preorder(i, |n| {
-                    if found.is_none() && matches!(n.kind(), "init_declarator" | "assignment_expression") {
-                        found = n.child_by_field_name("value").or_else(|| n.child_by_field_name("right"));
-                    }
-                    found.is_none()
-                });
-                found
-            })
-            .map(|v| self.text(v).to_string())
-            .unwrap_or_else(|| "0".to_string());
+        let start = self.loop_start(init);
         let bound_text = self.text(bound).to_string();
         let update_text = self.text(update).replace(' ', "");
         let (Some(a), Some(b)) = (self.eval_mean_thread(&start), self.eval_mean_thread(&bound_text)) else {
@@ -383,6 +372,104 @@ impl Walker<'_> {
         trip.clamp(0.0, 1e12)
     }
 
+    /// The text of a `for` loop's initial value (`0` where it has none).
+    fn loop_start(&self, init: Option<Node>) -> String {
+        init.and_then(|i| {
+            let mut found = None;
+            crate::extract::walk_preorder(i, |n| {
+                if found.is_none() && matches!(n.kind(), "init_declarator" | "assignment_expression") {
+                    found = n.child_by_field_name("value").or_else(|| n.child_by_field_name("right"));
+                }
+                found.is_none()
+            });
+            found
+        })
+        .map(|v| self.text(v).to_string())
+        .unwrap_or_else(|| "0".to_string())
+    }
+
+    /// A loop whose variable grows or shrinks by a factor (`s *= 2`, `s >>= 1`: a tree
+    /// reduction's steps): the variable and each value it takes, in order. Such a loop runs
+    /// a few times, and what its body does changes with the value (the lanes a `tid < s`
+    /// lets through, the stride of `sdata[2 * s * tid]`): it is walked once per value.
+    pub(super) fn loop_values(&mut self, node: Node) -> Option<(String, Vec<f64>)> {
+        if node.kind() != "for_statement" {
+            return None;
+        }
+        let cond = unparenthesized(node.child_by_field_name("condition")?)?;
+        let op = cond.child_by_field_name("operator")?.kind();
+        let var = self.text(cond.child_by_field_name("left")?).trim().to_string();
+        let bound = self.text(cond.child_by_field_name("right")?).to_string();
+        if !var.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return None;
+        }
+        let update = self.text(node.child_by_field_name("update")?).replace(' ', "");
+        let rest = update.strip_prefix(var.as_str())?;
+        let rest = rest.strip_prefix(&format!("={var}")).map(|r| format!("{r}=")).unwrap_or(rest.to_string());
+        let (step, by) = ["<<", ">>", "*", "/"].iter().find_map(|s| {
+            let by = rest.strip_prefix(s)?;
+            let by = by.strip_prefix('=').or_else(|| by.strip_suffix('='))?;
+            Some((*s, by.to_string()))
+        })?;
+        let by = self.env.eval_quiet(&by).filter(|e| e.guesses == 0)?.value;
+        let start = self.loop_start(node.child_by_field_name("initializer"));
+        let (mut v, b) = (self.eval_mean_thread(&start)?, self.eval_mean_thread(&bound)?);
+        let holds = |v: f64| match op {
+            "<" => v < b,
+            "<=" => v <= b,
+            ">" => v > b,
+            ">=" => v >= b,
+            "!=" => v != b,
+            _ => false,
+        };
+        let mut values = Vec::new();
+        while holds(v) {
+            if values.len() == 32 {
+                return None;
+            }
+            values.push(v);
+            let next = match step {
+                "<<" => v * 2f64.powf(by),
+                ">>" => (v / 2f64.powf(by)).floor(),
+                "*" => v * by,
+                _ => (v / by).floor(),
+            };
+            if next == v || !next.is_finite() {
+                return None;
+            }
+            v = next;
+        }
+        (!values.is_empty()).then_some((var, values))
+    }
+
+    /// Walks a loop's body once per value of its variable, `var` set to it: the body's work
+    /// adds up over the values, its counts (loops, unrolled loops, guesses, shared memory
+    /// declared) are the text's, once.
+    fn iterate(&mut self, body: Node, var: &str, values: &[f64], mult: f64, frac: f64, depth: usize) {
+        let (kept, was_iterating) = (self.env.values.get(var).copied(), self.iterating);
+        self.iterating = true;
+        let mut once = None;
+        for v in values {
+            self.env.set(var, *v);
+            self.statement(body, mult, frac, depth);
+            let counts = (self.acc.loops, self.acc.unrolled, self.acc.guesses, self.acc.smem_bytes);
+            match once {
+                None => once = Some(counts),
+                Some(c) => (self.acc.loops, self.acc.unrolled, self.acc.guesses, self.acc.smem_bytes) = c,
+            }
+        }
+        match kept {
+            Some(v) => self.env.set(var, v),
+            None => {
+                self.env.values.remove(var);
+            }
+        }
+        self.iterating = was_iterating;
+        if let Some(top) = self.loop_load.last_mut() {
+            *top /= values.len() as f64;
+        }
+    }
+
     /// Evaluates `text` for the average thread of the grid (elsewhere the indices are 0).
     pub(super) fn eval_mean_thread(&mut self, text: &str) -> Option<f64> {
         for (k, v) in &self.mean_index {
@@ -393,60 +480,5 @@ impl Walker<'_> {
             self.env.set(k, 0.0);
         }
         value
-    }
-
-    /// Fraction of threads that execute a branch: `if (lane == 0)`, `if (threadIdx.x == 0)`,
-    /// or a bounds check `if (i < n)` on a thread index (a tail touches few threads).
-    pub(super) fn guard_fraction(&mut self, cond: Node) -> f64 {
-        let mut frac: f64 = 1.0;
-        crate::extract::walk_preorder(cond, |n| {
-            if n.kind() != "binary_expression" {
-                return true;
-            }
-            let op = n.child_by_field_name("operator").map(|o| o.kind()).unwrap_or("");
-            let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
-                return true;
-            };
-            match op {
-                "<" | "<=" => {
-                    // An index that wraps (`ox = o % OW`, then `ix = ox * S + kx < W`) spans its
-                    // bound in every row, not once across the grid: no fraction of the threads.
-                    if self.wraps(self.text(l), 0) {
-                        return false;
-                    }
-                    if let Coef::Lin(a) = self.coef(l, 0) {
-                        let lo = self.env.eval_quiet(self.text(l)).map(|e| e.value);
-                        let hi = self.env.eval(self.text(r)).map(|e| e.value);
-                        if let (Some(lo), Some(hi)) = (lo, hi) {
-                            let threads = self.threads_x;
-                            let f = ((hi - lo) / (threads * a.abs().max(1e-9))).clamp(1.0 / threads, 1.0);
-                            frac = frac.min(f);
-                        }
-                    }
-                    false
-                }
-                "==" => {
-                    let lt = self.text(l).replace(' ', "");
-                    let is_thread_x = lt == "threadIdx.x"
-                        || self.env.texts.get(&lt).is_some_and(|d| d.replace(' ', "") == "threadIdx.x");
-                    if is_thread_x {
-                        frac = frac.min(1.0 / self.block_x.max(1.0));
-                    } else if self.coef(l, 0) != Coef::Uniform {
-                        frac = frac.min(1.0 / 32.0);
-                    }
-                    false
-                }
-                _ => true,
-            }
-        });
-        frac
-    }
-
-    /// Whether `text` or a local it is computed from takes a remainder (`o % OW`).
-    pub(super) fn wraps(&self, text: &str, depth: usize) -> bool {
-        text.contains('%')
-            || (depth < 4
-                && crate::extract::words(text)
-                    .any(|w| self.env.texts.get(w).is_some_and(|def| self.wraps(def, depth + 1))))
     }
 }

@@ -1,0 +1,228 @@
+//! How the steps of a kernel ladder change what a warp does: a tree reduction's branch
+//! that leaves most lanes of every warp idle, shared-memory strides that conflict on the
+//! banks, and unrolled vector accesses that together cover a row.
+
+use super::profile_of;
+
+/// A per-block sum over shared memory (our own text); `step` is one tree step of the loop
+/// `loop_head`, as the classic reduction ladder rewrites it.
+fn block_sum(loop_head: &str, step: &str) -> String {
+    format!(
+        r#"
+#define THREADS 256
+__global__ void block_sum(const float *in, float *out) {{
+    __shared__ float part[THREADS];
+    unsigned int t = threadIdx.x;
+    part[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    {loop_head} {{
+        {step}
+        __syncthreads();
+    }}
+    if (t == 0) out[blockIdx.x] = part[0];
+}}
+void run(const float *in, float *out) {{
+    const int n = 1 << 24;
+    block_sum<<<n / THREADS, THREADS>>>(in, out);
+}}
+"#
+    )
+}
+
+const UPWARD: &str = "for (unsigned int s = 1; s < blockDim.x; s *= 2)";
+const DOWNWARD: &str = "for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1)";
+
+/// Interleaved addressing: one lane in `2s` adds, in every warp.
+fn divergent() -> String {
+    block_sum(UPWARD, "if (t % (2 * s) == 0) part[t] += part[t + s];")
+}
+
+/// Strided index: the first lanes add, `2s` words apart.
+fn strided() -> String {
+    block_sum(UPWARD, "int at = 2 * s * t; if (at < blockDim.x) part[at] += part[at + s];")
+}
+
+/// Sequential addressing: the first `s` lanes add neighbours `s` away.
+fn sequential() -> String {
+    block_sum(DOWNWARD, "if (t < s) part[t] += part[t + s];")
+}
+
+#[test]
+fn a_branch_one_lane_in_k_takes_costs_its_whole_warp() {
+    let (divergent, sequential) = (profile_of(&divergent(), "block_sum"), profile_of(&sequential(), "block_sum"));
+    // Eight steps; in most, every warp issues the add for one lane in 2s: far more shared
+    // work than the steps where only the first lanes (whole warps) run.
+    let ratio = divergent.features.shared_accesses / sequential.features.shared_accesses;
+    assert!(ratio > 2.0, "{ratio}: {:?} vs {:?}", divergent.features, sequential.features);
+    // `t % (2 * s)` divides by a value known only at run time.
+    assert!(divergent.cost.compute > 2.0 * sequential.cost.compute, "{:?} vs {:?}", divergent.cost, sequential.cost);
+    assert!(divergent.cost.total > sequential.cost.total * 1.1, "{:?} vs {:?}", divergent.cost, sequential.cost);
+    // The eight steps are eight barriers, not nine.
+    assert_eq!(sequential.features.syncs, 9.0, "{:?}", sequential.features);
+    assert_eq!(divergent.features.syncs, 9.0, "{:?}", divergent.features);
+}
+
+#[test]
+fn a_stride_of_two_s_words_conflicts_on_the_banks_and_sequential_addressing_does_not() {
+    let (divergent, strided, sequential) = (
+        profile_of(&divergent(), "block_sum"),
+        profile_of(&strided(), "block_sum"),
+        profile_of(&sequential(), "block_sum"),
+    );
+    assert_eq!(divergent.features.bank_conflicts, 0.0, "each lane reads its own word: {:?}", divergent.features);
+    assert_eq!(sequential.features.bank_conflicts, 0.0, "{:?}", sequential.features);
+    assert!(strided.features.bank_conflicts > 0.0, "{:?}", strided.features);
+    // The strided step issues for the first warps only, as the sequential one does, but
+    // its conflicts make it the dearer of the two; the divergent one is dearer still.
+    assert!(strided.cost.shared > 2.0 * sequential.cost.shared, "{:?} vs {:?}", strided.cost, sequential.cost);
+    assert!(strided.cost.total > sequential.cost.total, "{:?} vs {:?}", strided.cost, sequential.cost);
+    assert!(divergent.cost.total > strided.cost.total, "{:?} vs {:?}", divergent.cost, strided.cost);
+}
+
+#[test]
+fn lanes_a_branch_leaves_apart_read_global_memory_apart() {
+    // The same ladder in place in global memory: the adding lanes of `t % (2 * s) == 0`
+    // are 2s apart, so are their elements; sectors are fetched for the lanes between.
+    let in_place = |step: &str| {
+        block_sum(UPWARD, step).replace(
+            "part[t] = in[blockIdx.x * blockDim.x + t];",
+            "float *g = (float *)in + blockIdx.x * blockDim.x; part[t] = 0.f;",
+        )
+    };
+    let divergent = profile_of(&in_place("if (t % (2 * s) == 0) g[t] += g[t + s];"), "block_sum");
+    let strided = profile_of(&in_place("int at = 2 * s * t; if (at < blockDim.x) g[at] += g[at + s];"), "block_sum");
+    assert!(divergent.features.uncoalesced_bytes > 0.0, "{:?}", divergent.features);
+    let ratio = divergent.features.uncoalesced_bytes / strided.features.uncoalesced_bytes;
+    assert!((0.8..1.25).contains(&ratio), "{ratio}: {:?} vs {:?}", divergent.features, strided.features);
+    assert!(divergent.cost.total > strided.cost.total, "{:?} vs {:?}", divergent.cost, strided.cost);
+}
+
+/// Eight halves per thread (our own text), read and written by `body` at `i = 8 * thread`.
+fn eight_halves(body: &str) -> String {
+    format!(
+        r#"
+#include <cuda_fp16.h>
+#define HALF2(v) (reinterpret_cast<half2 *>(&(v))[0])
+#define LDST128BITS(v) (reinterpret_cast<float4 *>(&(v))[0])
+__global__ void add8(half *a, half *b, half *c, int n) {{
+    int i = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+    if (i + 7 >= n) return;
+    {body}
+}}
+void run(half *a, half *b, half *c) {{
+    const int n = 1 << 24;
+    add8<<<n / 8 / 256, 256>>>(a, b, c, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn unrolled_vector_accesses_at_constant_offsets_cover_the_row() {
+    let wide = profile_of(
+        &eight_halves(
+            "half pa[8], pb[8], pc[8];\n    LDST128BITS(pa[0]) = LDST128BITS(a[i]);\n    \
+             LDST128BITS(pb[0]) = LDST128BITS(b[i]);\n    \
+             for (int k = 0; k < 8; k += 2) HALF2(pc[k]) = __hadd2(HALF2(pa[k]), HALF2(pb[k]));\n    \
+             LDST128BITS(c[i]) = LDST128BITS(pc[0]);",
+        ),
+        "add8",
+    );
+    let pairs = (0..4)
+        .map(|k| format!("HALF2(c[i + {o}]) = __hadd2(HALF2(a[i + {o}]), HALF2(b[i + {o}]));", o = 2 * k))
+        .collect::<Vec<_>>()
+        .join("\n    ");
+    let four_half2 = profile_of(&eight_halves(&pairs), "add8");
+    let cast =
+        profile_of(&eight_halves(&pairs.replace("HALF2(c[i + 0])", "reinterpret_cast<half2 *>(&c[i + 0])[0]")), "add8");
+    let bytes = 2.0 * f64::from(1u32 << 24);
+    for (which, p) in [("wide", &wide), ("four", &four_half2), ("cast", &cast)] {
+        assert_eq!(p.features.uncoalesced_bytes, 0.0, "{which}: {:?}", p.features);
+        assert!((p.features.load_bytes / (2.0 * bytes) - 1.0).abs() < 0.01, "{:?}", p.features);
+        assert!((p.features.store_bytes / bytes - 1.0).abs() < 0.01, "{:?}", p.features);
+        // Sixteen bytes a lane, in one access or four.
+        assert_eq!(p.features.vector_width, 4.0, "{which}: {:?}", p.features);
+    }
+    // One HALF2 of the eight alone skips three quarters of each lane's 16 bytes.
+    let alone = profile_of(&eight_halves("HALF2(c[i]) = __hadd2(HALF2(a[i]), HALF2(b[i]));"), "add8");
+    assert!(alone.features.uncoalesced_bytes > 0.0, "{:?}", alone.features);
+    // Four floats of eight at offsets 0 and 4: FLOAT4 twice covers them too.
+    let floats = eight_halves("").replace("half *", "float *").replace(
+        "if (i + 7 >= n) return;",
+        "if (i + 7 >= n) return;\n    float4 u = reinterpret_cast<float4 *>(&a[i + 4])[0];\n    \
+         float4 v = reinterpret_cast<float4 *>(&a[i])[0];\n    c[i] = u.x + v.x;",
+    );
+    let floats = profile_of(&floats, "add8");
+    // Eight floats a thread, every one read once (only the lone scalar store is strided).
+    assert!((floats.features.load_bytes / (2.0 * bytes) - 1.0).abs() < 0.01, "{:?}", floats.features);
+    let store_waste = floats.features.store_bytes - bytes / 4.0;
+    assert!((floats.features.uncoalesced_bytes - store_waste).abs() < 1.0, "{:?}", floats.features);
+}
+
+/// A grid-stride sum (our own text) of `T`s ending in `tail`, which adds `sum` to `*out`.
+fn grid_sum(ty: &str, tail: &str) -> String {
+    format!(
+        r#"
+__global__ void grid_sum(const {ty} *in, {ty} *out, int n) {{
+    {ty} sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum += in[i];
+    {tail}
+}}
+void run(const {ty} *in, {ty} *out) {{
+    const int n = 1 << 24;
+    grid_sum<<<1024, 256>>>(in, out, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_warps_integer_atomics_on_one_address_cost_one_atomic() {
+    let warp_first = "for (int o = 16; o > 0; o >>= 1) sum += __shfl_down_sync(0xffffffff, sum, o);\n    \
+                      if (threadIdx.x % 32 == 0) atomicAdd(out, sum);";
+    let each = profile_of(&grid_sum("int", "atomicAdd(out, sum);"), "grid_sum");
+    let reduced = profile_of(&grid_sum("int", warp_first), "grid_sum");
+    // The compiler reduces the warp's integer adds to one: no dearer than reducing by hand.
+    let ratio = each.cost.atomics / reduced.cost.atomics;
+    assert!((0.9..1.1).contains(&ratio), "{ratio}: {:?} vs {:?}", each.cost, reduced.cost);
+    // Float adds are not combined: every lane's add waits its turn at the address.
+    let each = profile_of(&grid_sum("float", "atomicAdd(out, sum);"), "grid_sum");
+    let reduced = profile_of(&grid_sum("float", warp_first), "grid_sum");
+    assert!(each.cost.atomics > 16.0 * reduced.cost.atomics, "{:?} vs {:?}", each.cost, reduced.cost);
+}
+
+/// A tiled transpose (our own text), `T`×`T` tiles of `T`×8 threads, the tile's row `row`.
+fn tiled_transpose(t: u32, row: &str) -> String {
+    format!(
+        r#"
+#define T {t}
+__global__ void transpose(float *out, const float *in, int n) {{
+    __shared__ float tile[T][{row}];
+    int x = blockIdx.x * T + threadIdx.x, y = blockIdx.y * T + threadIdx.y;
+    for (int j = 0; j < T; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
+    __syncthreads();
+    x = blockIdx.y * T + threadIdx.x; y = blockIdx.x * T + threadIdx.y;
+    for (int j = 0; j < T; j += 8) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
+}}
+void run(float *out, const float *in) {{
+    const int n = 8192;
+    transpose<<<dim3(n / T, n / T), dim3(T, 8)>>>(out, in, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_column_of_an_unpadded_tile_conflicts_as_many_ways_as_the_lanes_share_a_bank() {
+    let wide = profile_of(&tiled_transpose(32, "T"), "transpose");
+    let padded = profile_of(&tiled_transpose(32, "T + 1"), "transpose");
+    let narrow = profile_of(&tiled_transpose(16, "T"), "transpose");
+    assert_eq!(padded.features.bank_conflicts, 0.0, "{:?}", padded.features);
+    // 32 lanes one row apart in a 32-word row: one bank, 32 turns for each column read.
+    let per_read = wide.features.bank_conflicts / (wide.features.shared_accesses / 2.0);
+    assert!((per_read - 31.0 / 15.0).abs() < 0.01, "{per_read}: {:?}", wide.features);
+    assert!(wide.cost.shared > 10.0 * padded.cost.shared, "{:?} vs {:?}", wide.cost, padded.cost);
+    // 16 lanes along x, 16 words apart: two banks, 8 turns.
+    let per_read = narrow.features.bank_conflicts / (narrow.features.shared_accesses / 2.0);
+    assert!((per_read - 7.0 / 15.0).abs() < 0.01, "{per_read}: {:?}", narrow.features);
+}
