@@ -189,6 +189,27 @@ fn effects(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>) {
 }
 
 /// The torch program of function `def` whose statements `site` holds.
+/// Whether a torch program runs calls in a Python loop (`for`, `while`): the reader takes
+/// each operation once, not once per iteration, so its cost is not what the GPU will see.
+pub fn loops_over_operations(k: &Kernel) -> bool {
+    if !k.torch_program {
+        return false;
+    }
+    let src = SourceText::new(Language::Triton, &k.source);
+    let Some(tree) = src.tree() else { return false };
+    let mut found = false;
+    walk::preorder(tree.root_node(), |n| {
+        if !found && matches!(n.kind(), "for_statement" | "while_statement") {
+            walk::preorder(n, |c| {
+                found |= c.kind() == "call";
+                !found
+            });
+        }
+        !found
+    });
+    found
+}
+
 fn program_kernel(def: Node, src: &SourceText, site: LaunchSite) -> Option<Kernel> {
     let source = node_text(def, src).into_owned();
     let name = def.child_by_field_name("name")?;

@@ -120,13 +120,28 @@ pub fn forecast_program(
             "the kernels do not pair one to one"
         };
         let note = format!("forecast as whole programs ({} against {}): {why}", names(&b), names(&c));
-        match forecaster.forecast_programs(&b, &c) {
+        let f = match forecaster.forecast_programs(&b, &c) {
             Some(f) => f.widened(doubt.for_program(), Some(note)),
             None => forecast_unit(forecast, forecaster, base, candidate).widened(doubt.for_program(), Some(note)),
+        };
+        match b.iter().chain(&c).find(|k| crate::extract::loops_over_operations(k)) {
+            Some(k) => f.widened(
+                LOOPED,
+                Some(format!(
+                    "not sure: `{}` runs torch operations in a Python loop, read once and not per iteration; \
+                     measure it on the GPU",
+                    k.name
+                )),
+            ),
+            None => f,
         }
     };
     ProgramForecast { forecast: f, pairing }
 }
+
+/// The doubt of a torch program that loops over operations: its cost may be off by the
+/// trip count, either way, so it is never claimed surely.
+const LOOPED: Doubt = Doubt { sigma: 1.0, lost: 0.0, cap: super::trained::FLIP_CAP };
 
 /// The torch operations the launching functions of a version's kernels run.
 pub(crate) fn torch_ops_of(kernels: &[Kernel]) -> std::collections::BTreeSet<String> {
@@ -151,6 +166,30 @@ mod tests {
 
     const COPY: &str = "__global__ void copy_v1(const float* a, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; \
         if (i < n) b[i] = a[i * 32 % n]; }\nvoid run(const float* a, float* b) { copy_v1<<<16384, 256>>>(a, b, 1 << 22); }\n";
+
+    #[test]
+    fn a_torch_program_looping_over_operations_is_never_claimed_surely() {
+        let f = TrainedForecaster::shipped().expect("model");
+        let program = |body: &str| {
+            let text = format!(
+                "import torch\n\ndef generate_input(n: int = 4096, seed: int = 0):\n    \
+                 return torch.randn(8, n, n, device='cuda')\n\ndef custom_kernel(data):\n{body}"
+            );
+            vec![crate::extract::torch_program(&text).expect("a torch program")]
+        };
+        let whole = program("    return torch.exp(data) * 2.0\n");
+        let blocked = program(
+            "    out = data.clone()\n    for start in range(0, data.shape[1], 256):\n        \
+             out[:, start:start + 256] = torch.exp(out[:, start:start + 256]) * 2.0\n    return out\n",
+        );
+        let shipped = PairingDoubt::shipped();
+        let looped = forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &whole, &blocked).forecast;
+        assert!(looped.confidence <= crate::forecast::trained::FLIP_CAP, "{looped:?}");
+        assert!(looped.reasons.iter().any(|r| r.contains("Python loop")), "{:?}", looped.reasons);
+        let plain =
+            forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &whole, &program("    return data * 3.0\n"));
+        assert!(!plain.forecast.reasons.iter().any(|r| r.contains("Python loop")), "{:?}", plain.forecast.reasons);
+    }
 
     #[test]
     fn the_shipped_doubt_parses() {

@@ -208,3 +208,30 @@ fn atomics_every_program_aims_at_one_address_serialise() {
     let wide = profile(&mean_by_atomics("out_ptr", 4096));
     assert!(wide.cost.total < one.cost.total / 2.0, "{:?} against {:?}", wide.cost, one.cost);
 }
+
+/// A 2-D element-wise add over `BLOCK`×`BLOCK` tiles, its rows and columns ranges of one
+/// size broadcast across the tile (`rows[:, None]`, `cols[None, :]`).
+fn tiled_add(tile: u32) -> String {
+    format!(
+        "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+         def add_tiles(a_ptr, b_ptr, c_ptr, M, N, BLOCK: tl.constexpr):\n    \
+         rows = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+         cols = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)\n    \
+         mask = (rows[:, None] < M) & (cols[None, :] < N)\n    \
+         offs = rows[:, None] * N + cols[None, :]\n    \
+         a = tl.load(a_ptr + offs, mask=mask)\n    b = tl.load(b_ptr + offs, mask=mask)\n    \
+         tl.store(c_ptr + offs, a + b, mask=mask)\n\n\
+         def add(a, b):\n    c = torch.empty_like(a)\n    M, N = 4096, 4096\n    \
+         add_tiles[(triton.cdiv(M, {tile}), triton.cdiv(N, {tile}))](a, b, c, M, N, BLOCK={tile})\n    return c\n"
+    )
+}
+
+#[test]
+fn a_tile_of_two_ranges_of_one_size_is_their_product() {
+    let ex = extract_text(Language::Triton, &tiled_add(32));
+    let p = crate::features::profile(ex.kernel("add_tiles").expect("kernel"));
+    // Two 4096×4096 fp32 inputs read once: 134 MB, not a 32-element row per program.
+    let loaded = p.features.load_bytes;
+    assert!((loaded / 134.2e6 - 1.0).abs() < 0.05, "{loaded} B loaded: {:?}", p.features);
+    assert_eq!(p.features.tile_elems, 1024.0, "a 32×32 tile: {:?}", p.features);
+}

@@ -12,7 +12,10 @@ impl Walker<'_> {
     }
 
     pub(super) fn size(&self, shape: &Shape) -> f64 {
-        shape.iter().map(|s| self.env.eval(s).map(|e| e.value).unwrap_or(self.env.unknown / 32.0).max(1.0)).product()
+        shape
+            .iter()
+            .map(|s| self.env.eval(untagged(s)).map(|e| e.value).unwrap_or(self.env.unknown / 32.0).max(1.0))
+            .product()
     }
 
     /// Dimensions an expression's value spans: `tl.arange(0, B)` sizes, `tl.zeros((M, N))`,
@@ -51,6 +54,15 @@ impl Walker<'_> {
                 }
                 false
             }
+            // `rows[:, None]`, `cols[None, :]`: the value's axes placed on one axis of a
+            // broadcast tile, so two ranges of one size across a tile are two axes.
+            "subscript" => match (n.child_by_field_name("value"), broadcast_slot(n)) {
+                (Some(value), Some(slot)) => {
+                    shape.extend(self.shape_of(value).iter().map(|d| format!("{}@{slot}", untagged(d))));
+                    false
+                }
+                _ => true,
+            },
             "keyword_argument" => false,
             _ => true,
         });
@@ -226,8 +238,9 @@ impl Walker<'_> {
                 let (Some(a), Some(b)) = (arg(0), arg(1)) else {
                     return;
                 };
-                let mut shape = self.shape_of(a);
-                shape.extend(self.shape_of(b));
+                // (M, K) · (K, N): the axes by size, so the shared K counts once.
+                let shape: Shape =
+                    self.shape_of(a).iter().chain(&self.shape_of(b)).map(|d| untagged(d).to_string()).collect();
                 let flops = 2.0 * self.size(&shape);
                 self.acc.dot_tile_flops = self.acc.dot_tile_flops.max(flops);
                 self.acc.tensor_flops += flops * mult;
@@ -419,4 +432,20 @@ impl Walker<'_> {
         });
         found
     }
+}
+
+/// A tile axis's size without the slot a broadcast subscript placed it on (`BLOCK@1`).
+fn untagged(dim: &str) -> &str {
+    dim.split_once('@').map_or(dim, |(size, _)| size)
+}
+
+/// The axis a subscript that adds `None` axes keeps its value on (`x[:, None]` → 0,
+/// `x[None, :]` → 1); `None` for a plain subscript.
+fn broadcast_slot(subscript: Node) -> Option<usize> {
+    let mut cursor = subscript.walk();
+    let slots: Vec<Node> = subscript.children_by_field_name("subscript", &mut cursor).collect();
+    if !slots.iter().any(|s| s.kind() == "none") {
+        return None;
+    }
+    slots.iter().position(|s| s.kind() == "slice")
 }
