@@ -722,10 +722,18 @@ fn device_query(name: &str) -> Option<f64> {
     .then_some(SM_COUNT)
 }
 
+/// Whether a two-argument function or macro is the ceiling division idiom (`cdiv`,
+/// `CEIL_DIV`, `DIV_UP`, `iDivUp`, `CEIL(a, b)`, `div_ceil`), whatever its case and
+/// underscores.
+fn is_ceil_div(name: &str) -> bool {
+    let key: String = name.chars().filter(|c| *c != '_').collect::<String>().to_ascii_lowercase();
+    matches!(key.as_str(), "cdiv" | "ceildiv" | "divup" | "idivup" | "divceil" | "ceil" | "divroundup" | "ceilingdiv")
+}
+
 fn call(name: &str, args: &[f64]) -> Option<f64> {
-    let short = name.rsplit('.').next().unwrap_or(name);
+    let short = name.rsplit(['.', ':']).next().unwrap_or(name);
     match (short, args) {
-        ("cdiv" | "ceil_div" | "div_up" | "DIV_UP" | "CEIL_DIV", [a, b]) if *b != 0.0 => Some((a / b).ceil()),
+        (f, [a, b]) if is_ceil_div(f) && *b != 0.0 => Some((a / b).ceil()),
         ("min" | "fmin" | "std::min" | "minimum", [a, b]) => Some(a.min(*b)),
         ("max" | "fmax" | "std::max" | "maximum", [a, b]) => Some(a.max(*b)),
         ("next_power_of_2" | "nextPow2" | "next_pow2" | "nextPowerOf2" | "next_power_of_two", [a]) => {

@@ -124,24 +124,42 @@ pub fn forecast_program(
             Some(f) => f.widened(doubt.for_program(), Some(note)),
             None => forecast_unit(forecast, forecaster, base, candidate).widened(doubt.for_program(), Some(note)),
         };
-        match b.iter().chain(&c).find(|k| crate::extract::loops_over_operations(k)) {
-            Some(k) => f.widened(
-                LOOPED,
-                Some(format!(
-                    "not sure: `{}` runs torch operations in a Python loop, read once and not per iteration; \
-                     measure it on the GPU",
-                    k.name
-                )),
-            ),
+        let looped = b.iter().chain(&c).find(|k| crate::extract::loops_over_operations(k)).map(|k| {
+            format!(
+                "not sure: `{}` runs torch operations in a Python loop, read once and not per iteration; \
+                 measure it on the GPU",
+                k.name
+            )
+        });
+        let unknown = unknown_torch_op(&b, &c).map(|op| {
+            format!("not sure: `{op}` is a torch operation whose cost kforecast does not know; measure it on the GPU")
+        });
+        match looped.or(unknown) {
+            Some(why) => f.widened(UNREAD, Some(why)),
             None => f,
         }
     };
     ProgramForecast { forecast: f, pairing }
 }
 
-/// The doubt of a torch program that loops over operations: its cost may be off by the
-/// trip count, either way, so it is never claimed surely.
-const LOOPED: Doubt = Doubt { sigma: 1.0, lost: 0.0, cap: super::trained::FLIP_CAP };
+/// The doubt of a whole program whose cost the reader knows it missed (a torch program
+/// looping over operations: off by the trip count; a torch operation nothing costs): it may
+/// be off either way, so it is never claimed surely.
+const UNREAD: Doubt = Doubt { sigma: 1.0, lost: 0.0, cap: super::trained::FLIP_CAP };
+
+/// A torch operation one version runs and the other does not, whose work is not known.
+fn unknown_torch_op(base: &[&Kernel], candidate: &[&Kernel]) -> Option<String> {
+    let unknown = |ks: &[&Kernel]| -> std::collections::BTreeSet<String> {
+        ks.iter()
+            .filter_map(|k| k.launches.first())
+            .flat_map(crate::features::torch_ops::torch_ops)
+            .filter(|op| op.work == crate::features::torch_ops::Work::Unknown)
+            .map(|op| op.name.rsplit(" = ").next().unwrap_or(&op.name).to_string())
+            .collect()
+    };
+    let (b, c) = (unknown(base), unknown(candidate));
+    b.symmetric_difference(&c).next().cloned()
+}
 
 /// The torch operations the launching functions of a version's kernels run.
 pub(crate) fn torch_ops_of(kernels: &[Kernel]) -> std::collections::BTreeSet<String> {
@@ -189,6 +207,27 @@ mod tests {
         let plain =
             forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &whole, &program("    return data * 3.0\n"));
         assert!(!plain.forecast.reasons.iter().any(|r| r.contains("Python loop")), "{:?}", plain.forecast.reasons);
+    }
+
+    #[test]
+    fn a_torch_operation_nothing_costs_is_never_claimed_surely() {
+        let f = TrainedForecaster::shipped().expect("model");
+        let program = |body: &str| {
+            let text = format!(
+                "import torch\nimport torch.nn.functional as F\n\ndef generate_input(n: int = 4096, seed: int = 0):\n    \
+                 return torch.randn(8, n, 64, device='cuda')\n\ndef custom_kernel(data):\n    return {body}\n"
+            );
+            vec![crate::extract::torch_program(&text).expect("a torch program")]
+        };
+        let (attention, scaled) = (program("F.scaled_dot_product_attention(data, data, data)"), program("data * 3.0"));
+        let shipped = PairingDoubt::shipped();
+        let unknown = forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &attention, &scaled).forecast;
+        assert!(unknown.confidence <= crate::forecast::trained::FLIP_CAP, "{unknown:?}");
+        assert!(
+            unknown.reasons.iter().any(|r| r.contains("scaled_dot_product_attention") && r.contains("does not know")),
+            "{:?}",
+            unknown.reasons
+        );
     }
 
     #[test]

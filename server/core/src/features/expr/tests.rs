@@ -8,6 +8,10 @@ fn evaluates_launch_arithmetic() {
     assert_eq!(env.eval("(n + threads - 1) / threads").map(|e| e.value), Some(3907.0));
     assert_eq!(env.eval("triton.cdiv(n, meta['BLOCK'])").map(|e| e.guesses), Some(1));
     assert_eq!(env.eval("1 << 10").map(|e| e.value), Some(1024.0));
+    // The ceiling division idiom under the names headers give it.
+    for idiom in ["CEIL(n, threads)", "iDivUp(n, threads)", "cuda::ceil_div(n, threads)", "DIVUP(n, threads)"] {
+        assert_eq!(env.eval(idiom).map(|e| e.value), Some(3907.0), "{idiom}");
+    }
     assert_eq!(env.eval("lambda meta: (triton.cdiv(n, 1024),)").map(|e| e.value), Some(977.0));
     assert_eq!(env.eval("256u").map(|e| e.value), Some(256.0));
     assert_eq!(env.eval("1e-8 * 1e8").map(|e| e.value), Some(1.0));
