@@ -62,6 +62,10 @@ fn c_for_count(header: &str) -> String {
     let Some(var) = var_side.split_whitespace().last() else { return String::new() };
     let Some(rest) = cond.strip_prefix(var) else { return String::new() };
     let rest = rest.trim_start();
+    let compact: String = update.chars().filter(|c| !c.is_whitespace()).collect();
+    if let Some(count) = geometric_count(var, start.trim(), rest, &compact) {
+        return count;
+    }
     let (inclusive, bound) = if let Some(b) = rest.strip_prefix("<=") {
         (true, b)
     } else if let Some(b) = rest.strip_prefix("!=").or_else(|| rest.strip_prefix('<')) {
@@ -69,7 +73,6 @@ fn c_for_count(header: &str) -> String {
     } else {
         return String::new();
     };
-    let compact: String = update.chars().filter(|c| !c.is_whitespace()).collect();
     let step = if compact == format!("++{var}") || compact == format!("{var}++") {
         "1".to_string()
     } else if let Some(s) = compact.strip_prefix(&format!("{var}+=")) {
@@ -85,13 +88,40 @@ fn c_for_count(header: &str) -> String {
     }
 }
 
+/// A loop whose variable grows or shrinks by a factor: `for (s = 1; s < n; s *= 2)` (a
+/// pass per doubling: log2 n) or `for (s = n; s > 0; s >>= 1)` (log2 n + 1); `rest` is the
+/// condition after the variable, `update` the update without spaces.
+fn geometric_count(var: &str, start: &str, rest: &str, update: &str) -> Option<String> {
+    let log_factor = |op: &str, shift: &str| -> Option<String> {
+        if let Some(k) = update.strip_prefix(&format!("{var}{op}")) {
+            return Some(format!("log2({k})"));
+        }
+        update.strip_prefix(&format!("{var}{shift}")).map(|j| format!("({j})"))
+    };
+    if let Some(bound) = rest.strip_prefix('<').filter(|b| !b.starts_with('=')) {
+        let per = log_factor("*=", "<<=")?;
+        return Some(format!("cdiv(log2(({}) / ({start})), {per})", bound.trim()));
+    }
+    let bound = rest.strip_prefix('>').filter(|b| !b.starts_with('='))?.trim();
+    let per = log_factor("/=", ">>=")?;
+    Some(match bound {
+        "0" => format!("(cdiv(log2({start}), {per}) + 1)"),
+        b => format!("cdiv(log2(({start}) / ({b})), {per})"),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn loop_headers_give_their_trip_counts() {
         assert_eq!(super::c_for_count("for (int pass = 0; pass < passes; ++pass) "), "((passes) - (0))");
         assert_eq!(super::c_for_count("for (int i = 1; i <= n; i += 2)"), "(((n) - (1) + 1) + (2) - 1) / (2)");
-        assert_eq!(super::c_for_count("for (int s = n; s > 0; s >>= 1)"), "");
+        assert_eq!(super::c_for_count("for (int s = n; s > 0; s >>= 1)"), "(cdiv(log2(n), (1)) + 1)");
+        assert_eq!(
+            super::c_for_count("for (int stride = 1; stride < size; stride *= 2)"),
+            "cdiv(log2((size) / (1)), log2(2))"
+        );
+        assert_eq!(super::c_for_count("for (int s = n; s >= 1; s /= 2)"), "");
         assert_eq!(super::range_count("range(steps)"), "(steps)");
         assert_eq!(super::range_count("range(1, n)"), "((n) - (1))");
         assert_eq!(super::range_count("zip(ema, params)"), "");

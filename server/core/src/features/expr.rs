@@ -743,6 +743,7 @@ fn call(name: &str, args: &[f64]) -> Option<f64> {
         // `tl.constexpr(1024)`: a Triton module constant's value.
         ("int" | "float" | "ceil" | "floor" | "abs" | "constexpr", [a]) => Some(*a),
         ("sqrt" | "sqrtf", [a]) => Some(a.sqrt()),
+        ("log2" | "log2f", [a]) if *a > 0.0 => Some(a.log2()),
         _ => None,
     }
 }

@@ -154,6 +154,10 @@ pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile
 /// tensors:`, a `while`): a few, counted as a guess (never a problem size).
 pub const TYPICAL_LAUNCH_TRIPS: f64 = 4.0;
 
+/// The most trips a loop around a launch may have when its count rests on sizes known only
+/// at run time: more is a size, not a count of passes.
+const MAX_GUESSED_TRIPS: f64 = 64.0;
+
 impl Profile {
     /// Scales a launch's profile by the trips of the loops around it in its launching
     /// function (a pass loop, one launch per tensor): traffic, work, launches and cost.
@@ -162,9 +166,15 @@ impl Profile {
         let env = launch::environment(kernel, &[], assumed);
         let mut times = 1.0;
         for text in &site.trips {
-            match env.eval_quiet(text).filter(|e| e.guesses == 0 && e.value >= 1.0) {
-                Some(e) => times *= e.value.round(),
-                None => {
+            match env.eval_quiet(text).filter(|e| e.value >= 1.0) {
+                Some(e) if e.guesses == 0 => times *= e.value.round(),
+                // A count resting on sizes known only at run time, too small to be one (a
+                // pass per halving of the input: log2 n).
+                Some(e) if e.value <= MAX_GUESSED_TRIPS => {
+                    times *= e.value.round();
+                    self.guesses += 1;
+                }
+                _ => {
                     times *= TYPICAL_LAUNCH_TRIPS;
                     self.guesses += 1;
                 }

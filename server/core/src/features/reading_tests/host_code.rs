@@ -231,3 +231,24 @@ void row_scale(torch::Tensor x, torch::Tensor y) {
     let ratio = p.features.load_bytes / (4.0 * 8192.0 * 512.0);
     assert!((0.9..1.2).contains(&ratio), "{} bytes loaded", p.features.load_bytes);
 }
+
+/// A reduction done by one launch per doubling stride (our own text), sized at run time or
+/// in the file.
+fn stride_passes(size: &str) -> String {
+    format!(
+        "__global__ void add_strided(float *out, const float *in, int stride, int n) {{\n\
+         int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i + stride < n) out[i] += in[i + stride];\n}}\n\
+         void reduce_all(float *out, const float *in, int n) {{\n    int blocks = (n + 255) / 256;\n    \
+         for (int stride = 1; stride < n; stride *= 2) {{\n        add_strided<<<blocks, 256>>>(out, in, stride, n);\n    }}\n}}\n\
+         int main() {{ float *a, *b; reduce_all(a, b, {size}); return 0; }}\n"
+    )
+}
+
+#[test]
+fn a_launch_per_doubling_stride_runs_log2_n_times() {
+    let known = profile_of(&stride_passes("1 << 20"), "add_strided");
+    assert_eq!(known.features.launches, 20.0, "{:?}", known.features);
+    // Sized at run time: still a pass per doubling of the size taken, not a few.
+    let run_time = profile_of(&stride_passes("atoi(argv[1])"), "add_strided");
+    assert!(run_time.features.launches > 10.0 && run_time.features.launches <= 64.0, "{:?}", run_time.features);
+}
