@@ -325,6 +325,10 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         }
         let mut cursor = n.walk();
         let Some(config) = n.children(&mut cursor).find(|c| c.kind() == "kernel_call_syntax") else {
+            if let Some(draft) = api::launch(n, node, src) {
+                facts.launches.push(draft);
+                cases.push(None);
+            }
             return true;
         };
         let Some(function) = n.child_by_field_name("function") else {
@@ -348,33 +352,51 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         // branch's.
         let locals = host_locals(node, src, n.start_byte());
         let host_name = host_name.get_or_insert_with(|| enclosing_name(node, src)).clone();
-        facts.launches.push(LaunchDraft {
-            callee,
-            template_args,
-            host_template: Vec::new(),
-            host_fn_params: enclosing_params(n, src),
-            case: None,
-            site: LaunchSite {
-                range: node_range(n),
-                grid: operands.first().cloned(),
-                block: operands.get(1).cloned(),
-                shared_mem: operands.get(2).cloned(),
-                stream: operands.get(3).cloned(),
-                meta: BTreeMap::new(),
-                args,
-                locals,
-                host_params: Vec::new(),
-                host_defaults: BTreeMap::new(),
-                host_name,
-                external: None,
-                allocations: BTreeMap::new(),
-                trips: super::trips::loop_trips(n, node, src),
-            },
-        });
+        let mut draft = draft_at(n, node, src, callee, &operands, args, locals, host_name);
+        draft.template_args = template_args;
+        facts.launches.push(draft);
         cases.push(switch_case(n, src));
         true
     });
     mark_block_cases(&mut facts.launches, first, cases);
+}
+
+/// The launch of `callee` by the call `at` in `item`, its configuration (grid, block, shared
+/// bytes, stream) as written.
+#[allow(clippy::too_many_arguments)]
+fn draft_at(
+    at: Node,
+    item: Node,
+    src: &SourceText,
+    callee: String,
+    config: &[String],
+    args: Vec<String>,
+    locals: BTreeMap<String, String>,
+    host_name: String,
+) -> LaunchDraft {
+    LaunchDraft {
+        callee,
+        template_args: Vec::new(),
+        host_template: Vec::new(),
+        host_fn_params: enclosing_params(at, src),
+        case: None,
+        site: LaunchSite {
+            range: node_range(at),
+            grid: config.first().cloned(),
+            block: config.get(1).cloned(),
+            shared_mem: config.get(2).cloned(),
+            stream: config.get(3).cloned(),
+            meta: BTreeMap::new(),
+            args,
+            locals,
+            host_params: Vec::new(),
+            host_defaults: BTreeMap::new(),
+            host_name,
+            external: None,
+            allocations: BTreeMap::new(),
+            trips: super::trips::loop_trips(at, item, src),
+        },
+    }
 }
 
 /// Where a launch is one case of a `switch (threads) { case 512: k<512><<<…>>>(…); … }`.
@@ -435,7 +457,16 @@ pub(super) fn host_locals(node: Node, src: &SourceText, at: usize) -> BTreeMap<S
     let mut out = BTreeMap::new();
     walk::preorder_with_ancestors(node, |n, ancestors| {
         if n.kind() == "assignment_expression" {
-            reassign(n, ancestors, src, &mut out);
+            // After the launch, an assignment reaches it only around a loop holding both.
+            let reaches = n.start_byte() < at
+                || ancestors.iter().any(|a| {
+                    matches!(a.kind(), "for_statement" | "while_statement" | "do_statement")
+                        && a.start_byte() <= at
+                        && at < a.end_byte()
+                });
+            if reaches {
+                reassign(n, ancestors, src, &mut out);
+            }
             return true;
         }
         if n.kind() == "call_expression" {
@@ -581,5 +612,6 @@ pub(super) fn host_calls(text: &str, host: &str) -> Vec<super::workspace::HostCa
     out
 }
 
+mod api;
 #[cfg(test)]
 mod tests;

@@ -46,6 +46,29 @@ void launch(float* x, int n, bool big) {
 }
 
 #[test]
+fn an_assignment_after_a_launch_reaches_it_only_around_a_loop() {
+    let src = r#"
+__global__ void partial_sums(const int* in, int* out, int n) { out[blockIdx.x] = in[threadIdx.x]; }
+void sum(const int* x, int* a, int* b, int n) {
+    int blocks = (n + 1023) / 1024;
+    partial_sums<<<blocks, 1024>>>(x, a, n);
+    int s = blocks;
+    while (s > 1) {
+        blocks = (s + 1023) / 1024;
+        partial_sums<<<blocks, 1024>>>(a, b, s);
+        s = blocks;
+    }
+}
+"#;
+    let ex = extract_text(Language::Cuda, src);
+    let launches = &ex.kernel("partial_sums").expect("kernel").launches;
+    // The first pass runs over the whole input, whatever the loop after it does.
+    assert_eq!(launches[0].locals.get("blocks").map(String::as_str), Some("(n + 1023) / 1024"));
+    // Inside the loop, a value the loop itself changes is not known.
+    assert_eq!(launches[1].locals.get("blocks").map(String::as_str), Some(crate::kernel::SET_ON_SOME_PATHS));
+}
+
+#[test]
 fn finds_template_kernel_helpers_bounds_and_launch() {
     let ex = extract_text(Language::Cuda, SRC);
     assert_eq!(ex.kernels.len(), 1);

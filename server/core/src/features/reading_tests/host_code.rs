@@ -252,3 +252,19 @@ fn a_launch_per_doubling_stride_runs_log2_n_times() {
     let run_time = profile_of(&stride_passes("atoi(argv[1])"), "add_strided");
     assert!(run_time.features.launches > 10.0 && run_time.features.launches <= 64.0, "{:?}", run_time.features);
 }
+
+#[test]
+fn a_kernel_launched_through_cuda_launch_kernel_is_sized_by_that_launch() {
+    let src = "namespace ops {\n__global__ void scale_rows(float *y, const float *x, int rows, int cols) {\n    \
+               int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < rows * cols) y[i] = 2.0f * x[i];\n}\n}\n\
+               int run(float *out, const float *in) {\n    int rows = 4096, cols = 4096;\n    \
+               dim3 block(256);\n    dim3 grid((rows * cols + 255) / 256);\n    \
+               void *args[] = {(void *)&out, (void *)&in, (void *)&rows, (void *)&cols};\n    \
+               cudaLaunchKernel((void *)ops::scale_rows, grid, block, args, 0, 0);\n    return 0;\n}\n";
+    let p = profile_of(src, "scale_rows");
+    assert_eq!(p.features.blocks, 65536.0, "{:?}", p.features);
+    // 4096² floats read and written once: 134 MB, sized by the launch, not assumed.
+    let bytes = p.features.load_bytes + p.features.store_bytes;
+    assert!((bytes / 134.2e6 - 1.0).abs() < 0.05, "{bytes} B: {:?}", p.features);
+    assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+}
