@@ -30,6 +30,13 @@ pub struct Observation {
     pub at: u64,
 }
 
+/// Σ x·y and Σ x² of (estimated, measured) log2 S pairs, each measurement clipped to
+/// within [`CLIP`] of its estimate: the least-squares slope through the origin is their
+/// ratio.
+pub(crate) fn slope_sums(points: impl Iterator<Item = (f64, f64)>) -> (f64, f64) {
+    points.fold((0.0, 0.0), |(xy, xx), (x, y)| (xy + x * y.clamp(x - CLIP, x + CLIP), xx + x * x))
+}
+
 /// Fits an adjustment to `observations` (any order); `None` when there are none.
 pub fn fit(model: &Model, observations: &[Observation], version: u32) -> Option<Adjustment> {
     let mut obs: Vec<&Observation> =
@@ -43,7 +50,7 @@ pub fn fit(model: &Model, observations: &[Observation], version: u32) -> Option<
     // A measurement far from the forecast counts as at most this far (log2 units).
     let clip = |o: &Observation| o.measured.clamp(o.raw.mu - CLIP, o.raw.mu + CLIP);
     // Scale of the forecast change: least squares through the origin, shrunk toward 1.
-    let (sxy, sxx) = obs.iter().fold((0.0, 0.0), |(xy, xx), o| (xy + o.raw.mu * clip(o), xx + o.raw.mu * o.raw.mu));
+    let (sxy, sxx) = slope_sums(obs.iter().map(|o| (o.raw.mu, o.measured)));
     let mean_xx = sxx / n;
     let prior_xx = PRIOR * mean_xx.max(0.25);
     let mu_scale = ((sxy + prior_xx) / (sxx + prior_xx)).clamp(0.5, 1.5);

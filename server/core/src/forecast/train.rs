@@ -363,16 +363,10 @@ pub fn cross_validate(
     CrossValidation { spread, metrics: point_metrics(&samples), samples, estimates, batch_metrics, novel_metrics }
 }
 
-/// Largest measured residual one pair lends the stretch's fit, in log2 units.
-const STRETCH_CLIP: f64 = 2.0;
-
 /// The slope of measured on estimated log2 S through the origin (least squares, each
-/// measurement clipped to within [`STRETCH_CLIP`] of its estimate), kept within 0.5–2.
+/// measurement clipped as the device adjustment clips it), kept within 0.5–2.
 fn fit_stretch(points: impl Iterator<Item = (f64, f64)>) -> f64 {
-    let (xy, xx) = points.fold((0.0, 0.0), |(xy, xx), (mu, measured): (f64, f64)| {
-        let y = measured.clamp(mu - STRETCH_CLIP, mu + STRETCH_CLIP);
-        (xy + mu * y, xx + mu * mu)
-    });
+    let (xy, xx) = super::adapt::slope_sums(points);
     if xx <= 0.0 {
         return 1.0;
     }
