@@ -208,6 +208,10 @@ pub struct Kernel {
     /// assignments, and it costs only the torch operations they run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub torch_program: bool,
+    /// A torch program that runs calls in a Python loop (`for`, `while`): the reader takes
+    /// each operation once, not once per iteration, so its cost is not what the GPU sees.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub torch_loops: bool,
 }
 
 impl Kernel {

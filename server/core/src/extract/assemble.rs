@@ -308,6 +308,7 @@ fn build(
         declared,
         companions: Vec::new(),
         torch_program: false,
+        torch_loops: false,
     };
     kernel.identity = kernel.compute_identity();
     kernel

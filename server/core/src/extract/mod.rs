@@ -30,7 +30,7 @@ pub mod workspace;
 
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 pub use pieces::FOCUS_LIMIT;
-pub use torch_program::{loops_over_operations, torch_program};
+pub use torch_program::torch_program;
 
 pub(crate) use cuda::declarator_name;
 pub(crate) use triton::parameters as python_parameters;

@@ -188,17 +188,10 @@ fn effects(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>) {
     });
 }
 
-/// The torch program of function `def` whose statements `site` holds.
-/// Whether a torch program runs calls in a Python loop (`for`, `while`): the reader takes
-/// each operation once, not once per iteration, so its cost is not what the GPU will see.
-pub fn loops_over_operations(k: &Kernel) -> bool {
-    if !k.torch_program {
-        return false;
-    }
-    let src = SourceText::new(Language::Triton, &k.source);
-    let Some(tree) = src.tree() else { return false };
+/// Whether `def` runs calls in a Python loop (`for`, `while`).
+fn loops_over_calls(def: Node) -> bool {
     let mut found = false;
-    walk::preorder(tree.root_node(), |n| {
+    walk::preorder(def, |n| {
         if !found && matches!(n.kind(), "for_statement" | "while_statement") {
             walk::preorder(n, |c| {
                 found |= c.kind() == "call";
@@ -210,6 +203,7 @@ pub fn loops_over_operations(k: &Kernel) -> bool {
     found
 }
 
+/// The torch program of function `def` whose statements `site` holds.
 fn program_kernel(def: Node, src: &SourceText, site: LaunchSite) -> Option<Kernel> {
     let source = node_text(def, src).into_owned();
     let name = def.child_by_field_name("name")?;
@@ -232,6 +226,7 @@ fn program_kernel(def: Node, src: &SourceText, site: LaunchSite) -> Option<Kerne
         declared: Default::default(),
         companions: Vec::new(),
         torch_program: true,
+        torch_loops: loops_over_calls(def),
     };
     k.identity = k.compute_identity();
     Some(k)

@@ -5,9 +5,11 @@
 
 use super::combine::{combine, forecast_unit, Part};
 use super::{Doubt, Forecast, Forecaster};
+use crate::features::torch_ops::TorchOp;
 use crate::kernel::Kernel;
 use crate::pairing::{pair, Match, Pairing};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 
 /// How much a forecast is widened for what the pairing had to guess. Fitted on code of
 /// other styles than the training corpus (`kforecast eval --set … --fit-doubt`).
@@ -74,7 +76,8 @@ pub fn forecast_program(
     let pairing = pair(base, candidate);
     // A PyTorch-only program is its torch operations: always forecast as a whole program.
     let torch_program = base.iter().chain(candidate).any(|k| k.torch_program);
-    let torch_differs = torch_program || torch_ops_of(base) != torch_ops_of(candidate);
+    let (base_ops, candidate_ops) = (torch_ops(base), torch_ops(candidate));
+    let torch_differs = torch_program || names(&base_ops) != names(&candidate_ops);
     if pairing.all_by_name() && !torch_differs {
         let f = forecast_unit(forecast, forecaster, base, candidate);
         return ProgramForecast { forecast: f, pairing };
@@ -124,14 +127,14 @@ pub fn forecast_program(
             Some(f) => f.widened(doubt.for_program(), Some(note)),
             None => forecast_unit(forecast, forecaster, base, candidate).widened(doubt.for_program(), Some(note)),
         };
-        let looped = b.iter().chain(&c).find(|k| crate::extract::loops_over_operations(k)).map(|k| {
+        let looped = b.iter().chain(&c).find(|k| k.torch_loops).map(|k| {
             format!(
                 "not sure: `{}` runs torch operations in a Python loop, read once and not per iteration; \
                  measure it on the GPU",
                 k.name
             )
         });
-        let unknown = unknown_torch_op(&b, &c).map(|op| {
+        let unknown = unknown_torch_op(&base_ops, &candidate_ops).map(|op| {
             format!("not sure: `{op}` is a torch operation whose cost kforecast does not know; measure it on the GPU")
         });
         match looped.or(unknown) {
@@ -148,27 +151,28 @@ pub fn forecast_program(
 const UNREAD: Doubt = Doubt { sigma: 1.0, lost: 0.0, cap: super::trained::FLIP_CAP };
 
 /// A torch operation one version runs and the other does not, whose work is not known.
-fn unknown_torch_op(base: &[&Kernel], candidate: &[&Kernel]) -> Option<String> {
-    let unknown = |ks: &[&Kernel]| -> std::collections::BTreeSet<String> {
-        ks.iter()
-            .filter_map(|k| k.launches.first())
-            .flat_map(crate::features::torch_ops::torch_ops)
+fn unknown_torch_op(base: &[TorchOp], candidate: &[TorchOp]) -> Option<String> {
+    let unknown = |ops: &[TorchOp]| -> BTreeSet<String> {
+        ops.iter()
             .filter(|op| op.work == crate::features::torch_ops::Work::Unknown)
             .map(|op| op.name.rsplit(" = ").next().unwrap_or(&op.name).to_string())
             .collect()
     };
-    let (b, c) = (unknown(base), unknown(candidate));
-    b.symmetric_difference(&c).next().cloned()
+    unknown(base).symmetric_difference(&unknown(candidate)).next().cloned()
 }
 
 /// The torch operations the launching functions of a version's kernels run.
-pub(crate) fn torch_ops_of(kernels: &[Kernel]) -> std::collections::BTreeSet<String> {
-    kernels
-        .iter()
-        .filter_map(|k| k.launches.first())
-        .flat_map(crate::features::torch_ops::torch_ops)
-        .map(|op| op.name)
-        .collect()
+fn torch_ops(kernels: &[Kernel]) -> Vec<TorchOp> {
+    kernels.iter().filter_map(|k| k.launches.first()).flat_map(crate::features::torch_ops::torch_ops).collect()
+}
+
+fn names(ops: &[TorchOp]) -> BTreeSet<String> {
+    ops.iter().map(|op| op.name.clone()).collect()
+}
+
+/// The names of the torch operations the launching functions of a version's kernels run.
+pub(crate) fn torch_ops_of(kernels: &[Kernel]) -> BTreeSet<String> {
+    names(&torch_ops(kernels))
 }
 
 #[cfg(test)]
