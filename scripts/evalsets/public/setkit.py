@@ -120,6 +120,9 @@ def pair_counts(families):
             sum(len(f["files"]) * (len(f["files"]) - 1) for f in families))
 
 
+VERBATIM = "Code below is the source's, verbatim, except where a comment says KFORECAST."
+
+
 class SetText:
     """The texts a set's builder writes: adapters copied from its adapters/ folder and the
     provenance headers, which name the set (`title`, e.g. "Evaluation set public3") and the
@@ -134,16 +137,16 @@ class SetText:
         with open(os.path.join(self.adapters, name), encoding="utf-8") as f:
             return f.read()
 
-    def header(self, repo, paths, what, comment="//", verbatim_note=True):
+    def header(self, repo, paths, what, comment="//", note=VERBATIM):
         """Provenance lines: the set, the repository and commit, the source paths, `what`,
-        and (unless verbatim_note is false) that the code is the source's but where marked."""
+        and `note` (what was changed; its lines each commented; None: no note)."""
         c = comment
         lines = [f"{c} {self.title} of kforecast, built by {self.builder} from",
                  f"{c} {repo.name} at commit {repo.commit}:"]
         lines += [f"{c}   {p}" for p in paths]
         lines += [f"{c} {what}"]
-        if verbatim_note:
-            lines += [f"{c} Code below is the source's, verbatim, except where a comment says KFORECAST."]
+        if note is not None:
+            lines += [f"{c} {line}" for line in note.split("\n")]
         return "\n".join(lines + [""]) + "\n"
 
     def py_line_header(self, name, commit, path, what):
