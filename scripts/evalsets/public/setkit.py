@@ -99,19 +99,23 @@ def clear_prefix(out, prefix, vendor):
     shutil.rmtree(os.path.join(out, "_vendor", vendor), ignore_errors=True)
 
 
+def write_index(out, families, sources, sort_keys=False):
+    """A set's families.json and SOURCES.json."""
+    write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
+    write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1, sort_keys=sort_keys) + "\n")
+
+
 def merge_index(out, prefix, families, sources, sort_keys=False):
     """Read-modify-write of the shared families.json and SOURCES.json (a dict keyed by
     family): only the entries whose family starts with `prefix` are replaced."""
-    fj = os.path.join(out, "families.json")
-    kept = [f for f in read_json(fj, []) if not f["family"].startswith(prefix)]
-    write(fj, json.dumps(kept + families, indent=1) + "\n")
+    kept = [f for f in read_json(os.path.join(out, "families.json"), []) if not f["family"].startswith(prefix)]
     sj = os.path.join(out, "SOURCES.json")
     old = read_json(sj, {})
     if not isinstance(old, dict):
         raise SystemExit(f"{tool()}: {sj} is not a dict keyed by family")
     srcs = {k: v for k, v in old.items() if not k.startswith(prefix)}
     srcs.update(sources)
-    write(sj, json.dumps(srcs, indent=1, sort_keys=sort_keys) + "\n")
+    write_index(out, kept + families, srcs, sort_keys)
 
 
 def pair_counts(families):
