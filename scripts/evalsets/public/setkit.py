@@ -141,12 +141,15 @@ class SetText:
         with open(os.path.join(self.adapters, name), encoding="utf-8") as f:
             return f.read()
 
+    def built_by(self, comment):
+        """The first provenance line (no newline): the set and its builder."""
+        return f"{comment} {self.title} of kforecast, built by {self.builder} from"
+
     def header(self, repo, paths, what, comment="//", note=VERBATIM):
         """Provenance lines: the set, the repository and commit, the source paths, `what`,
         and `note` (what was changed; its lines each commented; None: no note)."""
         c = comment
-        lines = [f"{c} {self.title} of kforecast, built by {self.builder} from",
-                 f"{c} {repo.name} at commit {repo.commit}:"]
+        lines = [self.built_by(c), f"{c} {repo.name} at commit {repo.commit}:"]
         lines += [f"{c}   {p}" for p in paths]
         lines += [f"{c} {what}"]
         if note is not None:
@@ -155,8 +158,7 @@ class SetText:
 
     def py_line_header(self, name, commit, path, what):
         """The short Python provenance comment: one source path on the commit's line."""
-        return (f"# {self.title} of kforecast, built by {self.builder} from\n"
-                f"# {name} at commit {commit}: {path}\n# {what}\n")
+        return f"{self.built_by('#')}\n# {name} at commit {commit}: {path}\n# {what}\n"
 
     def py_header(self, repo, path, what):
         return self.py_line_header(repo.name, repo.commit, path, what)
