@@ -26,7 +26,6 @@ Everything is report-only: split "public", never tuned on.
 """
 
 import argparse
-import json
 import os
 import sys
 
@@ -34,7 +33,7 @@ from cuda_samples import (MM_PATH, RED_DIR, RED_NAMES, TF_DIR, TR_PATH, matrixmu
                           threadfence_program, transpose_program)
 from python_sources import (SET_B, ours_py, py_header, unsloth_program, vendor_flaggems, vendor_liger,
                             vendor_unsloth, with_py_header, write)
-from setkit import Repo, clear_set
+from setkit import Repo, clear_set, pair_counts, write_index
 
 REPOS = {
     "cuda-samples": "NVIDIA/cuda-samples",
@@ -266,10 +265,9 @@ def main():
            "kernel (its output zero-filled first), FlagGems' pointwise_dynamic Triton kernel.",
            "bench_add.py")
 
-    write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
     sources = [{"repository": r.name, "commit": r.commit} for r in (cs, lg, fg, us, kb)]
-    write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1) + "\n")
-    n_files = sum(len(f["files"]) for f in families)
+    write_index(out, families, sources)
+    n_files, _ = pair_counts(families)
     print(f"build.py: {len(families)} families, {n_files} program files -> {out}")
     for r in sources:
         print(f"  {r['repository']} @ {r['commit']}")
