@@ -25,7 +25,6 @@ How a program file is made from its source:
 Everything is report-only: split "public", never tuned on.
 """
 
-import argparse
 import os
 import sys
 
@@ -33,7 +32,7 @@ from cuda_samples import (MM_PATH, RED_DIR, RED_NAMES, TF_DIR, TR_PATH, matrixmu
                           threadfence_program, transpose_program)
 from python_sources import (SET_B, ours_py, py_header, unsloth_program, vendor_flaggems, vendor_liger,
                             vendor_unsloth, with_py_header, write)
-from setkit import Repo, clear_set, pair_counts, write_index
+from setkit import Repo, builder_args, clear_set, pair_counts, write_index
 
 REPOS = {
     "cuda-samples": "NVIDIA/cuda-samples",
@@ -97,11 +96,8 @@ def geglu(gate, up):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="target/evalsets/public", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "target/evalsets/public")
+    out = args.out
     clear_set(out)
 
     cs = Repo(args.mirror, REPOS["cuda-samples"])

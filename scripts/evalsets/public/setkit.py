@@ -7,6 +7,7 @@ public4/pub4.py, public5/pub5.py, public6/pub6.py, public7/cuda100.py) import th
 from scripts/evalsets/public/, which they put on sys.path.
 """
 
+import argparse
 import json
 import os
 import shutil
@@ -62,6 +63,20 @@ class Repo:
 
     def ref(self, path):
         return f"{self.at()}:{path}"
+
+
+def builder_args(doc, default_out, shared=False, more=None):
+    """A builder's command line: --mirror (the folder of fetched bare repositories) and --out
+    (the set's folder, made absolute); `more(parser)` adds the builder's own options."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
+    ap.add_argument("--out", default=default_out,
+                    help="the set's folder (outside git, shared)" if shared else "the set's folder (outside git)")
+    if more is not None:
+        more(ap)
+    args = ap.parse_args()
+    args.out = os.path.abspath(args.out)
+    return args
 
 
 def write(path, text):

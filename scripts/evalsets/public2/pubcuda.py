@@ -26,14 +26,13 @@ How a program file is made from its source file (a tutorial program with a `main
 Nothing here is tuned on: split "public2", report only.
 """
 
-import argparse
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "public"))
 from cpp_cut import leading_comment_start, match_brace  # noqa: E402
-from setkit import Repo, SetText, clear_prefix, merge_index, pair_counts, write  # noqa: E402
+from setkit import Repo, SetText, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TEXT = SetText("Public evaluation set 2", "scripts/evalsets/public2/pubcuda.py", os.path.join(HERE, "adapters"))
@@ -423,11 +422,8 @@ FAMILIES = [
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public2", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "/work/main/target/evalsets/public2")
+    out = args.out
     os.makedirs(out, exist_ok=True)
     repos = {name: Repo(args.mirror, name) for name in (LX, BB, PJ, BK)}
     clear_prefix(out, PREFIX, "pubcuda")

@@ -22,7 +22,6 @@ Only `pm-` entries of families.json / SOURCES.json are replaced (read-modify-wri
 folder is shared with the other builders of the set.
 """
 
-import argparse
 import ast
 import os
 import sys
@@ -32,7 +31,7 @@ sys.path.insert(0, HERE)
 from pm_cut import TEXT, cut_leetcuda, cut_tutorial, leetcuda_header, ours_py, py_header  # noqa: E402
 
 sys.path.insert(0, os.path.join(HERE, "..", "public"))
-from setkit import Repo, clear_prefix, merge_index, pair_counts, write  # noqa: E402
+from setkit import Repo, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
 PREFIX = "pm-"
 SPLIT = "public2"
@@ -154,11 +153,8 @@ def naive_softmax_program(src, commit, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched repositories")
-    ap.add_argument("--out", default="target/evalsets/public2", help="the set's folder (outside git, shared)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "target/evalsets/public2", shared=True)
+    out = args.out
     clear_prefix(out, PREFIX, "pubmix")  # only our own folders are rebuilt
     write(os.path.join(out, "_vendor", "pubmix", "pm_common.py"), adapter("pm_common.py"))
 

@@ -26,7 +26,6 @@ How a program file is made from its source:
 Split "public3": never tuned on, report only.
 """
 
-import argparse
 import os
 import re
 import sys
@@ -34,7 +33,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "public"))
 from cpp_cut import cut_function  # noqa: E402
-from setkit import Repo, SetText, clear_prefix, merge_index, pair_counts, write  # noqa: E402
+from setkit import Repo, SetText, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
 TEXT = SetText("Evaluation set public3", "scripts/evalsets/public3/pub3.py", os.path.join(HERE, "adapters"))
 PREFIX = "p3-"
@@ -262,13 +261,10 @@ CHOL_FILES = [("reference.py", f"{CHOL}/reference.py"), ("submission.py", f"{CHO
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public3", help="the set's folder (outside git)")
-    ap.add_argument("--shfl-versions", type=int, default=8,
-                    help="how many of the shfl post's kernels (main()'s order) make the int-reduce family")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "/work/main/target/evalsets/public3", more=lambda ap: ap.add_argument(
+        "--shfl-versions", type=int, default=8,
+        help="how many of the shfl post's kernels (main()'s order) make the int-reduce family"))
+    out = args.out
     clear_prefix(out, PREFIX, os.path.basename(VENDOR))  # only this builder's folders are replaced
 
     nb = Repo(args.mirror, REPOS["nbody"])

@@ -19,7 +19,6 @@ Only families whose name starts with "p4-" are written or replaced in families.j
 SOURCES.json (read-modify-write); the set's other families are left alone. Split "public4".
 """
 
-import argparse
 import os
 import re
 import sys
@@ -27,7 +26,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "public"))
 from cpp_cut import cut_function, match_brace  # noqa: E402
-from setkit import Repo, SetText, clear_prefix, merge_index, pair_counts, write  # noqa: E402
+from setkit import Repo, SetText, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
 TEXT = SetText("Evaluation set public4", "scripts/evalsets/public4/pub4.py", os.path.join(HERE, "adapters"))
 PREFIX = "p4-"
@@ -278,11 +277,8 @@ def glu(x):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public4")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "/work/main/target/evalsets/public4")
+    out = args.out
     clear_prefix(out, PREFIX, TAG)  # remove only our own earlier output
 
     tk = Repo(args.mirror, "Tongkaio/CUDA_Kernel_Samples")

@@ -25,14 +25,13 @@ marked `NAME = None`) and a marked entry line names the one it runs. Only this b
 the adapters (adapters/, ours) live in kforecast's repository.
 """
 
-import argparse
 import os
 import re
 import sys
 
 from cuts5 import (TEXT, c_header, cut_fn, cut_function, cut_switch, drop_function, drop_prototype, inline_include,
                    py_header, py_keep_kernels, squeeze_blank_lines)
-from setkit import Repo, clear_set, pair_counts, write, write_index  # (on sys.path through cuts5)
+from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index  # (on sys.path through cuts5)
 
 PREFIX = "p5-"
 SPLIT = "public5"
@@ -270,11 +269,8 @@ def softmax(x):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="target/evalsets/public5", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "target/evalsets/public5")
+    out = args.out
     clear_set(out)  # this set's folder is ours alone: keep only measurements/
 
     bf = Repo(args.mirror, "brucefan1983/CUDA-Programming")

@@ -17,14 +17,13 @@ and launch lines for it and an `extern "C" kf_run` entry point marked KFORECAST
 on, never run through kforecast by its builder.
 """
 
-import argparse
 import os
 import sys
 
 from p6_cuda import (TEXT, cp_histogram_program, cp_reduce_program, cp_transpose_program, lc_convolution_program,
                      lc_histogram_program, lc_reduction_program, lc_transpose_program, sc_rowsum_program,
                      sc_softmax_program)
-from setkit import Repo, clear_set, pair_counts, write, write_index  # (on sys.path through p6_cuda)
+from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index  # (on sys.path through p6_cuda)
 
 REPOS = {
     "cp": "AtomicVar/CUDA-Patterns",
@@ -73,11 +72,8 @@ def vendor_kk(kk, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="target/evalsets/public6", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "target/evalsets/public6")
+    out = args.out
     clear_set(out)
 
     cp, sc, lc, pt, kk = (Repo(args.mirror, REPOS[k]) for k in ("cp", "sc", "lc", "pt", "kk"))

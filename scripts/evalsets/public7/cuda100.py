@@ -20,14 +20,13 @@ multiplies matrices) are left out. Nothing of the public code lives in kforecast
 repository: only this builder and the adapters (adapters/, ours) do.
 """
 
-import argparse
 import ast
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "public"))
-from setkit import Repo, SetText, clear_set, pair_counts, write, write_index  # noqa: E402
+from setkit import Repo, SetText, builder_args, clear_set, pair_counts, write, write_index  # noqa: E402
 
 TEXT = SetText("Evaluation set (b7)", "scripts/evalsets/public7/cuda100.py", os.path.join(HERE, "adapters"))
 REPO = "juansensio/CUDA100"
@@ -101,11 +100,8 @@ def bind_program(repo, folder, commit):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public7", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "/work/main/target/evalsets/public7")
+    out = args.out
     clear_set(out)
     write(os.path.join(out, "_p7common.py"), TEXT.adapter("_p7common.py"))
 
