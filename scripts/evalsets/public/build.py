@@ -25,20 +25,14 @@ How a program file is made from its source:
 Everything is report-only: split "public", never tuned on.
 """
 
-import argparse
-import json
 import os
-import shutil
-import subprocess
 import sys
 
 from cuda_samples import (MM_PATH, RED_DIR, RED_NAMES, TF_DIR, TR_PATH, matrixmul_program, reduction_program,
                           threadfence_program, transpose_program)
-from python_sources import (ours_py, py_header, unsloth_program, vendor_flaggems, vendor_liger, vendor_unsloth,
-                            with_py_header, write)
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ADAPTERS = os.path.join(HERE, "adapters")
+from python_sources import (SET_B, ours_py, py_header, unsloth_program, vendor_flaggems, vendor_liger,
+                            vendor_unsloth, with_py_header, write)
+from setkit import Repo, builder_args, clear_set, pair_counts, write_index
 
 REPOS = {
     "cuda-samples": "NVIDIA/cuda-samples",
@@ -47,39 +41,7 @@ REPOS = {
     "unsloth": "unslothai/unsloth",
     "kernelbench": "ScalingIntelligence/KernelBench",
 }
-HELD_BACK = ("karpathy/llm.c", "siboehm/SGEMM_CUDA", "codezakh/gpu-forecasters")
-
-
-class Repo:
-    def __init__(self, mirror, full_name):
-        assert full_name not in HELD_BACK
-        self.name = full_name
-        self.git_dir = os.path.join(mirror, full_name.replace("/", "+"), "repo")
-        if not os.path.isdir(self.git_dir):
-            raise SystemExit(f"build.py: no local copy of {full_name} at {self.git_dir} "
-                             f"(fetch it first: fetch github:{full_name})")
-        self.commit = self.git("rev-parse", "HEAD").strip()
-
-    def git(self, *args, binary=False):
-        res = subprocess.run(["git", "--git-dir", self.git_dir, *args], capture_output=True)
-        if res.returncode != 0:
-            raise SystemExit(f"build.py: git {' '.join(args)} failed in {self.git_dir}: "
-                             f"{res.stderr.decode(errors='replace')}")
-        return res.stdout if binary else res.stdout.decode()
-
-    def show(self, path):
-        return self.git("show", f"{self.commit}:{path}")
-
-    def ls(self, under):
-        return [p for p in self.git("ls-tree", "-r", "--name-only", self.commit, under).splitlines() if p]
-
-    def ref(self, path):
-        return f"{self.name}@{self.commit[:12]}:{path}"
-
-
-def adapter(name):
-    with open(os.path.join(ADAPTERS, name)) as f:
-        return f.read()
+adapter = SET_B.adapter
 
 
 REF_RMS = '''import torch
@@ -134,19 +96,9 @@ def geglu(gate, up):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="target/evalsets/public", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
-    keep_measurements = os.path.join(out, "measurements")
-    if os.path.isdir(out):
-        for entry in os.listdir(out):
-            p = os.path.join(out, entry)
-            if p == keep_measurements:
-                continue
-            shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
-    os.makedirs(out, exist_ok=True)
+    args = builder_args(__doc__, "target/evalsets/public")
+    out = args.out
+    clear_set(out)
 
     cs = Repo(args.mirror, REPOS["cuda-samples"])
     lg = Repo(args.mirror, REPOS["liger"])
@@ -309,10 +261,9 @@ def main():
            "kernel (its output zero-filled first), FlagGems' pointwise_dynamic Triton kernel.",
            "bench_add.py")
 
-    write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
     sources = [{"repository": r.name, "commit": r.commit} for r in (cs, lg, fg, us, kb)]
-    write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1) + "\n")
-    n_files = sum(len(f["files"]) for f in families)
+    write_index(out, families, sources)
+    n_files, _ = pair_counts(families)
     print(f"build.py: {len(families)} families, {n_files} program files -> {out}")
     for r in sources:
         print(f"  {r['repository']} @ {r['commit']}")

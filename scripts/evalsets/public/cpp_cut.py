@@ -86,11 +86,3 @@ def prelude_of(src, start, first_def):
     apart, less the comments that belong to that definition."""
     cut = leading_comment_start(src, src.index(first_def))
     return strip_trailing_comments(src[src.index(start):cut])
-
-
-def header(repo, paths, what):
-    lines = ["// Evaluation set (b) of kforecast, built by scripts/evalsets/public/build.py from",
-             f"// {repo.name} at commit {repo.commit}:"]
-    lines += [f"//   {p}" for p in paths]
-    lines += [f"// {what}", "// Code below is the source's, verbatim, except where a comment says KFORECAST.", ""]
-    return "\n".join(lines) + "\n"

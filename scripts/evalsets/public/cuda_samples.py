@@ -4,7 +4,10 @@ prelude and host launcher cut to that kernel."""
 
 import re
 
-from cpp_cut import cut_function, header, match_brace, prelude_of
+from cpp_cut import cut_function, match_brace, prelude_of
+from python_sources import SET_B
+
+header = SET_B.header
 
 
 RED_DIR = "Samples/2_Concepts_and_Techniques/reduction"

@@ -4,20 +4,17 @@ modules vendored under `_vendor/` (Liger-Kernel, FlagGems, unsloth) and writing 
 import ast
 import os
 
+from setkit import SetText, write  # noqa: F401  (write: the builder's, re-exported)
 
-def py_header(repo, path, what):
-    return (f"# Evaluation set (b) of kforecast, built by scripts/evalsets/public/build.py from\n"
-            f"# {repo.name} at commit {repo.commit}: {path}\n# {what}\n")
+SET_B = SetText("Evaluation set (b)", "scripts/evalsets/public/build.py",
+                os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters"))
+py_header = SET_B.py_header
+ours_py = SET_B.ours_py
 
 
 def with_py_header(text, hdr):
     """Puts the provenance comment after a module docstring / shebang-free first lines."""
     return hdr + "\n" + text
-
-
-def ours_py(what, body):
-    return ("# Evaluation set (b) of kforecast: a torch reference written by scripts/evalsets/public/build.py\n"
-            f"# (KFORECAST's own code, not a public source). {what}\n" + body)
 
 
 def vendor_liger(lg, out):
@@ -85,10 +82,3 @@ def unsloth_program(us, path):
     new = text.replace("from .utils import", "from unsloth_kernels_utils import", 1)
     return py_header(us, path, "KFORECAST: the one change is `from .utils import` -> `from unsloth_kernels_utils import`.") + new
 
-
-# ----------------------------------------------------------------------------- the set
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)

@@ -17,6 +17,10 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "public"))
 from cpp_cut import leading_comment_start, match_brace  # noqa: E402
+from setkit import SetText  # noqa: E402
+
+TEXT = SetText("Evaluation set public2", "scripts/evalsets/public2/pubmix.py",
+               os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters"))
 
 KERNEL_RX = re.compile(r"^(template[ \t]*<[^;{]*?>\s*)?__global__\s+(?:__launch_bounds__\([^)]*\)\s*)?"
                        r"void\s+(\w+)\s*\(", re.M)
@@ -143,10 +147,8 @@ def _merge(spans):
 
 
 def leetcuda_header(repo, path, what):
-    return ("// Evaluation set public2 of kforecast, built by scripts/evalsets/public2/pubmix.py from\n"
-            f"// {repo.name} at commit {repo.commit}:\n//   {path}\n// {what}\n"
-            "// Code below is the source's, verbatim, less the other variants of the op (their kernels,\n"
-            "// bindings, launch/dispatch macros and m.def lines).\n\n")
+    return TEXT.header(repo, [path], what, note="Code below is the source's, verbatim, less the other variants of "
+                       "the op (their kernels,\nbindings, launch/dispatch macros and m.def lines).")
 
 
 def cut_tutorial(src, stop_marker):
@@ -157,11 +159,8 @@ def cut_tutorial(src, stop_marker):
     return src[:i].rstrip() + "\n"
 
 
-def py_header(name, commit, path, what):
-    return (f"# Evaluation set public2 of kforecast, built by scripts/evalsets/public2/pubmix.py from\n"
-            f"# {name} at commit {commit}: {path}\n# {what}\n")
+py_header = TEXT.py_line_header
 
 
 def ours_py(what, body):
-    return ("# Evaluation set public2 of kforecast: a torch program written by scripts/evalsets/public2/pubmix.py\n"
-            f"# (KFORECAST's own code, not a public source). {what}\n" + body)
+    return TEXT.ours_py(what, body, kind="program")

@@ -26,77 +26,21 @@ How a program file is made from its source file (a tutorial program with a `main
 Nothing here is tuned on: split "public2", report only.
 """
 
-import argparse
-import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "public"))
-from cpp_cut import leading_comment_start  # noqa: E402
+from cpp_cut import leading_comment_start, match_brace  # noqa: E402
+from setkit import Repo, SetText, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ADAPTERS = os.path.join(HERE, "adapters")
+TEXT = SetText("Public evaluation set 2", "scripts/evalsets/public2/pubcuda.py", os.path.join(HERE, "adapters"))
 PREFIX = "pc-"
-HELD_BACK = ("karpathy/llm.c", "siboehm/SGEMM_CUDA", "codezakh/gpu-forecasters")
 LX = "Liu-xiandong/How_to_optimize_in_GPU"
 BB = "BBuf/how-to-optim-algorithm-in-cuda"
 PJ = "PaddleJitLab/CUDATutorial"
 BK = "deeperlearning/professional-cuda-c-programming"
-
-
-class Repo:
-    def __init__(self, mirror, full_name):
-        assert full_name not in HELD_BACK
-        self.name = full_name
-        self.git_dir = os.path.join(mirror, full_name.replace("/", "+"), "repo")
-        if not os.path.isdir(self.git_dir):
-            raise SystemExit(f"pubcuda.py: no local copy of {full_name} at {self.git_dir} "
-                             f"(fetch it first: fetch github:{full_name})")
-        self.commit = self.git("rev-parse", "HEAD").strip()
-
-    def git(self, *args):
-        res = subprocess.run(["git", "--git-dir", self.git_dir, *args], capture_output=True)
-        if res.returncode != 0:
-            raise SystemExit(f"pubcuda.py: git {' '.join(args)} failed in {self.git_dir}: "
-                             f"{res.stderr.decode(errors='replace')}")
-        return res.stdout.decode()
-
-    def show(self, path):
-        return self.git("show", f"{self.commit}:{path}")
-
-    def ref(self, path):
-        return f"{self.name}@{self.commit[:12]}:{path}"
-
-
-def match_brace(text, open_idx):
-    """Index just past the brace that closes the one at open_idx (skips comments, strings)."""
-    depth, i, n = 0, open_idx, len(text)
-    while i < n:
-        if text.startswith("//", i):
-            i = text.find("\n", i)
-            i = n if i < 0 else i
-            continue
-        if text.startswith("/*", i):
-            i = text.find("*/", i) + 2
-            continue
-        c = text[i]
-        if c in "\"'":
-            j = i + 1
-            while j < n and text[j] != c:
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if c == "{":
-            depth += 1
-        elif c == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    raise ValueError("unbalanced braces")
 
 
 def function_span(text, name):
@@ -166,9 +110,7 @@ def launch_lines(body, keep_names, subst=None, only=None):
 
 
 def header(repo, path, what):
-    return ("// Public evaluation set 2 of kforecast, built by scripts/evalsets/public2/pubcuda.py from\n"
-            f"// {repo.name} at commit {repo.commit}:\n//   {path}\n// {what}\n"
-            "// Code below is the source's, verbatim, except where a comment says KFORECAST.\n\n")
+    return TEXT.header(repo, [path], what)
 
 
 def entry(aliases, pre, lines, count, note):
@@ -479,55 +421,27 @@ FAMILIES = [
 ]
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def read_json(path, default):
-    if os.path.exists(path):
-        with open(path) as f:
-            return json.load(f)
-    return default
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public2", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
+    args = builder_args(__doc__, "/work/main/target/evalsets/public2")
+    out = args.out
     os.makedirs(out, exist_ok=True)
     repos = {name: Repo(args.mirror, name) for name in (LX, BB, PJ, BK)}
-    for entry_name in os.listdir(out):
-        if entry_name.startswith(PREFIX):
-            shutil.rmtree(os.path.join(out, entry_name))
+    clear_prefix(out, PREFIX, "pubcuda")
     families, sources = [], {}
-    shutil.rmtree(os.path.join(out, "_vendor", "pubcuda"), ignore_errors=True)
     vendor_book(repos[BK], out)
-    with open(os.path.join(ADAPTERS, "pc_common.py")) as f:
-        write(os.path.join(out, "_vendor", "pubcuda", "pc_common.py"), f.read())
+    write(os.path.join(out, "_vendor", "pubcuda", "pc_common.py"), TEXT.adapter("pc_common.py"))
     for fam, repo_name, make, bench, style, notes in FAMILIES:
         repo = repos[repo_name]
         files = make(repo)
         for rel, text in files:
             write(os.path.join(out, fam, rel), text)
-        with open(os.path.join(ADAPTERS, bench)) as f:
-            write(os.path.join(out, fam, "bench.py"), f.read())
+        write(os.path.join(out, fam, "bench.py"), TEXT.adapter(bench))
         families.append({"family": fam, "files": [f"{fam}/{rel}" for rel, _ in files], "split": "public2",
                          "source": f"{repo.name}@{repo.commit[:12]}", "style": style, "notes": notes})
         sources[fam] = {"repository": repo.name, "commit": repo.commit}
     # the folder is shared: replace only this builder's entries
-    fj = os.path.join(out, "families.json")
-    kept = [f for f in read_json(fj, []) if not f["family"].startswith(PREFIX)]
-    write(fj, json.dumps(kept + families, indent=1) + "\n")
-    sj = os.path.join(out, "SOURCES.json")
-    srcs = {k: v for k, v in read_json(sj, {}).items() if not k.startswith(PREFIX)}
-    srcs.update(sources)
-    write(sj, json.dumps(srcs, indent=1, sort_keys=True) + "\n")
-    n_files = sum(len(f["files"]) for f in families)
-    n_pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
+    merge_index(out, PREFIX, families, sources, sort_keys=True)
+    n_files, n_pairs = pair_counts(families)
     print(f"pubcuda.py: {len(families)} families, {n_files} programs, {n_pairs} ordered pairs -> {out}")
     for r in repos.values():
         print(f"  {r.name} @ {r.commit}")

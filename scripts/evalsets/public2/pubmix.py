@@ -22,21 +22,17 @@ Only `pm-` entries of families.json / SOURCES.json are replaced (read-modify-wri
 folder is shared with the other builders of the set.
 """
 
-import argparse
 import ast
-import json
 import os
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from pm_cut import cut_leetcuda, cut_tutorial, leetcuda_header, ours_py, py_header  # noqa: E402
+from pm_cut import TEXT, cut_leetcuda, cut_tutorial, leetcuda_header, ours_py, py_header  # noqa: E402
 
 sys.path.insert(0, os.path.join(HERE, "..", "public"))
-from build import Repo  # noqa: E402  (set (b)'s reader of a fetched bare clone; refuses the held-back repositories)
+from setkit import Repo, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
-ADAPTERS = os.path.join(HERE, "adapters")
 PREFIX = "pm-"
 SPLIT = "public2"
 LEETCUDA = "xlite-dev/LeetCUDA"
@@ -56,15 +52,7 @@ def tutorial(mirror, name):
         return f.read()
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-
-
-def adapter(name):
-    with open(os.path.join(ADAPTERS, name), encoding="utf-8") as f:
-        return f.read()
+adapter = TEXT.adapter
 
 
 # LeetCUDA families: (family, source file, adapter, notes, versions); a version is
@@ -165,16 +153,9 @@ def naive_softmax_program(src, commit, path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched repositories")
-    ap.add_argument("--out", default="target/evalsets/public2", help="the set's folder (outside git, shared)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    for entry in os.listdir(out):  # only our own folders are rebuilt
-        if entry.startswith(PREFIX):
-            shutil.rmtree(os.path.join(out, entry))
-    shutil.rmtree(os.path.join(out, "_vendor", "pubmix"), ignore_errors=True)
+    args = builder_args(__doc__, "target/evalsets/public2", shared=True)
+    out = args.out
+    clear_prefix(out, PREFIX, "pubmix")  # only our own folders are rebuilt
     write(os.path.join(out, "_vendor", "pubmix", "pm_common.py"), adapter("pm_common.py"))
 
     lc = Repo(args.mirror, LEETCUDA)
@@ -241,17 +222,8 @@ def main():
            "tutorial's fused Triton forward. Two versions only (apex is not installed).",
            "pm_bench_tt_layer_norm.py", tsrc(ln))
 
-    fj = os.path.join(out, "families.json")
-    old = json.load(open(fj)) if os.path.exists(fj) else []
-    merged = [f for f in old if not f["family"].startswith(PREFIX)] + families
-    write(fj, json.dumps(merged, indent=1) + "\n")
-    sj = os.path.join(out, "SOURCES.json")
-    old_s = json.load(open(sj)) if os.path.exists(sj) else {}
-    merged_s = {k: v for k, v in old_s.items() if not k.startswith(PREFIX)}
-    merged_s.update(sources)
-    write(sj, json.dumps(merged_s, indent=1) + "\n")
-    n_files = sum(len(f["files"]) for f in families)
-    n_pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
+    merge_index(out, PREFIX, families, sources)
+    n_files, n_pairs = pair_counts(families)
     print(f"pubmix: {len(families)} families, {n_files} program files, {n_pairs} ordered pairs -> {out}")
     print(f"  {lc.name} @ {lc.commit}")
     for n, c in TUTORIALS.items():

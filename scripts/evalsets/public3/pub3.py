@@ -26,21 +26,18 @@ How a program file is made from its source:
 Split "public3": never tuned on, report only.
 """
 
-import argparse
-import json
 import os
 import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "public"))
 from cpp_cut import cut_function  # noqa: E402
+from setkit import Repo, SetText, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
-ADAPTERS = os.path.join(HERE, "adapters")
+TEXT = SetText("Evaluation set public3", "scripts/evalsets/public3/pub3.py", os.path.join(HERE, "adapters"))
 PREFIX = "p3-"
 SPLIT = "public3"
-HELD_BACK = ("karpathy/llm.c", "siboehm/SGEMM_CUDA", "codezakh/gpu-forecasters")
 REPOS = {
     "nbody": "harrism/mini-nbody",
     "blog": "NVIDIA-developer-blog/code-samples",
@@ -51,52 +48,9 @@ REPOS = {
 VENDOR = "_vendor/pub3"
 
 
-class Repo:
-    def __init__(self, mirror, full_name):
-        assert full_name not in HELD_BACK
-        self.name = full_name
-        self.git_dir = os.path.join(mirror, full_name.replace("/", "+"), "repo")
-        if not os.path.isdir(self.git_dir):
-            raise SystemExit(f"pub3.py: no local copy of {full_name} at {self.git_dir} "
-                             f"(fetch it first: fetch github:{full_name})")
-        self.commit = self.git("rev-parse", "HEAD").strip()
-
-    def git(self, *args):
-        res = subprocess.run(["git", "--git-dir", self.git_dir, *args], capture_output=True)
-        if res.returncode != 0:
-            raise SystemExit(f"pub3.py: git {' '.join(args)} failed in {self.git_dir}: "
-                             f"{res.stderr.decode(errors='replace')}")
-        return res.stdout.decode()
-
-    def show(self, path):
-        return self.git("show", f"{self.commit}:{path}")
-
-    def ref(self, path):
-        return f"{self.name}@{self.commit[:12]}:{path}"
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def adapter(name):
-    with open(os.path.join(ADAPTERS, name)) as f:
-        return f.read()
-
-
-def c_header(repo, paths, what):
-    lines = ["// Evaluation set public3 of kforecast, built by scripts/evalsets/public3/pub3.py from",
-             f"// {repo.name} at commit {repo.commit}:"]
-    lines += [f"//   {p}" for p in paths]
-    lines += [f"// {what}", "// Code below is the source's, verbatim, except where a comment says KFORECAST.", ""]
-    return "\n".join(lines) + "\n"
-
-
-def py_header(repo, path, what):
-    return (f"# Evaluation set public3 of kforecast, built by scripts/evalsets/public3/pub3.py from\n"
-            f"# {repo.name} at commit {repo.commit}: {path}\n# {what}\n")
+adapter = TEXT.adapter
+c_header = TEXT.header
+py_header = TEXT.py_header
 
 
 def need(text, piece, what):
@@ -307,20 +261,11 @@ CHOL_FILES = [("reference.py", f"{CHOL}/reference.py"), ("submission.py", f"{CHO
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public3", help="the set's folder (outside git)")
-    ap.add_argument("--shfl-versions", type=int, default=8,
-                    help="how many of the shfl post's kernels (main()'s order) make the int-reduce family")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    # only this builder's folders are replaced
-    for entry_name in os.listdir(out):
-        p = os.path.join(out, entry_name)
-        if entry_name.startswith(PREFIX) and os.path.isdir(p):
-            subprocess.run(["rm", "-rf", p], check=True)
-    subprocess.run(["rm", "-rf", os.path.join(out, VENDOR)], check=True)
+    args = builder_args(__doc__, "/work/main/target/evalsets/public3", more=lambda ap: ap.add_argument(
+        "--shfl-versions", type=int, default=8,
+        help="how many of the shfl post's kernels (main()'s order) make the int-reduce family"))
+    out = args.out
+    clear_prefix(out, PREFIX, os.path.basename(VENDOR))  # only this builder's folders are replaced
 
     nb = Repo(args.mirror, REPOS["nbody"])
     bl = Repo(args.mirror, REPOS["blog"])
@@ -429,20 +374,8 @@ def main():
            "2048, cond 2} (2^23 floats, the one benchmark size where every blocked strategy runs its blocks), "
            "the reference's generate_input.", "bench_p3_gm_cholesky.py")
 
-    # read-modify-write of the shared files: only our entries are replaced
-    fam_path = os.path.join(out, "families.json")
-    old = json.load(open(fam_path)) if os.path.exists(fam_path) else []
-    merged = [f for f in old if not f["family"].startswith(PREFIX)] + families
-    write(fam_path, json.dumps(merged, indent=1) + "\n")
-    src_path = os.path.join(out, "SOURCES.json")
-    old_src = json.load(open(src_path)) if os.path.exists(src_path) else {}
-    if not isinstance(old_src, dict):
-        raise SystemExit(f"pub3.py: {src_path} is not a dict keyed by family")
-    merged_src = {k: v for k, v in old_src.items() if not k.startswith(PREFIX)}
-    merged_src.update(sources)
-    write(src_path, json.dumps(merged_src, indent=1) + "\n")
-    n_files = sum(len(f["files"]) for f in families)
-    n_pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
+    merge_index(out, PREFIX, families, sources)  # read-modify-write: only our entries are replaced
+    n_files, n_pairs = pair_counts(families)
     print(f"pub3.py: {len(families)} families, {n_files} program files, {n_pairs} ordered pairs -> {out}")
     for r in (nb, bl, cc, gm, lc):
         print(f"  {r.name} @ {r.commit}")

@@ -19,77 +19,31 @@ Only families whose name starts with "p4-" are written or replaced in families.j
 SOURCES.json (read-modify-write); the set's other families are left alone. Split "public4".
 """
 
-import argparse
-import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "public"))
 from cpp_cut import cut_function, match_brace  # noqa: E402
+from setkit import Repo, SetText, builder_args, clear_prefix, merge_index, pair_counts, write  # noqa: E402
 
-ADAPTERS = os.path.join(HERE, "adapters")
+TEXT = SetText("Evaluation set public4", "scripts/evalsets/public4/pub4.py", os.path.join(HERE, "adapters"))
 PREFIX = "p4-"
 TAG = "pub4"
 SPLIT = "public4"
-HELD_BACK = ("karpathy/llm.c", "siboehm/SGEMM_CUDA", "codezakh/gpu-forecasters")
 
 
-class Repo:
-    def __init__(self, mirror, full_name):
-        assert full_name not in HELD_BACK
-        self.name = full_name
-        self.git_dir = os.path.join(mirror, full_name.replace("/", "+"), "repo")
-        if not os.path.isdir(self.git_dir):
-            raise SystemExit(f"pub4.py: no local copy of {full_name} at {self.git_dir} "
-                             f"(fetch it first: fetch github:{full_name})")
-        self.commit = self.git("rev-parse", "HEAD").strip()
-
-    def git(self, *args):
-        res = subprocess.run(["git", "--git-dir", self.git_dir, *args], capture_output=True)
-        if res.returncode != 0:
-            raise SystemExit(f"pub4.py: git {' '.join(args)} failed: {res.stderr.decode(errors='replace')}")
-        return res.stdout.decode()
-
-    def show(self, path):
-        return self.git("show", f"{self.commit}:{path}")
-
-    def ls(self, under):
-        return [p for p in self.git("ls-tree", "-r", "--name-only", self.commit, under).splitlines() if p]
-
-    def at(self):
-        return f"{self.name}@{self.commit[:12]}"
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def adapter(name):
-    with open(os.path.join(ADAPTERS, name)) as f:
-        return f.read()
-
-
-def cu_header(repo, paths, what):
-    lines = ["// Evaluation set public4 of kforecast, built by scripts/evalsets/public4/pub4.py from",
-             f"// {repo.name} at commit {repo.commit}:"]
-    lines += [f"//   {p}" for p in paths]
-    lines += [f"// {what}", "// Code below is the source's, verbatim, except where a comment says KFORECAST.", ""]
-    return "\n".join(lines) + "\n"
+adapter = TEXT.adapter
+cu_header = TEXT.header
 
 
 def py_header(repo, path, what):
-    return (f"# Evaluation set public4 of kforecast, built by scripts/evalsets/public4/pub4.py from\n"
-            f"# {repo.name} at commit {repo.commit}:\n#   {path}\n# {what}\n\n")
+    return TEXT.header(repo, [path], what, comment="#", note=None)
 
 
 def ours_py(what, body):
-    return ("# Evaluation set public4 of kforecast (scripts/evalsets/public4/pub4.py).\n"
+    return (f"# {TEXT.title} of kforecast ({TEXT.builder}).\n"
             f"# KFORECAST: written by kforecast, not from a public source: {what}\n\n" + body)
 
 
@@ -323,17 +277,9 @@ def glu(x):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public4")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    # remove only our own earlier output
-    for entry in os.listdir(out):
-        if entry.startswith(PREFIX):
-            shutil.rmtree(os.path.join(out, entry))
-    shutil.rmtree(os.path.join(out, "_vendor", TAG), ignore_errors=True)
+    args = builder_args(__doc__, "/work/main/target/evalsets/public4")
+    out = args.out
+    clear_prefix(out, PREFIX, TAG)  # remove only our own earlier output
 
     tk = Repo(args.mirror, "Tongkaio/CUDA_Kernel_Samples")
     at = Repo(args.mirror, "BobMcDear/attorch")
@@ -445,20 +391,8 @@ def main():
            "20 arguments (19 given)'); it stays vendored, as article2/3 import its kernel.",
            "bench_softmax_ext.py")
 
-    # read-modify-write of the shared index files: only our prefix is replaced
-    fj = os.path.join(out, "families.json")
-    old = json.load(open(fj)) if os.path.exists(fj) else []
-    merged = [f for f in old if not f["family"].startswith(PREFIX)] + families
-    write(fj, json.dumps(merged, indent=1) + "\n")
-    sj = os.path.join(out, "SOURCES.json")
-    olds = json.load(open(sj)) if os.path.exists(sj) else {}
-    if not isinstance(olds, dict):
-        olds = {}
-    olds = {k: v for k, v in olds.items() if not k.startswith(PREFIX)}
-    olds.update(sources)
-    write(sj, json.dumps(olds, indent=1) + "\n")
-    n = sum(len(f["files"]) for f in families)
-    pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
+    merge_index(out, PREFIX, families, sources)  # read-modify-write: only our prefix is replaced
+    n, pairs = pair_counts(families)
     print(f"pub4.py: {len(families)} families, {n} program files, {pairs} ordered pairs -> {out}")
     for r in (tk, at, gn, sk):
         print(f"  {r.name} @ {r.commit}")

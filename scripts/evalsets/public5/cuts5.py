@@ -8,22 +8,16 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "public"))
 from cpp_cut import cut_function, match_brace  # noqa: E402
+from setkit import SetText  # noqa: E402
 
 
-def c_header(repo, paths, what):
-    lines = ["// Public evaluation set 5 of kforecast, built by scripts/evalsets/public5/pub5.py from",
-             f"// {repo.name} at commit {repo.commit}:"]
-    lines += [f"//   {p}" for p in paths]
-    lines += [f"// {what}", "// Code below is the source's, verbatim, except where a comment says KFORECAST.", ""]
-    return "\n".join(lines) + "\n"
+TEXT = SetText("Public evaluation set 5", "scripts/evalsets/public5/pub5.py",
+               os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters"))
+c_header = TEXT.header
 
 
 def py_header(repo, paths, what):
-    lines = ["# Public evaluation set 5 of kforecast, built by scripts/evalsets/public5/pub5.py from",
-             f"# {repo.name} at commit {repo.commit}:"]
-    lines += [f"#   {p}" for p in paths]
-    lines += [f"# {what}", "# Code below is the source's, verbatim, except where a comment says KFORECAST.", ""]
-    return "\n".join(lines) + "\n"
+    return TEXT.header(repo, paths, what, comment="#")
 
 
 TYPE_LINE = re.compile(r"(?m)^(?=[ \t]*\S)[ \t]*(?:template[ \t]*<[^>\n]*>[ \t]*)?"

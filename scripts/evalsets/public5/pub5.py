@@ -25,57 +25,17 @@ marked `NAME = None`) and a marked entry line names the one it runs. Only this b
 the adapters (adapters/, ours) live in kforecast's repository.
 """
 
-import argparse
-import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 
-from cuts5 import (c_header, cut_fn, cut_function, cut_switch, drop_function, drop_prototype, inline_include, py_header,
-                   py_keep_kernels, squeeze_blank_lines)
+from cuts5 import (TEXT, c_header, cut_fn, cut_function, cut_switch, drop_function, drop_prototype, inline_include,
+                   py_header, py_keep_kernels, squeeze_blank_lines)
+from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index  # (on sys.path through cuts5)
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ADAPTERS = os.path.join(HERE, "adapters")
 PREFIX = "p5-"
 SPLIT = "public5"
-HELD_BACK = ("karpathy/llm.c", "siboehm/SGEMM_CUDA", "codezakh/gpu-forecasters")
-
-
-class Repo:
-    def __init__(self, mirror, full_name):
-        assert full_name not in HELD_BACK
-        self.name = full_name
-        self.git_dir = os.path.join(mirror, full_name.replace("/", "+"), "repo")
-        if not os.path.isdir(self.git_dir):
-            raise SystemExit(f"pub5.py: no local copy of {full_name} at {self.git_dir} "
-                             f"(fetch it first: fetch github:{full_name})")
-        self.commit = self.git("rev-parse", "HEAD").strip()
-
-    def git(self, *args):
-        res = subprocess.run(["git", "--git-dir", self.git_dir, *args], capture_output=True)
-        if res.returncode != 0:
-            raise SystemExit(f"pub5.py: git {' '.join(args)} failed in {self.git_dir}: "
-                             f"{res.stderr.decode(errors='replace')}")
-        return res.stdout.decode()
-
-    def show(self, path):
-        return self.git("show", f"{self.commit}:{path}")
-
-    def ref(self, paths):
-        return f"{self.name}@{self.commit[:12]}:" + ",".join(paths)
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
-def adapter(name):
-    with open(os.path.join(ADAPTERS, name)) as f:
-        return f.read()
+adapter = TEXT.adapter
 
 
 # ---------------------------------------------------------------- brucefan1983/CUDA-Programming
@@ -309,16 +269,9 @@ def softmax(x):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="target/evalsets/public5", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
-    os.makedirs(out, exist_ok=True)
-    for entry in os.listdir(out):  # this set's folder is ours alone: keep only measurements/
-        p = os.path.join(out, entry)
-        if entry != "measurements":
-            shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
+    args = builder_args(__doc__, "target/evalsets/public5")
+    out = args.out
+    clear_set(out)  # this set's folder is ours alone: keep only measurements/
 
     bf = Repo(args.mirror, "brucefan1983/CUDA-Programming")
     pk = Repo(args.mirror, "PacktPublishing/Learn-CUDA-Programming")
@@ -506,10 +459,8 @@ def main():
         "'skinny' attention, and applied-ai's persistent ('stay') Triton flash attention.",
         "bench_p5_attention.py")
 
-    write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
-    write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1) + "\n")
-    n_files = sum(len(f["files"]) for f in families)
-    n_pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
+    write_index(out, families, sources)
+    n_files, n_pairs = pair_counts(families)
     print(f"pub5.py: {len(families)} families, {n_files} program files, {n_pairs} ordered pairs -> {out}")
     for r in (bf, pk, r1, kl, aa):
         print(f"  {r.name} @ {r.commit}")

@@ -11,17 +11,15 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "public"))
-from cpp_cut import cut_function, match_brace  # noqa: E402
+from cpp_cut import cut_function  # noqa: E402
+from setkit import SetText  # noqa: E402
 
 MARK = "KFORECAST"
+TEXT = SetText("Public evaluation set 6", "scripts/evalsets/public6/pub6.py",
+               os.path.join(os.path.dirname(os.path.abspath(__file__)), "adapters"))
 
 
-def header(repo, paths, what):
-    lines = ["// Public evaluation set 6 of kforecast, built by scripts/evalsets/public6/pub6.py from",
-             f"// {repo.name} at commit {repo.commit}:"]
-    lines += [f"//   {p}" for p in paths]
-    lines += [f"// {what}", f"// Code below is the source's, verbatim, except where a comment says {MARK}.", ""]
-    return "\n".join(lines) + "\n"
+header = TEXT.header
 
 
 def need(cond, what):

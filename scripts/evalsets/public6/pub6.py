@@ -17,21 +17,13 @@ and launch lines for it and an `extern "C" kf_run` entry point marked KFORECAST
 on, never run through kforecast by its builder.
 """
 
-import argparse
-import json
 import os
-import shutil
 import sys
 
-from p6_cuda import (cp_histogram_program, cp_reduce_program, cp_transpose_program, lc_convolution_program,
+from p6_cuda import (TEXT, cp_histogram_program, cp_reduce_program, cp_transpose_program, lc_convolution_program,
                      lc_histogram_program, lc_reduction_program, lc_transpose_program, sc_rowsum_program,
                      sc_softmax_program)
-
-from build import Repo  # noqa: E402  (scripts/evalsets/public, put on sys.path by p6_cuda)
-from python_sources import write  # noqa: E402
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ADAPTERS = os.path.join(HERE, "adapters")
+from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index  # (on sys.path through p6_cuda)
 
 REPOS = {
     "cp": "AtomicVar/CUDA-Patterns",
@@ -47,14 +39,8 @@ SOFTMAX_ROWS = 131072  # x 128 columns = 2^24 floats
 ROWSUM_ROWS = 4096  # x 4096 columns
 
 
-def adapter(name):
-    with open(os.path.join(ADAPTERS, name)) as f:
-        return f.read()
-
-
-def py_header(repo, path, what):
-    return (f"# Public evaluation set 6 of kforecast, built by scripts/evalsets/public6/pub6.py from\n"
-            f"# {repo.name} at commit {repo.commit}: {path}\n# {what}\n")
+adapter = TEXT.adapter
+py_header = TEXT.py_header
 
 
 PT_DIR = "triton_kernels/transpose"
@@ -86,18 +72,9 @@ def vendor_kk(kk, out):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="target/evalsets/public6", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
-    keep = os.path.join(out, "measurements")
-    if os.path.isdir(out):
-        for entry in os.listdir(out):
-            p = os.path.join(out, entry)
-            if p != keep:
-                shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
-    os.makedirs(out, exist_ok=True)
+    args = builder_args(__doc__, "target/evalsets/public6")
+    out = args.out
+    clear_set(out)
 
     cp, sc, lc, pt, kk = (Repo(args.mirror, REPOS[k]) for k in ("cp", "sc", "lc", "pt", "kk"))
     families, sources = [], {}
@@ -185,10 +162,8 @@ def main():
            "tiled normalise; its default BLOCK_N 1024), and the dispatcher (picks the single-pass kernel for "
            "N = 4096, so it times like it).", "bench_p6_layernorm.py")
 
-    write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
-    write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1) + "\n")
-    n_files = sum(len(f["files"]) for f in families)
-    pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
+    write_index(out, families, sources)
+    n_files, pairs = pair_counts(families)
     print(f"pub6.py: {len(families)} families, {n_files} program files, {pairs} ordered pairs -> {out}")
     for r in (cp, sc, lc, pt, kk):
         print(f"  {r.name} @ {r.commit}")

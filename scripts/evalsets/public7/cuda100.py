@@ -20,18 +20,16 @@ multiplies matrices) are left out. Nothing of the public code lives in kforecast
 repository: only this builder and the adapters (adapters/, ours) do.
 """
 
-import argparse
 import ast
-import json
 import os
-import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ADAPTERS = os.path.join(HERE, "adapters")
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "public"))
+from setkit import Repo, SetText, builder_args, clear_set, pair_counts, write, write_index  # noqa: E402
+
+TEXT = SetText("Evaluation set (b7)", "scripts/evalsets/public7/cuda100.py", os.path.join(HERE, "adapters"))
 REPO = "juansensio/CUDA100"
-HELD_BACK = ("karpathy/llm.c", "siboehm/SGEMM_CUDA", "codezakh/gpu-forecasters")
 SPLIT = "public7"
 
 # problem folder -> (family, op, torch function in benchmark.py, adapter, notes)
@@ -63,41 +61,6 @@ PROBLEMS = [
 ]
 
 
-class Repo:
-    def __init__(self, mirror, full_name):
-        assert full_name not in HELD_BACK
-        self.name = full_name
-        self.git_dir = os.path.join(mirror, full_name.replace("/", "+"), "repo")
-        if not os.path.isdir(self.git_dir):
-            raise SystemExit(f"cuda100.py: no local copy of {full_name} at {self.git_dir} "
-                             f"(fetch it first: fetch github:{full_name})")
-        self.commit = self.git("rev-parse", "HEAD").strip()
-
-    def git(self, *args):
-        res = subprocess.run(["git", "--git-dir", self.git_dir, *args], capture_output=True)
-        if res.returncode != 0:
-            raise SystemExit(f"cuda100.py: git {' '.join(args)} failed: {res.stderr.decode(errors='replace')}")
-        return res.stdout.decode()
-
-    def show(self, commit, path):
-        return self.git("show", f"{commit}:{path}")
-
-    def has(self, commit, path):
-        return subprocess.run(["git", "--git-dir", self.git_dir, "cat-file", "-e", f"{commit}:{path}"],
-                              capture_output=True).returncode == 0
-
-    def commits(self, paths):
-        """Commits that touched any of `paths`, oldest first (full hashes)."""
-        out = self.git("log", "--format=%H", self.commit, "--", *paths)
-        return [c for c in out.split()][::-1]
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
 def cut_function(src, name):
     tree = ast.parse(src)
     for node in tree.body:
@@ -108,9 +71,8 @@ def cut_function(src, name):
 
 def reference_program(repo, folder, fname):
     path = f"{folder}/benchmark.py"
-    text = repo.show(repo.commit, path)
-    return (f"# Evaluation set (b7) of kforecast, built by scripts/evalsets/public7/cuda100.py from\n"
-            f"# {repo.name} at commit {repo.commit}: {path}\n"
+    text = repo.show(path)
+    return (f"{TEXT.built_by('#')}\n# {repo.name} at commit {repo.commit}: {path}\n"
             f"# KFORECAST: the torch baseline `{fname}` cut verbatim from the benchmark script (the script's\n"
             f"# extension build and timing loop left out); `import torch` is the script's own first import.\n"
             "import torch\n\n\n" + cut_function(text, fname) + "\n")
@@ -120,14 +82,13 @@ INCLUDE = '#include "main.cu"'
 
 
 def ext_program(repo, folder, commit):
-    ext = repo.show(commit, f"{folder}/torch_ext.cu")
-    main = repo.show(commit, f"{folder}/main.cu")
+    ext = repo.show(f"{folder}/torch_ext.cu", commit)
+    main = repo.show(f"{folder}/main.cu", commit)
     if ext.count(INCLUDE) != 1:
         raise SystemExit(f"cuda100.py: {folder}/torch_ext.cu@{commit[:12]} does not include main.cu once")
     inlined = (f"// KFORECAST: {folder}/main.cu of the same commit, inlined where torch_ext.cu includes it\n"
                + main + f"\n// KFORECAST: end of {folder}/main.cu\n")
-    hdr = (f"// Evaluation set (b7) of kforecast, built by scripts/evalsets/public7/cuda100.py from\n"
-           f"// {repo.name} at commit {commit}: {folder}/torch_ext.cu and {folder}/main.cu\n"
+    hdr = (f"{TEXT.built_by('//')}\n// {repo.name} at commit {commit}: {folder}/torch_ext.cu and {folder}/main.cu\n"
            f"// KFORECAST: the one change is `{INCLUDE}` replaced by that file; the binding is\n"
            f"// {folder}/torch_ext.cpp of the same commit, beside this file (.bind.cpp).\n")
     return hdr + ext.replace(INCLUDE, inlined, 1)
@@ -135,24 +96,14 @@ def ext_program(repo, folder, commit):
 
 def bind_program(repo, folder, commit):
     return (f"// {repo.name} at commit {commit}: {folder}/torch_ext.cpp, verbatim.\n"
-            + repo.show(commit, f"{folder}/torch_ext.cpp"))
+            + repo.show(f"{folder}/torch_ext.cpp", commit))
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--mirror", default="/work/.mirror", help="folder of fetched bare repositories")
-    ap.add_argument("--out", default="/work/main/target/evalsets/public7", help="the set's folder (outside git)")
-    args = ap.parse_args()
-    out = os.path.abspath(args.out)
-    keep = os.path.join(out, "measurements")
-    if os.path.isdir(out):
-        for entry in os.listdir(out):
-            p = os.path.join(out, entry)
-            if p != keep:
-                shutil.rmtree(p) if os.path.isdir(p) else os.remove(p)
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(ADAPTERS, "_p7common.py")) as f:
-        write(os.path.join(out, "_p7common.py"), f.read())
+    args = builder_args(__doc__, "/work/main/target/evalsets/public7")
+    out = args.out
+    clear_set(out)
+    write(os.path.join(out, "_p7common.py"), TEXT.adapter("_p7common.py"))
 
     repo = Repo(args.mirror, REPO)
     families, sources = [], {}
@@ -163,8 +114,8 @@ def main():
             if not all(repo.has(c, f"{folder}/{n}") for n in ("main.cu", "torch_ext.cu", "torch_ext.cpp")):
                 continue
             prog, bind = ext_program(repo, folder, c), bind_program(repo, folder, c)
-            key = (repo.show(c, f"{folder}/main.cu"), repo.show(c, f"{folder}/torch_ext.cu"),
-                   repo.show(c, f"{folder}/torch_ext.cpp"))
+            key = (repo.show(f"{folder}/main.cu", c), repo.show(f"{folder}/torch_ext.cu", c),
+                   repo.show(f"{folder}/torch_ext.cpp", c))
             if key in seen:
                 continue
             seen.add(key)
@@ -177,8 +128,7 @@ def main():
             raise SystemExit(f"cuda100.py: {folder} has fewer than two versions upstream now; update the builder")
         for rel, text in files:
             write(os.path.join(out, family, rel), text)
-        with open(os.path.join(ADAPTERS, bench)) as f:
-            write(os.path.join(out, family, "bench.py"), f.read())
+        write(os.path.join(out, family, "bench.py"), TEXT.adapter(bench))
         versions = [f"{family}/{rel}" for rel, _ in files if not rel.endswith(".bind.cpp")]
         families.append({"family": family, "files": versions, "split": SPLIT,
                          "source": f"{repo.name}@{repo.commit[:12]}:{folder}",
@@ -187,10 +137,8 @@ def main():
                                   f"{len(commits)} commits, oldest first ({', '.join(c[:8] for c in commits)})."})
         sources[family] = {"repository": repo.name, "head": repo.commit, "folder": folder,
                            "commits": commits, "reference": f"{folder}/benchmark.py:{fname}@{repo.commit}"}
-    write(os.path.join(out, "families.json"), json.dumps(families, indent=1) + "\n")
-    write(os.path.join(out, "SOURCES.json"), json.dumps(sources, indent=1) + "\n")
-    n = sum(len(f["files"]) for f in families)
-    pairs = sum(len(f["files"]) * (len(f["files"]) - 1) for f in families)
+    write_index(out, families, sources)
+    n, pairs = pair_counts(families)
     print(f"cuda100.py: {len(families)} families, {n} program files, {pairs} ordered pairs -> {out}")
     for f in families:
         print(f"  {f['family']}: {len(f['files'])} versions")
