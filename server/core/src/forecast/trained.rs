@@ -338,8 +338,14 @@ impl TrainedForecaster {
 
     /// The same forecaster with another training range (or none), for evaluation.
     pub fn with_coverage(mut self, coverage: Option<super::novelty::Coverage>) -> Self {
-        self.coverage = coverage;
+        self.set_coverage(coverage);
         self
+    }
+
+    /// Another training range (or none), keeping the profiles already read (a fit that
+    /// tries many doubts over the same pairs).
+    pub fn set_coverage(&mut self, coverage: Option<super::novelty::Coverage>) {
+        self.coverage = coverage;
     }
 
     /// The same forecaster walking the trees as stored, node by node: the reference the

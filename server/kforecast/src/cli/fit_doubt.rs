@@ -121,11 +121,11 @@ impl CalibrationSet {
 pub fn run(sets: &[CalibrationSet], doubt_out: &Path, coverage_out: &Path) -> anyhow::Result<()> {
     anyhow::ensure!(!sets.is_empty(), "give at least one calibration set");
     let base_coverage = Coverage::shipped().context("the shipped coverage does not fit this build")?;
-    TrainedForecaster::shipped().map_err(anyhow::Error::msg)?;
-    let evaluate = |v: &[f64]| -> f64 {
+    // One forecaster for every doubt tried: each pair's profiles are read once.
+    let mut t = TrainedForecaster::shipped().map_err(anyhow::Error::msg)?;
+    let mut evaluate = |v: &[f64]| -> f64 {
         let (doubt, coverage) = from_vec(v, &base_coverage);
-        let Ok(t) = TrainedForecaster::shipped() else { return f64::INFINITY };
-        let t = t.with_coverage(Some(coverage));
+        t.set_coverage(Some(coverage));
         sets.iter().map(|s| score(&s.forecasts(&t, &doubt))).sum::<f64>() / sets.len() as f64
     };
     let mut best = to_vec(&PairingDoubt::shipped(), &base_coverage);
