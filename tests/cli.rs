@@ -242,6 +242,9 @@ fn eval_of_a_set_scores_the_weights_given_and_names_a_missing_split() {
     assert!(o.status.success(), "{}", stderr(&o));
     let v: Value = serde_json::from_slice(&std::fs::read(&json).expect("json")).expect("parse");
     assert!(v["splits"][0]["metrics"]["pairs"].as_u64().expect("pairs") > 50, "{v}");
+    // The analytic baseline scores a set too, under its own name.
+    let o = kforecast(&["eval", "--set", "corpus/foreign", "--split", "calib", "--forecaster", "analytic"]);
+    assert!(o.status.success() && stdout(&o).contains("embedded-roofline"), "{}", stderr(&o));
     // A calibration split the set lacks is named with the splits it has.
     let o = kforecast(&["eval", "--fit-doubt", "corpus/foreign:nope"]);
     assert!(!o.status.success() && stderr(&o).contains("calib, report"), "{}", stderr(&o));

@@ -75,17 +75,20 @@ pub fn run(args: EvalArgs, cache: &super::CacheOptions) -> anyhow::Result<ExitCo
         return Ok(ExitCode::SUCCESS);
     }
     if let Some(set) = &args.set {
-        if args.forecaster != "trained" {
-            bail!("--set scores the trained forecaster; --forecaster {} goes with a corpus", args.forecaster);
-        }
-        let model = args.model.as_deref().map(read_model).transpose()?;
+        let forecaster: Option<Arc<dyn Forecaster>> = match (args.forecaster.as_str(), &args.model) {
+            ("trained", None) => None,
+            ("trained", Some(path)) => Some(Arc::new(TrainedForecaster::new(read_model(path)?))),
+            ("analytic", None) => Some(Arc::new(EmbeddedForecaster::new())),
+            ("analytic", Some(_)) => bail!("--model goes with --forecaster trained"),
+            (other, _) => bail!("--forecaster must be trained or analytic, not `{other}`"),
+        };
         super::evalset::run(
             set,
             args.measurements.as_deref(),
             args.split.as_deref(),
             args.threshold,
             args.json.as_deref(),
-            model,
+            forecaster,
             cache,
         )?;
         return Ok(ExitCode::SUCCESS);

@@ -8,7 +8,7 @@ use super::{analyzer, analyzer_of, load_program, CacheOptions};
 use anyhow::{bail, Context};
 use kforecast_core::analysis::Analyzer;
 use kforecast_core::eval::{metrics, selective, Metrics, Sample};
-use kforecast_core::forecast::{forecast_program, Model, PairingDoubt, TrainedForecaster};
+use kforecast_core::forecast::{forecast_program, Forecaster, PairingDoubt};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
@@ -284,7 +284,7 @@ pub fn run(
     split: Option<&str>,
     threshold: f64,
     json: Option<&Path>,
-    model: Option<Arc<Model>>,
+    forecaster: Option<Arc<dyn Forecaster>>,
     cache: &CacheOptions,
 ) -> anyhow::Result<()> {
     let set = load_set(root, measurements)?;
@@ -300,8 +300,8 @@ pub fn run(
     let doubt = PairingDoubt::shipped();
     let mut reports = Vec::new();
     for split in &splits {
-        let scored = match &model {
-            Some(m) => score_with(&set, split, &doubt, analyzer_of(cache, Arc::new(TrainedForecaster::new(m.clone())))),
+        let scored = match &forecaster {
+            Some(f) => score_with(&set, split, &doubt, analyzer_of(cache, f.clone())),
             None => score(&set, split, &doubt, cache),
         };
         let m = metrics(&scored.samples);
