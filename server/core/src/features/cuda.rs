@@ -129,6 +129,9 @@ struct Walker<'a> {
     /// The average thread's `threadIdx`/`blockIdx`: loop bounds that depend on the thread
     /// (triangles, grid-stride starts) are counted for it.
     mean_index: Vec<(String, f64)>,
+    /// Walking the grid's tail (the other side of a bounds check most threads pass):
+    /// thread-dependent values are the last thread's, not the average one's.
+    tail: bool,
 }
 
 const VECTOR_TYPES: [(&str, f64); 14] = [
@@ -224,6 +227,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         acc: Acc::default(),
         loop_load: vec![0.0],
         mean_index,
+        tail: false,
     };
     if let Some(def) = def {
         walker.params(def);

@@ -7,6 +7,7 @@ use crate::kernel::Language;
 mod host_code;
 mod kernels;
 mod python;
+mod tails;
 mod torch;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {

@@ -366,18 +366,7 @@ impl Walker<'_> {
         }
         // `reinterpret_cast<float4*>(&(a[i]))[0]`: a vector access at `a[i]`.
         if let Some((array, index, width)) = self.element_cast(cur) {
-            let Some(&own) = self.global.get(array.as_str()) else { return };
-            let elems = width / own;
-            let (coef, group) = match self.coef(index, 0) {
-                // The group moves the lane's whole stride, as one access that wide would.
-                Coef::Lin(a) if self.covers_gap(&array, index, a.abs(), elems) => {
-                    (Coef::Lin(1.0), (a.abs() * own).min(4.0))
-                }
-                Coef::Lin(a) => (Coef::Lin(a * own / width), width),
-                c => (c, width),
-            };
-            self.acc.vector_width = self.acc.vector_width.max(group);
-            self.global_access(array, width.max(own), coef, weight, load, store);
+            self.vector_element(array, index, width, weight, load, store);
             return;
         }
         let width = if cur.kind() == "identifier" {
@@ -415,6 +404,39 @@ impl Walker<'_> {
         self.global_access(base_text, width, coef, weight, load, store);
     }
 
+    /// A vector of `width` words read or written at the element `array[index]`.
+    fn vector_element(&mut self, array: String, index: Node, width: f64, weight: f64, load: bool, store: bool) {
+        let Some(&own) = self.global.get(array.as_str()) else { return };
+        let elems = width / own;
+        let (coef, group) = match self.coef(index, 0) {
+            // The group moves the lane's whole stride, as one access that wide would.
+            Coef::Lin(a) if self.covers_gap(&array, index, a.abs(), elems) => {
+                (Coef::Lin(1.0), (a.abs() * own).min(4.0))
+            }
+            Coef::Lin(a) => (Coef::Lin(a * own / width), width),
+            c => (c, width),
+        };
+        self.acc.vector_width = self.acc.vector_width.max(group);
+        self.global_access(array, width.max(own), coef, weight, load, store);
+    }
+
+    /// `reinterpret_cast<float4*>(P)`, `(float4*)P`: the pointer type's text and `P`.
+    fn pointer_cast<'t>(&self, node: Node<'t>) -> Option<(String, Node<'t>)> {
+        let cast = unparenthesized(node)?;
+        match cast.kind() {
+            "call_expression" => {
+                let ty = self.text(cast.child_by_field_name("function")?);
+                ty.starts_with("reinterpret_cast")
+                    .then_some(())
+                    .and_then(|_| Some((ty.to_string(), cast.child_by_field_name("arguments")?.named_child(0)?)))
+            }
+            "cast_expression" => {
+                Some((self.text(cast.child_by_field_name("type")?).to_string(), cast.child_by_field_name("value")?))
+            }
+            _ => None,
+        }
+    }
+
     /// `reinterpret_cast<float4*>(&(a[i]))`, `(float4*)&a[i]`: the array, the element's
     /// index and the vector's width (in floats).
     fn element_cast<'t>(&self, node: Node<'t>) -> Option<(String, Node<'t>, f64)> {
@@ -450,6 +472,24 @@ impl Walker<'_> {
     /// `__ldg(p)`, `*(x + i)`. Ignored unless it points into a global buffer.
     pub(super) fn pointer_load(&mut self, arg: Node, weight: f64, store: bool, load: bool) {
         let Some(a) = unparenthesized(arg) else { return };
+        // `*reinterpret_cast<const float4*>(&x[i])`: the vector at `x[i]`.
+        if let Some((array, index, width)) = self.element_cast(a) {
+            self.vector_element(array, index, width, weight, load, store);
+            return;
+        }
+        // `*reinterpret_cast<float4*>(y + i)`, `*(float4*)(x + 4 * i)`: a vector at `x + i`.
+        if let Some((ty, operand)) = self.pointer_cast(a) {
+            if let Some(p) = unparenthesized(operand) {
+                self.pointer_access(p, vector_width(&ty), weight, store, load);
+            }
+            return;
+        }
+        self.pointer_access(a, 1.0, weight, store, load);
+    }
+
+    /// An access through the address `a` into a global buffer, of vectors `vector` words
+    /// wide (1: the buffer's own elements).
+    fn pointer_access(&mut self, a: Node, vector: f64, weight: f64, store: bool, load: bool) {
         // The global pointer among the terms of `base + yy * W + xx`; the address's stride
         // across the lanes is the whole sum's (a derived pointer's own included).
         let mut base = None;
@@ -471,8 +511,17 @@ impl Walker<'_> {
         let Some(base) = base else { return };
         let coef = self.coef(a, 0);
         let base_text = self.text(base).to_string();
-        let Some(width) = self.global.get(base_text.as_str()).copied() else { return };
-        self.global_access(base_text, width, coef, weight, load, store);
+        let Some(own) = self.global.get(base_text.as_str()).copied() else { return };
+        if vector > own {
+            // The address steps in the buffer's elements; the access moves a whole vector.
+            let coef = match coef {
+                Coef::Lin(s) => Coef::Lin(s * own / vector),
+                c => c,
+            };
+            self.global_access(base_text, vector, coef, weight, load, store);
+        } else {
+            self.global_access(base_text, own, coef, weight, load, store);
+        }
     }
 
     /// One global access of `base_text` (elements of `width` words) whose index varies
@@ -486,6 +535,10 @@ impl Walker<'_> {
         load: bool,
         store: bool,
     ) {
+        if !load && !store {
+            // An element's address (`&a[i]` handed on) moves nothing by itself.
+            return;
+        }
         let elem = 4.0 * width;
         // The lanes that work are `lane_gap` apart: so are their elements.
         let coef = match coef {

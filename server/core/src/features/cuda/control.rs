@@ -105,7 +105,16 @@ impl Walker<'_> {
                 }
                 (self.one_thread, self.issue, self.lane_gap) = (outer, outer_issue, outer_gap);
                 if let Some(a) = node.child_by_field_name("alternative") {
-                    self.statement(a, mult, frac, depth + 1);
+                    match guard.tail(self.threads_x) {
+                        // The `else` of a bounds check most threads pass: the grid's last
+                        // threads, with their own indices (a tail loop runs a few times).
+                        Some(rest) => {
+                            let outer_tail = std::mem::replace(&mut self.tail, true);
+                            self.statement(a, mult, frac * rest, depth + 1);
+                            self.tail = outer_tail;
+                        }
+                        None => self.statement(a, mult, frac, depth + 1),
+                    }
                 }
             }
             "preproc_call" => {
@@ -344,7 +353,10 @@ impl Walker<'_> {
         // The step from the text as written: `(long long)gridDim.x` is a cast only with its space.
         let update_raw = self.text(update).to_string();
         let step_of = |op: &str| update_raw.split_once(op).map(|(_, s)| s.to_string());
-        let trip = if update_text.contains("++") || update_text.contains("--") {
+        let trip = if self.tail && update_text.contains("++") {
+            // The grid's last thread may start past the bound: its tail loop does not run.
+            (b - a).max(0.0)
+        } else if update_text.contains("++") || update_text.contains("--") {
             (b - a).abs()
         } else if let Some(s) = step_of("+=").or_else(|| step_of("-=")) {
             // A strided loop runs a whole number of times: a grid-stride loop over
@@ -472,8 +484,10 @@ impl Walker<'_> {
 
     /// Evaluates `text` for the average thread of the grid (elsewhere the indices are 0).
     pub(super) fn eval_mean_thread(&mut self, text: &str) -> Option<f64> {
+        // In the grid's tail, the last thread: twice the average index.
+        let scale = if self.tail { 2.0 } else { 1.0 };
         for (k, v) in &self.mean_index {
-            self.env.set(k, *v);
+            self.env.set(k, *v * scale);
         }
         let value = self.env.eval(text).map(|e| e.value);
         for (k, _) in &self.mean_index {

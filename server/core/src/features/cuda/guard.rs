@@ -62,8 +62,13 @@ impl Walker<'_> {
                             let f = ((hi - lo) / (threads * a.abs().max(1e-9))).clamp(1.0 / threads, 1.0);
                             // The lanes that pass are the first ones: whole warps, the last in part.
                             let w = ((f * threads / 32.0).ceil() / (threads / 32.0).ceil()).clamp(f, 1.0);
-                            if f < guard.lanes {
-                                guard = Guard { lanes: f, warps: w, gap: 1.0 };
+                            if f < guard.lanes || !guard.bound {
+                                guard = Guard {
+                                    lanes: f.min(guard.lanes),
+                                    warps: w.min(guard.warps),
+                                    gap: 1.0,
+                                    bound: true,
+                                };
                             }
                         }
                     }
@@ -76,13 +81,13 @@ impl Walker<'_> {
                         || self.env.texts.get(&lt).is_some_and(|d| d.replace(' ', "") == "threadIdx.x");
                     let found = if is_thread_x {
                         let b = self.block_x.max(1.0);
-                        Guard { lanes: 1.0 / b, warps: (32.0 / b).min(1.0), gap: 1.0 }
+                        Guard { lanes: 1.0 / b, warps: (32.0 / b).min(1.0), gap: 1.0, bound: false }
                     } else if let Some(k) = self.period(l) {
                         // `tid % k == 0`: one lane in k, in every warp while k ≤ 32.
-                        Guard { lanes: 1.0 / k, warps: (32.0 / k).min(1.0), gap: k }
+                        Guard { lanes: 1.0 / k, warps: (32.0 / k).min(1.0), gap: k, bound: false }
                     } else if self.coef(l, 0) != Coef::Uniform {
                         // `lane == 0`: one lane of each warp.
-                        Guard { lanes: 1.0 / 32.0, warps: 1.0, gap: 1.0 }
+                        Guard { lanes: 1.0 / 32.0, warps: 1.0, gap: 1.0, bound: false }
                     } else {
                         Guard::default()
                     };
@@ -147,10 +152,21 @@ pub(super) struct Guard {
     pub warps: f64,
     /// Lanes apart of those that pass (`tid % k == 0`: k).
     pub gap: f64,
+    /// A bounds check on a thread index (`i < n`, `base + 8 <= n`): the threads that fail
+    /// it are the grid's last ones.
+    pub bound: bool,
 }
 
 impl Default for Guard {
     fn default() -> Self {
-        Guard { lanes: 1.0, warps: 1.0, gap: 1.0 }
+        Guard { lanes: 1.0, warps: 1.0, gap: 1.0, bound: false }
+    }
+}
+
+impl Guard {
+    /// Fraction of the threads that take the `else` of a bounds check most threads pass
+    /// (the grid's tail: at least one thread of `threads`), if this guard is one.
+    pub fn tail(&self, threads: f64) -> Option<f64> {
+        (self.bound && self.lanes >= 0.9).then(|| (1.0 - self.lanes).max(1.0 / threads.max(1.0)))
     }
 }

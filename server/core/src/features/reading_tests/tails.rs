@@ -1,0 +1,95 @@
+//! The other side of a bounds check: the grid's last threads finishing what the vector
+//! path left (a tail loop), read as a few threads doing a few elements.
+
+use super::profile_of;
+
+/// A float4 kernel whose last thread finishes the tail element by element in `tail`.
+fn vec4_with_tail(tail: &str) -> String {
+    format!(
+        r#"
+// kforecast: n = 16777219; x: f32[n] randn; y: f32[n]
+__global__ void scale4(const float* __restrict__ x, float* __restrict__ y, long long n) {{
+    long long base = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (base + 4 <= n) {{
+        float4 v = *reinterpret_cast<const float4*>(x + base);
+        v.x *= 2.0f; v.y *= 2.0f; v.z *= 2.0f; v.w *= 2.0f;
+        *reinterpret_cast<float4*>(y + base) = v;
+    }} {tail}
+}}
+void launch(const float* x, float* y, long long n) {{
+    scale4<<<(unsigned)((n + 1023) / 1024), 256>>>(x, y, n);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_tail_loop_after_a_bounds_check_moves_a_few_elements_not_the_array() {
+    let without = profile_of(&vec4_with_tail(""), "scale4");
+    let with =
+        profile_of(&vec4_with_tail("else { for (long long i = base; i < n; ++i) y[i] = 2.0f * x[i]; }"), "scale4");
+    let array = 16777219.0 * 4.0;
+    // The vector path reads the array once; the tail adds next to nothing (it used to be
+    // read as every thread looping from its own index to n: the array squared).
+    assert!((0.9..1.2).contains(&(without.features.load_bytes / array)), "{}", without.features.load_bytes);
+    let extra = with.features.load_bytes / without.features.load_bytes;
+    assert!(
+        (1.0..1.01).contains(&extra),
+        "tail loop: {} bytes vs {}",
+        with.features.load_bytes,
+        without.features.load_bytes
+    );
+}
+
+#[test]
+fn a_branch_on_the_data_still_counts_both_sides() {
+    // Not a bounds check: either side may run on any thread, so both are counted.
+    let src = r#"
+// kforecast: n = 16777216; x: f32[n] randn; y: f32[n]; z: f32[n]
+__global__ void pick(const float* __restrict__ x, const float* __restrict__ z, float* __restrict__ y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        if (x[i] > 0.0f) y[i] = x[i]; else y[i] = z[i];
+    }
+}
+void launch(const float* x, const float* z, float* y, int n) { pick<<<(n + 255) / 256, 256>>>(x, z, y, n); }
+"#;
+    let p = profile_of(src, "pick");
+    let one = 16777216.0 * 4.0;
+    assert!(p.features.load_bytes > 1.8 * one, "{}", p.features.load_bytes);
+}
+
+#[test]
+fn every_spelling_of_a_float4_access_moves_the_same_bytes() {
+    let array = 16777216.0 * 4.0;
+    for (load, store) in [
+        ("*reinterpret_cast<const float4*>(x + base)", "*reinterpret_cast<float4*>(y + base)"),
+        ("*reinterpret_cast<const float4*>(&x[base])", "*reinterpret_cast<float4*>(&y[base])"),
+        ("reinterpret_cast<const float4*>(&x[base])[0]", "reinterpret_cast<float4*>(&y[base])[0]"),
+        ("reinterpret_cast<const float4*>(x)[base / 4]", "reinterpret_cast<float4*>(y)[base / 4]"),
+        ("*(const float4*)(x + base)", "*(float4*)(y + base)"),
+    ] {
+        let src = format!(
+            r#"
+// kforecast: n = 16777216; x: f32[n] randn; y: f32[n]
+__global__ void scale4(const float* __restrict__ x, float* __restrict__ y, long long n) {{
+    long long base = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * 4;
+    if (base + 4 <= n) {{
+        float4 v = {load};
+        v.x *= 2.0f; v.y *= 2.0f; v.z *= 2.0f; v.w *= 2.0f;
+        {store} = v;
+    }}
+}}
+void launch(const float* x, float* y, long long n) {{
+    scale4<<<(unsigned)((n + 1023) / 1024), 256>>>(x, y, n);
+}}
+"#
+        );
+        let p = profile_of(&src, "scale4");
+        let f = &p.features;
+        assert!((0.95..1.05).contains(&(f.load_bytes / array)), "{load}: {} bytes loaded", f.load_bytes);
+        assert!((0.95..1.05).contains(&(f.store_bytes / array)), "{store}: {} bytes stored", f.store_bytes);
+        assert!(f.uncoalesced_bytes < 0.01 * array, "{load}: {} bytes uncoalesced", f.uncoalesced_bytes);
+        assert_eq!(f.vector_width, 4.0, "{load}");
+    }
+}
