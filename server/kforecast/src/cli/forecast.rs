@@ -112,12 +112,6 @@ fn forecast_files(
             None => f,
         });
     }
-    // A Python file may hold Triton kernels and CUDA strings: some language in common.
-    // A PyTorch-only program is forecast against a program in either language.
-    let torch = b.kernels.iter().chain(&c.kernels).any(|k| k.torch_program);
-    if !torch && !b.kernels.iter().any(|x| c.kernels.iter().any(|y| y.language == x.language)) {
-        bail!("{} and {} are in different languages", base.display(), candidate.display());
-    }
     let doubt = PairingDoubt::shipped();
     let Some(llm) = llm else {
         let f = |x: &Kernel, y: &Kernel| analyzer.forecast(x, y);
