@@ -12,6 +12,7 @@ mod cuda;
 mod embedded_cuda;
 pub mod gpumode;
 pub mod host;
+mod macro_kernels;
 mod macro_launches;
 pub(crate) mod macros;
 mod normalize;
@@ -200,7 +201,13 @@ impl Extractor {
         if self.language == Language::Cuda {
             let placed = self.pieces.placed(src);
             let external_launches = orphan_launches(&placed.items);
-            let kernels = self.assemble_kernels(placed.items, src);
+            let mut kernels = self.assemble_kernels(placed.items, src);
+            // Kernels a macro defines, one per use (rare: read again with the uses expanded).
+            if placed.unread == 0 {
+                let text = src.slice(0, src.len_bytes());
+                let defined = macro_kernels::kernels(&text, &kernels);
+                kernels.extend(defined);
+            }
             return Extraction {
                 kernels,
                 syntax_errors: placed.errors,
