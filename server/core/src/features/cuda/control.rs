@@ -199,9 +199,11 @@ impl Walker<'_> {
                 let value_text = self.text(value).to_string();
                 self.env.define(&name, &value_text);
                 // Pointers derived from a global pointer are global too.
+                // (A `*` in the initializer, `uint4 v = *reinterpret_cast<…>(x + i)`, is a load.)
+                let declared = decl_text.split('=').next().unwrap_or("");
                 let pointer = name.as_str() != type_text.as_str()
                     && (d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "pointer_declarator")
-                        || decl_text.contains('*'));
+                        || declared.contains('*'));
                 if pointer {
                     if let Some(width) = self.global_in(value) {
                         let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };

@@ -93,3 +93,27 @@ void launch(const float* x, float* y, long long n) {{
         assert_eq!(f.vector_width, 4.0, "{load}");
     }
 }
+
+#[test]
+fn a_register_copy_of_a_vector_load_is_not_global_memory() {
+    // `raw` holds the 16 bytes loaded; the lanes of it `v` walks are registers.
+    let src = r#"
+#include <cuda_bf16.h>
+// kforecast: n = 16777216; x: bf16[n] randn; y: bf16[n]
+__global__ void k8(const __nv_bfloat16* __restrict__ x, __nv_bfloat16* __restrict__ y, long long n, float a, float b) {
+    long long base = ((long long)blockIdx.x * blockDim.x + threadIdx.x) * 8;
+    if (base + 8 <= n) {
+        uint4 raw = *reinterpret_cast<const uint4*>(x + base);
+        __nv_bfloat16* v = reinterpret_cast<__nv_bfloat16*>(&raw);
+#pragma unroll
+        for (int k = 0; k < 8; ++k) v[k] = __float2bfloat16(fmaxf(a * __bfloat162float(v[k]) + b, 0.0f));
+        *reinterpret_cast<uint4*>(y + base) = raw;
+    }
+}
+void launch(const __nv_bfloat16* x, __nv_bfloat16* y, long long n) { k8<<<(unsigned)((n + 1023) / 1024), 128>>>(x, y, n, 1.0f, 0.0f); }
+"#;
+    let p = profile_of(src, "k8");
+    let array = 16777216.0 * 2.0;
+    assert!((0.95..1.05).contains(&(p.features.load_bytes / array)), "{} bytes loaded", p.features.load_bytes);
+    assert!((0.95..1.05).contains(&(p.features.store_bytes / array)), "{} bytes stored", p.features.store_bytes);
+}
