@@ -263,7 +263,10 @@ def mattdean_scan(repo, bcao):
         src = re.sub(r"(?m)^__global__ void " + k + r"\([^;{]*\);\n", "", src)
     need(src, '#include "device_functions.h"\n')
     src = src.replace('#include "device_functions.h"\n',
-                      "// KFORECAST: #include \"device_functions.h\" left out (gone from CUDA 13; nothing of it used)\n")
+                      "// KFORECAST: #include \"device_functions.h\" left out (deprecated; nothing of it used)\n")
+    src = src.replace(need(src, '#include "device_launch_parameters.h"\n'),
+                      "// KFORECAST: #include \"device_launch_parameters.h\" left out (deprecated; nvcc declares "
+                      "threadIdx and the like itself)\n")
     src = resolve_bcao(src, bcao)
     body = ("    if (length > ELEMENTS_PER_BLOCK) {\n"
             f"        scanLargeDeviceArray(d_out, d_in, length, {'true' if bcao else 'false'});\n"
