@@ -19,7 +19,7 @@ import os
 import sys
 
 from p8_cuda import (P8, cba_conv1d, cba_histogram, hec_atomic_reduction, hec_attention, hec_block_scan, hec_conv1d,
-                     hec_gelu, hec_relu, hec_softmax, mattdean_scan, olcf_reduction)
+                     hec_gelu, hec_relu, hec_softmax, mattdean_scan, olcf_reduction, olcf_row_sums)
 from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index
 
 REPOS = {"hec": "zjin-lcf/HeCBench", "cba": "CoffeeBeforeArch/cuda_programming",
@@ -94,6 +94,14 @@ def histogram(chars):
     return torch.bincount((chars.long() - ord("a")) // DIV, minlength=BINS).to(torch.int32)
 '''
 
+TORCH_ROW_SUMS = '''import torch
+
+
+def row_sums(a):
+    """Sum of each row of a float32 matrix."""
+    return a.sum(1)
+'''
+
 
 def main():
     args = builder_args(__doc__, "/work/main/target/evalsets/public8")
@@ -153,6 +161,12 @@ def main():
            "OLCF CUDA training series hw5: float sum of N = 8M (the file's constant): one atomicAdd per element, "
            "shared-memory sweep with a grid-stride load and one atomic per block (640 blocks), warp-shuffle "
            "reduction with one atomic per block.", "bench_olcf_sum_reduction.py")
+    family("p8-olcf-row-sums",
+           [("hw4_row_sums.cu", olcf_row_sums(olcf, 4)), ("hw5_row_sums.cu", olcf_row_sums(olcf, 5)),
+            ("torch_row_sums.py", P8.ours_py("a.sum(1).", TORCH_ROW_SUMS))], [olcf], "host-code",
+           "OLCF CUDA training series hw4/hw5 matrix_sums solutions: row sums of a 16384 x 16384 float matrix "
+           "(the files' DSIZE): hw4's thread per row (strided reads), hw5's block per row with a shared-memory "
+           "sweep; torch (ours).", "bench_olcf_row_sums.py")
     family("p8-mdean-scan",
            [("scan.cu", mattdean_scan(md, False)), ("scan_bcao.cu", mattdean_scan(md, True)),
             ("torch_scan.py", P8.ours_py("cumsum - x.", TORCH_SCAN))], [md], "host-code",

@@ -390,3 +390,19 @@ def cba_histogram(repo, variant):
                     f"N comes from the adapter (2^24; main() uses {default}).")
     return hdr + prelude + kernel + entry("kf_run(char *d_input, int *d_result, int N)", body,
                                           "main()'s zeroed result, grid and launch, once.")
+
+
+def olcf_row_sums(repo, hw):
+    path = f"exercises/hw{hw}/matrix_sums_solution.cu"
+    src = repo.show(path)
+    kernel = cut_def(src, "row_sums")
+    prelude = src[:src.index(kernel.rstrip("\n"))]  # the kernel's comments stay right above it
+    m = cut_def(src, "main")
+    launch = re.search(r"row_sums<<<[^\n]*>>>\(d_A, d_sums, DSIZE\);", m)
+    if not launch:
+        fail("row_sums launch")
+    what = "a thread per row" if hw == 4 else "a block per row with a shared-memory sweep"
+    hdr = P8.header(repo, [path], f"Version: hw{hw}'s row_sums ({what}), with main()'s launch (DSIZE = 16384, "
+                    "the file's constant).")
+    return hdr + prelude + kernel + entry("kf_run(float *d_A, float *d_sums)", f"    {launch.group(0)}\n",
+                                          "main()'s launch of row_sums, once.")
