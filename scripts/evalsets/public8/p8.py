@@ -19,7 +19,7 @@ import os
 import sys
 
 from p8_cuda import (P8, cba_conv1d, cba_histogram, hec_atomic_reduction, hec_attention, hec_block_scan, hec_conv1d,
-                     hec_gelu, hec_relu, hec_softmax, mattdean_scan, olcf_reduction, olcf_row_sums)
+                     hec_gelu, hec_popcount, hec_relu, hec_softmax, mattdean_scan, olcf_reduction, olcf_row_sums)
 from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index
 
 REPOS = {"hec": "zjin-lcf/HeCBench", "cba": "CoffeeBeforeArch/cuda_programming",
@@ -149,6 +149,11 @@ def main():
            "HeCBench atomicReduction-cuda (AMD's sample): int sum of 52428800 elements (main()'s default) with "
            "one atomicAdd per thread; v2..v16 read 2..16 elements per iteration on a grid 2..16 times smaller; "
            "block size 256 (one of main()'s four).", "bench_hec_atomic_reduction.py")
+    family("p8-hec-popcount", [(f"pc{k}.cu", hec_popcount(hec, k)) for k in range(1, 7)], [hec], "host-code",
+           "HeCBench popcount-cuda: population count of 2^24 64-bit words (the Makefile's run line), one word "
+           "per thread, 256 threads: SWAR shifts and adds, SWAR with a multiply, a clear-lowest-bit loop, a "
+           "64-step bit loop, a byte lookup table in constant memory (copied on every call, as main()'s timed "
+           "loop does), the __popcll intrinsic.", "bench_hec_popcount.py")
     family("p8-cba-conv1d",
            [(f"conv_{v}.cu", cba_conv1d(cba, v)) for v in ("1d_naive", "1d_constant_memory", "1d_cache", "1d_tiled")],
            [cba], "host-code",

@@ -406,3 +406,30 @@ def olcf_row_sums(repo, hw):
                     "the file's constant).")
     return hdr + prelude + kernel + entry("kf_run(float *d_A, float *d_sums)", f"    {launch.group(0)}\n",
                                           "main()'s launch of row_sums, once.")
+
+
+HEC_POP = "src/popcount-cuda/main.cu"
+
+
+def hec_popcount(repo, k):
+    src = repo.show(HEC_POP)
+    prelude = src[:src.index("// reference implementation")]
+    kernel = cut_def(src, f"pc{k}")
+    if k == 5:
+        kernel = need(src, "__constant__ unsigned char lut[256]; \n") + kernel
+    m = cut_def(src, "main")
+    grid = need(m, "dim3 grids ((length+BLOCK_SIZE-1)/BLOCK_SIZE);\n  dim3 threads (BLOCK_SIZE);")
+    launch = need(m, f"pc{k}<<<grids, threads>>>(d_data, d_result, length);")
+    pre = ""
+    if k == 5:
+        lut = re.search(r"const unsigned char a\[256\] = \{[^}]*\};\n\s*cudaMemcpyToSymbol\(lut, a, sizeof\(a\)\);", m)
+        if not lut:
+            fail("popcount lut")
+        pre = "    " + lut.group(0).replace("\n    ", "\n    ") + "\n"
+    body = "    " + grid.replace("\n  ", "\n    ") + "\n" + pre + f"    {launch}\n"
+    what = {1: "SWAR bit counting, shifts and adds", 2: "SWAR with a multiply by h01", 3: "clear the lowest set bit in a loop",
+            4: "test all 64 bits in a loop", 5: "byte lookup table in constant memory (copied in the timed loop, as main() does)",
+            6: "the __popcll intrinsic"}[k]
+    hdr = P8.header(repo, [HEC_POP], f"Version: pc{k} ({what}), with main()'s grid and launch.")
+    return hdr + prelude + kernel + entry("kf_run(unsigned long *d_data, int *d_result, int length)", body,
+                                          "one pass of main()'s timed loop for this kernel.")
