@@ -4,7 +4,8 @@ history, a version per commit that changed the module's code (kforecast's own co
 A version is the module verbatim at that commit. Where it imports a helper module of its
 own package (`from .utils import ...`), the helper is vendored at the same commit under
 `_vendor/` with a name of its own, and the import line is pointed at it (the one change,
-marked KFORECAST). Commits whose module differs from the previous kept one only in
+marked KFORECAST); where it imports a few functions of a package module by absolute name
+(CUT_HELPERS), those functions are cut verbatim at the same commit into such a module. Commits whose module differs from the previous kept one only in
 comments, docstrings, formatting or the module's own test/benchmark functions are the
 same program and are left out; so are the module's versions past `cap` (kept: the oldest,
 the newest and evenly spaced ones between, by position in the history alone).
@@ -17,6 +18,11 @@ import re
 from setkit import write
 
 REL_IMPORT = re.compile(r"^from \.(\w+) import ", re.M)
+ABS_IMPORT = re.compile(r"^from ([\w.]+) import ([\w, ]+)$", re.M)
+# Package helpers imported by absolute name whose modules pull in the rest of their package
+# (logging setup, ...): the imported functions are cut verbatim into a module of their own,
+# after the imports they need (given here).
+CUT_HELPERS = {"lightllm.utils.device_utils": "import torch\nfrom functools import lru_cache\n"}
 
 
 def _strip(tree):
@@ -100,7 +106,31 @@ class History:
             return (f"# KFORECAST: was `from .{helper} import` (the helper vendored at this commit)\n"
                     f"from {mod} import ")
 
-        return REL_IMPORT.sub(fix, text)
+        def cut(m):
+            modname, names = m.group(1), [n.strip() for n in m.group(2).split(",") if n.strip()]
+            if modname not in CUT_HELPERS:
+                return m.group(0)
+            src_path = modname.replace(".", "/") + ".py"
+            src = self.repo.show(src_path, commit)
+            tree = ast.parse(src)
+            found = {n.name: ast.get_source_segment(src, n) for n in tree.body
+                     if isinstance(n, ast.FunctionDef) and n.name in names}
+            if set(found) != set(names):
+                raise SystemExit(f"pub9.py: {src_path}@{commit[:12]} lacks {set(names) - set(found)}")
+            decorated = []
+            for n in tree.body:
+                if isinstance(n, ast.FunctionDef) and n.name in names:
+                    decos = "".join(f"@{ast.get_source_segment(src, d)}\n" for d in n.decorator_list)
+                    decorated.append(decos + found[n.name])
+            mod = f"p9_{self.short}_{commit[:12]}_{modname.split('.')[-1]}"
+            write(os.path.join(self.out, "_vendor", f"{mod}.py"),
+                  f"# KFORECAST: {', '.join(names)} of {self.repo.name} at commit {commit}: {src_path}, cut\n"
+                  f"# verbatim (the module itself imports the rest of its package); the imports are ours.\n"
+                  + CUT_HELPERS[modname] + "\n\n" + "\n\n\n".join(decorated) + "\n")
+            return (f"# KFORECAST: was `from {modname} import` (the helper cut at this commit)\n"
+                    f"from {mod} import {', '.join(names)}")
+
+        return ABS_IMPORT.sub(cut, REL_IMPORT.sub(fix, text))
 
     def versions(self, cap):
         """[(file name, text)] of the family, oldest (the reference) first."""

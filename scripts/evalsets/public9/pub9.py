@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Builds evaluation set public9 (issue 20, 1(b)): Triton kernels of LLM inference and
-training libraries, each followed through its own upstream history.
+training libraries, each followed through its own upstream history, and one author's GPU
+MODE submissions for one problem.
 
     pub9.py --mirror /work/.mirror --out /work/main/target/evalsets/public9
 
@@ -12,7 +13,9 @@ oldest kept revision is the reference, each later revision a version (history.py
 which commits are kept). Every version is the module verbatim; helper modules it imports
 from its own package are vendored at the same commit (the import line is the one change,
 marked KFORECAST). Adapters (adapters/, ours) call each revision's entry point at an
-LLM's real sizes. Split "public9": report-only, never tuned on, never run through
+LLM's real sizes. The GPU MODE family (p9-gm-grayscale) holds one author's
+leaderboard submissions (`custom_kernel(data)`: eager torch, CuPy, load_inline CUDA,
+Triton) verbatim, with a stand-in task.py of ours for the type names they import. Split "public9": report-only, never tuned on, never run through
 kforecast by its builder.
 """
 
@@ -44,6 +47,15 @@ FAMILIES = [
      "bench_p9_rotary_lightllm.py",
      "lightllm's in-place rotary embedding `rotary_emb_fwd`, per commit: q alone (called for q and k) "
      "then q and k in one launch, partial rotary. 16384 tokens, 32 q / 8 k heads of 128, bf16."),
+    ("p9-lightllm-context-attention", "ModelTC/lightllm",
+     "lightllm/models/llama/triton_kernel/context_flashattention_nopad.py", 7, "bench_p9_context_attention.py",
+     "lightllm's prefill attention over packed sequences (`context_attention_fwd`), per commit: V100 block "
+     "sizes, GQA, prompt-cache (paged) addressing, a rewritten prefill kernel. Causal, fp16, 8 x 2048 tokens, "
+     "32 heads of 128."),
+    ("p9-lightllm-destindex-copy-kv", "ModelTC/lightllm", "lightllm/common/basemodel/triton_kernel/destindex_copy_kv.py",
+     5, "bench_p9_destindex_copy.py",
+     "lightllm's KV-cache scatter `destindex_copy_kv`, per commit (K and V in one launch, bf16 support, "
+     "64-bit slot offsets). 16384 new tokens x 8 KV heads x 128, bf16, into a 65536-slot cache."),
     ("p9-lmdeploy-rms-norm", "InternLM/lmdeploy", "lmdeploy/pytorch/kernels/cuda/rms_norm.py", 6,
      "bench_p9_rmsnorm.py",
      "lmdeploy's PyTorch-engine RMSNorm `rms_norm`, per commit (out= buffers, fused residual variant, "
@@ -68,6 +80,41 @@ FAMILIES = [
 
 SHARED = ("p9common.py", "p9rotary.py")
 
+# GPU MODE leaderboard submissions of one author for the grayscale problem, in the order
+# the author wrote them (day folders); only files that define `custom_kernel` (what the
+# leaderboard runs). Left out before measuring, by reading them: day31/grayscale_lb3.py
+# and day32/grayscale_lb4.py return the image on the host (`.to('cpu')`), the problem
+# asks for a device tensor; day34/grayscale_lb6.py calls `torch.cuda.compile_raw_kernel`,
+# which torch does not have; day50-53/grayscale2_lb..lb4.py call `load_inline` with
+# `sources=` or with no bound functions and launch the kernel through the extension with
+# grid=/block= keywords, which a torch extension does not take (none builds a callable).
+GM_REPO = "Utkarsh736/Cuda"
+GM_GRAYSCALE = ["day33/grayscale_lb5.py", "day35/grayscale_lb7.py", "day54/grayscale2_lb5.py",
+                "day55/grayscale2_lb6.py", "day56/grayscale3_lb.py", "day70/grayscale9_lb.py",
+                "day71/grayscaleG_lb1.py"]
+TASK_PY = """# Evaluation set public9 of kforecast: a stand-in for a GPU MODE problem's task.py, written by
+# scripts/evalsets/public9/pub9.py (KFORECAST's own code, not a public source). The
+# submissions import only the two type names.
+from typing import TypeVar
+
+import torch
+
+input_t = TypeVar("input_t", bound=torch.Tensor)
+output_t = TypeVar("output_t", bound=torch.Tensor)
+"""
+
+
+def gm_family(repo, out):
+    files = []
+    for i, path in enumerate(GM_GRAYSCALE):
+        text = repo.show(path)
+        if "def custom_kernel" not in text:
+            raise SystemExit(f"pub9.py: {repo.name}:{path} has no custom_kernel; update the builder")
+        hdr = ST.py_line_header(repo.name, repo.commit, path, "A GPU MODE leaderboard submission. Verbatim.")
+        files.append((f"v{i}_{path.split('/')[0]}_{os.path.basename(path)}", hdr + "\n" + text))
+    write(os.path.join(out, "_vendor", "task.py"), TASK_PY)
+    return files
+
 
 def main():
     args = builder_args(__doc__, "target/evalsets/public9")
@@ -87,6 +134,20 @@ def main():
                          "source": f"{repo.ref(path)}", "style": "library-triton-history", "notes": notes})
         sources[name] = {"repository": full, "head": repo.commit, "path": path,
                          "commits": [c for c, _ in revs]}
+    gm = repos.setdefault(GM_REPO, Repo(args.mirror, GM_REPO))
+    name = "p9-gm-grayscale"
+    files = gm_family(gm, out)
+    for rel, text in files:
+        write(os.path.join(out, name, rel), text)
+    write(os.path.join(out, name, "bench.py"), ST.adapter("bench_p9_grayscale.py"))
+    families.append({"family": name, "files": [f"{name}/{rel}" for rel, _ in files], "split": SPLIT,
+                     "source": f"{gm.at()}: " + ", ".join(GM_GRAYSCALE), "style": "gpumode-custom_kernel",
+                     "notes": "One author's GPU MODE submissions for RGB -> grayscale, in the order written: eager "
+                              "torch (the baseline), a CuPy RawKernel, load_inline CUDA extensions (16x16 "
+                              "blocks; one falls back to eager torch when its extension does not build), two "
+                              "Triton kernels (1-D and 2-D tiles). 8192 x 8192 x 3 float32. Submissions left "
+                              "out unrun, and why: see pub9.py's GM_GRAYSCALE comment."})
+    sources[name] = {"repository": GM_REPO, "head": gm.commit, "paths": GM_GRAYSCALE}
     for shared in SHARED:
         shutil.copyfile(os.path.join(HERE, "adapters", shared), os.path.join(out, shared))
     write_index(out, families, sources, sort_keys=True)

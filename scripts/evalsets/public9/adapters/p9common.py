@@ -4,6 +4,7 @@ the set's root). An adapter (`<family>/bench.py`) imports this module from the s
 - `load(path)` imports a version (a library module as it was at one upstream commit)
   under a name unique to its path, with the set's `_vendor/` (helper modules vendored at
   each version's commit) on sys.path;
+- `load_with_extensions(path)` does the same for a program that builds torch extensions;
 - `params(fn)` names a function's parameters, so an adapter can call each version's
   entry point the way that version declares it (keyword arguments are added across the
   history; their names are the source's).
@@ -34,6 +35,17 @@ def load(path):
         del sys.modules[name]
         raise
     return module
+
+
+def load_with_extensions(path):
+    """`load` for a program that builds torch extensions with `load_inline`: through the
+    harness's progbuild.load_program, which gives every extension a name and build folder
+    of its own (several versions of one author all name theirs "grayscale_cuda")."""
+    if VENDOR not in sys.path:
+        sys.path.insert(0, VENDOR)
+    from progbuild import load_program
+
+    return load_program(path)
 
 
 def params(fn):
