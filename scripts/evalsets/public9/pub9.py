@@ -46,7 +46,9 @@ FAMILIES = [
     ("p9-lightllm-rotary", "ModelTC/lightllm", "lightllm/models/llama/triton_kernel/rotary_emb.py", 5,
      "bench_p9_rotary_lightllm.py",
      "lightllm's in-place rotary embedding `rotary_emb_fwd`, per commit: q alone (called for q and k) "
-     "then q and k in one launch, partial rotary. 16384 tokens, 32 q / 8 k heads of 128, bf16."),
+     "then q and k in one launch, partial rotary. 16384 tokens, 32 q / 8 k heads of 128, bf16. The revision "
+     "76e0145943 (q and k merged, reverted upstream the same day) masks k by the query head count and fails "
+     "the check at these GQA sizes (H100, 2026-11-26)."),
     ("p9-lightllm-context-attention", "ModelTC/lightllm",
      "lightllm/models/llama/triton_kernel/context_flashattention_nopad.py", 7, "bench_p9_context_attention.py",
      "lightllm's prefill attention over packed sequences (`context_attention_fwd`), per commit: V100 block "
@@ -146,7 +148,11 @@ def main():
                               "torch (the baseline), a CuPy RawKernel, load_inline CUDA extensions (16x16 "
                               "blocks; one falls back to eager torch when its extension does not build), two "
                               "Triton kernels (1-D and 2-D tiles). 8192 x 8192 x 3 float32. Submissions left "
-                              "out unrun, and why: see pub9.py's GM_GRAYSCALE comment."})
+                              "out unrun, and why: see pub9.py's GM_GRAYSCALE comment. Measured failing "
+                              "(H100, 2026-11-26): the three load_inline versions (their `functions=[\"forward\"]` "
+                              "names no declared function: the extension does not compile, and the program's "
+                              "eager fallback is refused by the adapter) and day70's Triton kernel (passes "
+                              "data_ptr() ints as pointers; does not compile)."})
     sources[name] = {"repository": GM_REPO, "head": gm.commit, "paths": GM_GRAYSCALE}
     for shared in SHARED:
         shutil.copyfile(os.path.join(HERE, "adapters", shared), os.path.join(out, shared))
