@@ -199,11 +199,13 @@ impl Walker<'_> {
                 let value_text = self.text(value).to_string();
                 self.env.define(&name, &value_text);
                 // Pointers derived from a global pointer are global too.
-                // (A `*` in the initializer, `uint4 v = *reinterpret_cast<…>(x + i)`, is a load.)
+                // (A `*` in the initializer, `uint4 v = *reinterpret_cast<…>(x + i)`, is a load;
+                // `auto p = x + i * n` is a pointer by its value.)
                 let declared = decl_text.split('=').next().unwrap_or("");
                 let pointer = name.as_str() != type_text.as_str()
                     && (d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "pointer_declarator")
-                        || declared.contains('*'));
+                        || declared.contains('*')
+                        || (type_text.trim() == "auto" && self.is_address(value)));
                 if pointer {
                     if let Some(width) = self.global_in(value) {
                         let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };
@@ -315,6 +317,27 @@ impl Walker<'_> {
             found.is_none()
         });
         found
+    }
+
+    /// Whether an initializer is an address into a global buffer rather than a value read
+    /// through one: `x + i * n` with `x` a global pointer, another such pointer, `&x[i]`
+    /// or a pointer cast; not `x[i]`, `*p`, `x[i] + 1.0f` or a call.
+    fn is_address(&self, value: Node) -> bool {
+        let Some(v) = unparenthesized(value) else { return false };
+        let global = |n: Option<Node>| {
+            n.and_then(unparenthesized)
+                .is_some_and(|n| n.kind() == "identifier" && self.global.contains_key(self.text(n)))
+        };
+        match v.kind() {
+            "binary_expression" => {
+                v.child_by_field_name("operator").is_some_and(|o| matches!(o.kind(), "+" | "-"))
+                    && (global(v.child_by_field_name("left")) || global(v.child_by_field_name("right")))
+            }
+            "identifier" => global(Some(v)),
+            "cast_expression" => v.child_by_field_name("type").is_some_and(|t| self.text(t).contains('*')),
+            "pointer_expression" => v.child_by_field_name("operator").is_some_and(|o| o.kind() == "&"),
+            _ => false,
+        }
     }
 
     /// Trip count of a loop from its initialiser, condition and update.

@@ -117,3 +117,26 @@ void launch(const __nv_bfloat16* x, __nv_bfloat16* y, long long n) { k8<<<(unsig
     assert!((0.95..1.05).contains(&(p.features.load_bytes / array)), "{} bytes loaded", p.features.load_bytes);
     assert!((0.95..1.05).contains(&(p.features.store_bytes / array)), "{} bytes stored", p.features.store_bytes);
 }
+
+#[test]
+fn an_auto_pointer_into_a_row_reads_the_row() {
+    // `const auto row = inp + i * ncol`: a pointer by its value, though no `*` declares it.
+    let src = r#"
+// kforecast: nrow = 4096; ncol = 4096; inp: f32[nrow, ncol] randn; out: f32[nrow]
+__global__ void row_max(float* out, const float* inp, int nrow, int ncol) {
+    const auto i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= nrow) return;
+    const auto row = inp + i * ncol;
+    float best = -1e30f;
+    for (auto j = 0; j < ncol; j++) {
+        const auto v = row[j] + 0.0f;
+        best = fmaxf(best, v);
+    }
+    out[i] = best;
+}
+void launch(float* out, const float* inp, int nrow, int ncol) { row_max<<<nrow / 128, 128>>>(out, inp, nrow, ncol); }
+"#;
+    let p = profile_of(src, "row_max");
+    let matrix = 4096.0 * 4096.0 * 4.0;
+    assert!(p.features.load_bytes >= 0.9 * matrix, "{} bytes loaded", p.features.load_bytes);
+}
