@@ -24,11 +24,26 @@ pub struct PairingDoubt {
     pub program_lost: f64,
     /// The confidence a guessed pairing may reach at most.
     pub cap: f64,
+    /// σ and weight added, on top of the whole-program doubt, when one version is a
+    /// PyTorch-only program (its torch operations costed from their shapes, not read as
+    /// kernels).
+    #[serde(default)]
+    pub torch_sigma: f64,
+    #[serde(default)]
+    pub torch_lost: f64,
 }
 
 impl Default for PairingDoubt {
     fn default() -> Self {
-        Self { sigma: 1.0, lost: 0.5, program_sigma: 0.8, program_lost: 0.35, cap: 0.9 }
+        Self {
+            sigma: 1.0,
+            lost: 0.5,
+            program_sigma: 0.8,
+            program_lost: 0.35,
+            cap: 0.9,
+            torch_sigma: 0.0,
+            torch_lost: 0.0,
+        }
     }
 }
 
@@ -52,8 +67,13 @@ impl PairingDoubt {
         Doubt { sigma: self.sigma * miss, lost: self.lost * miss, cap: self.cap }
     }
 
-    fn for_program(&self) -> Doubt {
-        Doubt { sigma: self.program_sigma, lost: self.program_lost, cap: self.cap }
+    fn for_program(&self, torch: bool) -> Doubt {
+        let program = Doubt { sigma: self.program_sigma, lost: self.program_lost, cap: self.cap };
+        if torch {
+            program.and(Doubt { sigma: self.torch_sigma, lost: self.torch_lost, cap: 1.0 })
+        } else {
+            program
+        }
     }
 }
 
@@ -124,8 +144,9 @@ pub fn forecast_program(
         };
         let note = format!("forecast as whole programs ({} against {}): {why}", names(&b), names(&c));
         let f = match forecaster.forecast_programs(&b, &c) {
-            Some(f) => f.widened(doubt.for_program(), Some(note)),
-            None => forecast_unit(forecast, forecaster, base, candidate).widened(doubt.for_program(), Some(note)),
+            Some(f) => f.widened(doubt.for_program(torch_program), Some(note)),
+            None => forecast_unit(forecast, forecaster, base, candidate)
+                .widened(doubt.for_program(torch_program), Some(note)),
         };
         let looped = b.iter().chain(&c).find(|k| k.torch_loops).map(|k| {
             format!(

@@ -1,8 +1,9 @@
 //! `kforecast eval --fit-doubt SET[:SPLIT] …`: how much doubt a guessed pairing, a
-//! whole-program forecast and features outside the training range deserve, fitted on code
-//! written in other styles than the training corpus (calibration sets, never a set it is
-//! reported on). Coordinate descent over the doubt's parameters, scored by
-//! the log score of the measured bin plus the calibration error of the claim and the bin.
+//! whole-program forecast (a PyTorch-only one more) and features outside the training range
+//! deserve, fitted on code written in other styles than the training corpus (calibration
+//! sets, never a set it is reported on). Coordinate descent over the doubt's parameters,
+//! scored by the log score of the measured bin plus the calibration error of the claim and
+//! the bin.
 
 use super::evalset::SetPair;
 use super::LoadedFile;
@@ -14,19 +15,38 @@ use kforecast_core::forecast::{forecast_program, Claim, Forecast, Forecaster, Pa
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The parameters fitted, as one vector: the pairing doubt's five, then the coverage's two.
+/// The parameters fitted, as one vector: the pairing doubt's five, the coverage's two, then
+/// the torch programs' two.
 fn to_vec(d: &PairingDoubt, c: &Coverage) -> Vec<f64> {
-    vec![d.sigma, d.lost, d.program_sigma, d.program_lost, d.cap, c.sigma_per_feature, c.lost_per_feature]
+    vec![
+        d.sigma,
+        d.lost,
+        d.program_sigma,
+        d.program_lost,
+        d.cap,
+        c.sigma_per_feature,
+        c.lost_per_feature,
+        d.torch_sigma,
+        d.torch_lost,
+    ]
 }
 
 fn from_vec(v: &[f64], c: &Coverage) -> (PairingDoubt, Coverage) {
-    let d = PairingDoubt { sigma: v[0], lost: v[1], program_sigma: v[2], program_lost: v[3], cap: v[4] };
+    let d = PairingDoubt {
+        sigma: v[0],
+        lost: v[1],
+        program_sigma: v[2],
+        program_lost: v[3],
+        cap: v[4],
+        torch_sigma: v[7],
+        torch_lost: v[8],
+    };
     let c = Coverage { sigma_per_feature: v[5], lost_per_feature: v[6], ..c.clone() };
     (d, c)
 }
 
 /// Values tried for each parameter.
-const GRID: [&[f64]; 7] = [
+const GRID: [&[f64]; 9] = [
     &[0.0, 0.25, 0.5, 1.0, 1.5, 2.0],
     &[0.0, 0.1, 0.25, 0.5, 0.75],
     &[0.0, 0.25, 0.5, 0.8, 1.2],
@@ -35,6 +55,8 @@ const GRID: [&[f64]; 7] = [
     &[0.7, 0.8, 0.9, 0.95],
     &[0.0, 0.1, 0.2, 0.35, 0.5],
     &[0.0, 0.02, 0.05, 0.1, 0.2],
+    &[0.0, 0.25, 0.5, 0.8, 1.2],
+    &[0.0, 0.1, 0.2, 0.35, 0.5],
 ];
 
 /// The score minimised: log score + claim ECE + bin ECE (lower is better).
