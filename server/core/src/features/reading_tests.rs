@@ -8,6 +8,7 @@ mod host_code;
 mod kernels;
 mod python;
 mod torch;
+mod torch_fusion;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {
     let ex = extract_text(Language::Cuda, src);

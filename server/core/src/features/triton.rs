@@ -204,8 +204,9 @@ fn profile_config(
         guesses += e.guesses.min(1);
         e.value.max(1.0)
     });
-    let elem =
-        if ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t)) { 2.0 } else { 4.0 };
+    // The width the wrapper's tensors are made with, else what the kernel's text says.
+    let half = ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t));
+    let elem = kernel.launches.first().and_then(super::element_size).unwrap_or(if half { 2.0 } else { 4.0 });
     // A launch option the reader cannot evaluate (`num_warps=_num_warps(BLOCK)`) is
     // Triton's default, named as a guess: never the size prior's unknown.
     let mut num = |name: &str, default: f64| {
