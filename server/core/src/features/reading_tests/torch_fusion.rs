@@ -121,3 +121,147 @@ fn an_eager_chain_pays_a_launch_and_a_pass_over_memory_per_operation() {
     let f = forecast(EAGER_RMS, FUSED_RMS);
     assert!(f.speedup > 2.0 && f.p_faster > 0.5, "{f:?}");
 }
+
+#[test]
+fn element_sizes_come_from_where_the_tensors_are_made() {
+    let half = |src: &str| {
+        src.replace("torch.randn(rows, hidden)", "torch.randn(rows, hidden, dtype=torch.float16)")
+            .replace("torch.randn(hidden)]", "torch.randn(hidden).half()]")
+    };
+    // The eager chain and the fused kernel both move half the bytes at 16 bits.
+    for src in [EAGER_RMS, FUSED_RMS] {
+        let (wide, narrow) = (program(src), program(&half(src)));
+        let ratio = narrow.features.load_bytes / wide.features.load_bytes;
+        assert!((0.49..0.51).contains(&ratio), "{} vs {}", narrow.features.load_bytes, wide.features.load_bytes);
+    }
+    // `x.to(torch.bfloat16)` in get_inputs is 2 bytes too; a plain factory 4.
+    let bf16 = program(
+        &EAGER_RMS
+            .replace("torch.randn(rows, hidden)", "torch.randn(rows, hidden).to(torch.bfloat16)")
+            .replace("torch.randn(hidden)]", "torch.randn(hidden, dtype=torch.bfloat16)]"),
+    );
+    assert!(bf16.features.load_bytes < program(EAGER_RMS).features.load_bytes);
+    // A GPU MODE reference whose sizes only the task's tests give, its dtype given by
+    // `generate_input`; the submission says nothing of it and takes the reference's.
+    let reference = "import torch\n\ndef generate_input(size: int, seed: int):\n    \
+                     a = torch.randn(size, size, device='cuda', dtype=torch.float16)\n    \
+                     b = torch.randn(size, size, device='cuda', dtype=torch.float16)\n    return (a, b)\n\n\
+                     def ref_kernel(data):\n    a, b = data\n    return a + b\n";
+    let submission = r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def add(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=mask) + tl.load(b_ptr + offs, mask=mask), mask=mask)
+
+def custom_kernel(data):
+    a, b = data
+    c = torch.empty_like(a)
+    n = a.numel()
+    add[(triton.cdiv(n, 1024),)](a, b, c, n, BLOCK=1024)
+    return c
+"#;
+    let (r, s) = (kernels(reference), kernels(submission));
+    let (pr, ps) = EmbeddedForecaster::new().program_pair_profiles(&r, &s).expect("a pair");
+    let alone = program(submission);
+    assert_eq!(pr.features.load_bytes, ps.features.load_bytes, "{:?} vs {:?}", pr.features, ps.features);
+    assert_eq!(ps.features.load_bytes, alone.features.load_bytes / 2.0, "the reference's width");
+}
+
+/// Attention in one call of torch's fused kernel, at 16 bits.
+const SDPA: &str = r#"
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Model(nn.Module):
+    def forward(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v)
+
+batch = 4
+heads = 16
+seq = 2048
+dim = 64
+
+def get_inputs():
+    q = torch.randn(batch, heads, seq, dim, dtype=torch.float16)
+    k = torch.randn(batch, heads, seq, dim, dtype=torch.float16)
+    v = torch.randn(batch, heads, seq, dim, dtype=torch.float16)
+    return [q, k, v]
+"#;
+
+#[test]
+fn library_kernels_are_one_tuned_kernel_costed_from_their_shapes() {
+    let p = program(SDPA);
+    let q = 4.0 * 16.0 * 2048.0 * 64.0;
+    assert_eq!(p.features.launches, 1.0, "{:?}", p.features);
+    assert_eq!(p.features.tensor_flops, 4.0 * q * 2048.0, "QKᵀ and PV: {:?}", p.features);
+    assert_eq!(p.features.load_bytes, 3.0 * q * 2.0, "q, k and v read once: {:?}", p.features);
+    assert_eq!(p.guesses, 0);
+    // At 32 bits the same attention runs on the fp32 pipes: many times the compute.
+    let wide = program(&SDPA.replace(", dtype=torch.float16", ""));
+    assert!(wide.cost.compute > 8.0 * p.cost.compute, "{:?} vs {:?}", wide.cost, p.cost);
+    // Nothing flags it as an operation of unknown cost.
+    let f = forecast(SDPA, &SDPA.replace("(q, k, v)", "(q, k, v, is_causal=False)"));
+    assert!(!f.reasons.iter().any(|r| r.contains("does not know")), "{:?}", f.reasons);
+    // A matrix product of known shapes: 2·M·K·N.
+    let mm = "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n    def forward(self, a, b):\n        \
+              return torch.matmul(a, b)\n\ndef get_inputs():\n    return [torch.randn(1024, 4096), torch.randn(4096, 256)]\n";
+    let p = program(mm);
+    assert_eq!(p.features.tensor_flops, 2.0 * 1024.0 * 4096.0 * 256.0, "{:?}", p.features);
+}
+
+#[test]
+fn a_module_running_an_autograd_function_reads_its_forward_launches() {
+    let src = r#"
+import torch
+import torch.nn as nn
+from .kernels import scale_kernel, scale_backward_kernel
+
+class ScaleFn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, alpha):
+        y = torch.empty_like(x)
+        n = x.numel()
+        scale_kernel[(n // 1024,)](x, y, n, alpha, BLOCK=1024)
+        ctx.save_for_backward(x)
+        return y
+
+    @staticmethod
+    def backward(ctx, dy):
+        dx = torch.empty_like(dy)
+        scale_backward_kernel[(dy.numel() // 1024,)](dy, dx, dy.numel(), BLOCK=1024)
+        return dx, None
+
+class Scale(nn.Module):
+    def forward(self, x):
+        return ScaleFn.apply(x, 2.0)
+
+def get_inputs():
+    return [torch.randn(4096, 4096)]
+"#;
+    let p = program(src);
+    // The imported kernel runs once, over `x` and `y`: never free, and a guess.
+    assert_eq!(p.features.launches, 1.0, "{:?}", p.features);
+    assert!(p.features.load_bytes >= 4096.0 * 4096.0 * 4.0, "{:?}", p.features);
+    assert!(p.guesses >= 1, "what an imported kernel does is a guess");
+}
+
+#[test]
+fn a_program_s_backward_kernels_are_not_part_of_its_run() {
+    let forward_only = FUSED_RMS.replace("class ModelNew", "def unused():\n    pass\n\nclass ModelNew");
+    let with_backward = FUSED_RMS.replace(
+        "class ModelNew",
+        "@triton.jit\ndef rms_norm_backward(dy_ptr, dx_ptr, n_cols, BLOCK: tl.constexpr):\n    row = tl.program_id(0)\n    \
+         offs = tl.arange(0, BLOCK)\n    mask = offs < n_cols\n    \
+         tl.store(dx_ptr + row * n_cols + offs, tl.load(dy_ptr + row * n_cols + offs, mask=mask), mask=mask)\n\nclass ModelNew",
+    );
+    assert_eq!(kernels(&with_backward).len(), 2);
+    let (a, b) = (program(&forward_only), program(&with_backward));
+    assert_eq!(a.features.load_bytes, b.features.load_bytes, "{:?} vs {:?}", a.features, b.features);
+    assert_eq!(b.features.launches, 1.0);
+}
