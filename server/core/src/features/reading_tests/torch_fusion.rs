@@ -265,3 +265,31 @@ fn a_program_s_backward_kernels_are_not_part_of_its_run() {
     assert_eq!(a.features.load_bytes, b.features.load_bytes, "{:?} vs {:?}", a.features, b.features);
     assert_eq!(b.features.launches, 1.0);
 }
+
+#[test]
+fn a_kernel_launched_through_a_local_alias_has_its_launch() {
+    let kernel = |name: &str| {
+        format!(
+            "@triton.jit\ndef {name}(x_ptr, y_ptr, n_cols, BLOCK: tl.constexpr):\n    row = tl.program_id(0)\n    \
+             offs = tl.arange(0, BLOCK)\n    mask = offs < n_cols\n    \
+             tl.store(y_ptr + row * n_cols + offs, tl.load(x_ptr + row * n_cols + offs, mask=mask), mask=mask)\n\n"
+        )
+    };
+    let header = "import torch\nimport triton\nimport triton.language as tl\n\n";
+    let chosen = format!(
+        "{header}{}{}def norm(x, gemma=False):\n    n_rows, n_cols = x.shape\n    y = torch.empty_like(x)\n    \
+         fx = _gemma_rows if gemma else _rows\n    fx[(n_rows,)](x, y, n_cols, BLOCK=triton.next_power_of_2(n_cols))\n    return y\n",
+        kernel("_rows"),
+        kernel("_gemma_rows")
+    );
+    let ks = extract_text(Language::Triton, &chosen).kernels;
+    assert_eq!(ks.len(), 2);
+    assert!(ks.iter().all(|k| !k.launches.is_empty()), "each kernel `fx` may be has its launch");
+    let warmed = format!(
+        "{header}{}def rows(x):\n    n_rows, n_cols = x.shape\n    y = torch.empty_like(x)\n    \
+         kernel = _rows.warmup(y, x, n_cols, BLOCK=1024, grid=(1,))\n    kernel[(n_rows, 1, 1)](x, y, n_cols, 1024)\n    return y\n",
+        kernel("_rows")
+    );
+    let ks = extract_text(Language::Triton, &warmed).kernels;
+    assert_eq!(ks[0].launches.len(), 1, "the warmed-up kernel's launch: {:?}", ks[0].launches);
+}
