@@ -293,3 +293,52 @@ fn a_kernel_launched_through_a_local_alias_has_its_launch() {
     let ks = extract_text(Language::Triton, &warmed).kernels;
     assert_eq!(ks[0].launches.len(), 1, "the warmed-up kernel's launch: {:?}", ks[0].launches);
 }
+
+#[test]
+fn a_grid_stride_loop_over_rows_known_at_run_time_reads_each_row_once() {
+    let persistent = r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def softmax_rows(y_ptr, x_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
+    start = tl.program_id(0)
+    step = tl.num_programs(0)
+    for row in tl.range(start, n_rows, step, num_stages=2):
+        offs = tl.arange(0, BLOCK)
+        mask = offs < n_cols
+        x = tl.load(x_ptr + row * n_cols + offs, mask=mask, other=-float('inf'))
+        e = tl.exp(x - tl.max(x, axis=0))
+        tl.store(y_ptr + row * n_cols + offs, e / tl.sum(e, axis=0), mask=mask)
+
+def softmax(x):
+    n_rows, n_cols = x.shape
+    y = torch.empty_like(x)
+    softmax_rows[(n_rows,)](y, x, n_rows, n_cols, BLOCK=triton.next_power_of_2(n_cols))
+    return y
+"#;
+    let ex = extract_text(Language::Triton, persistent);
+    let p = crate::features::profile(ex.kernel("softmax_rows").expect("kernel"));
+    // Rows and columns are known only at run time; whatever they are, every row is read once
+    // (the program id is no unknown size of its own: the loop is not empty).
+    assert!(p.features.load_bytes > 0.0 && p.features.load_bytes == p.features.store_bytes, "{:?}", p.features);
+    // `step=` given by keyword is the loop's step, not a step of one.
+    let keyword =
+        persistent.replace("tl.range(start, n_rows, step, num_stages=2)", "tl.range(start, n_rows, step=step)");
+    let ex = extract_text(Language::Triton, &keyword);
+    let q = crate::features::profile(ex.kernel("softmax_rows").expect("kernel"));
+    assert_eq!(q.features.load_bytes, p.features.load_bytes, "{:?}", q.features);
+    // A grid-stride loop over a known size: the programs share it, each element read once.
+    let known = persistent.replace("softmax_rows[(n_rows,)]", "softmax_rows[(132,)]").replace(
+        "    n_rows, n_cols = x.shape
+",
+        "    n_rows, n_cols = x.shape
+    n_rows = 4096
+    n_cols = 1024
+",
+    );
+    let ex = extract_text(Language::Triton, &known);
+    let k = crate::features::profile(ex.kernel("softmax_rows").expect("kernel"));
+    assert_eq!(k.features.load_bytes, 4096.0 * 1024.0 * 4.0, "{:?}", k.features);
+}
