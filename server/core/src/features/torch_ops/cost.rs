@@ -178,7 +178,8 @@ fn partial(size: &Size) -> bool {
     }
 }
 
-/// The tensor whose shape a size has: a name, or the largest of a broadcast's names.
+/// The tensor whose shape a size has: a name, or the first name of a broadcast (the tensor
+/// an element-wise chain keeps the shape of, `x` of `x * r`).
 fn shaped(size: &Size) -> Option<&str> {
     match size {
         Size::Of(name) => Some(name),
