@@ -101,7 +101,7 @@ fn training_size(b: &Profile, c: &Profile) -> Option<(f64, f64)> {
 
 /// The kernels a run of the program launches: a file's backward-pass kernels (named or
 /// launched as `backward`, `bwd`) are left out where it has others, since a run (and a
-/// measurement) calls the forward pass.
+/// measurement) calls the forward pass, and so are device helpers other kernels call.
 fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
     let backward = |k: &Kernel| {
         let host = k.launches.first().map_or("", |l| l.host_name.as_str());
@@ -110,7 +110,13 @@ fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
             n.contains("backward") || n.contains("bwd")
         })
     };
-    let forward: Vec<&Kernel> = ks.iter().copied().filter(|k| !backward(k)).collect();
+    // A `@triton.jit` function no launch names that another kernel calls (`silu(x)`) is a
+    // device helper, run inside that kernel, not a launch of its own.
+    let helper = |k: &Kernel| {
+        k.launches.is_empty()
+            && ks.iter().any(|o| o.name != k.name && crate::extract::words(&o.source).any(|w| w == k.name))
+    };
+    let forward: Vec<&Kernel> = ks.iter().copied().filter(|k| !backward(k) && !helper(k)).collect();
     if forward.is_empty() {
         ks.to_vec()
     } else {

@@ -264,6 +264,15 @@ fn a_program_s_backward_kernels_are_not_part_of_its_run() {
     let (a, b) = (program(&forward_only), program(&with_backward));
     assert_eq!(a.features.load_bytes, b.features.load_bytes, "{:?} vs {:?}", a.features, b.features);
     assert_eq!(b.features.launches, 1.0);
+    // A `@triton.jit` helper the kernel calls runs inside it: no launch of its own.
+    let with_helper = FUSED_RMS
+        .replace(
+            "@triton.jit\ndef rms_norm_rows",
+            "@triton.jit\ndef scaled(x, r):\n    return x * r\n\n@triton.jit\ndef rms_norm_rows",
+        )
+        .replace("x * r * w", "scaled(x, r) * w");
+    assert_eq!(kernels(&with_helper).len(), 2, "the helper reads as a kernel of the file");
+    assert_eq!(program(&with_helper).features.launches, 1.0);
 }
 
 #[test]
