@@ -18,6 +18,7 @@ pub(crate) mod macros;
 mod normalize;
 mod pieces;
 mod pycall;
+mod pydtype;
 mod pyhelper;
 mod pyshapes;
 mod pystring;
@@ -31,6 +32,7 @@ pub mod workspace;
 
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 pub use pieces::FOCUS_LIMIT;
+pub use pydtype::agreed as agreed_element_size;
 pub use torch_program::torch_program;
 
 pub(crate) use cuda::declarator_name;

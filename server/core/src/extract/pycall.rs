@@ -357,7 +357,21 @@ pub(super) fn value(node: Node, src: &SourceText, m: &Module) -> PyValue {
 
 /// What `get_inputs()` returns, item by item.
 pub(super) fn get_inputs(src: &SourceText, m: &Module) -> Vec<PyValue> {
-    let Some(def) = m.functions.get("get_inputs") else { return Vec::new() };
+    let Some((items, locals)) = get_input_nodes(src, m) else { return Vec::new() };
+    items.into_iter().map(|n| input(n, src, m, &locals, 0)).collect()
+}
+
+/// The element size in bytes of each item `get_inputs()` returns (None: no tensor the
+/// reader can follow): `torch.randn(n, dtype=torch.float16)` 2, `.half()` 2, a plain
+/// `torch.randn(n)` 4.
+pub(super) fn get_input_element_sizes(src: &SourceText, m: &Module) -> Vec<Option<f64>> {
+    let Some((items, locals)) = get_input_nodes(src, m) else { return Vec::new() };
+    items.into_iter().map(|n| super::pydtype::element_size(n, src, &locals, 0)).collect()
+}
+
+/// The items `get_inputs()` returns, with the locals it assigns.
+fn get_input_nodes<'t>(src: &SourceText, m: &Module<'t>) -> Option<(Vec<Node<'t>>, HashMap<String, Node<'t>>)> {
+    let def = m.functions.get("get_inputs")?;
     let mut ret = None;
     let mut locals: HashMap<String, Node> = HashMap::new();
     if let Some(body) = def.child_by_field_name("body") {
@@ -377,13 +391,13 @@ pub(super) fn get_inputs(src: &SourceText, m: &Module) -> Vec<PyValue> {
             true
         });
     }
-    let Some(ret) = ret else { return Vec::new() };
+    let ret = ret?;
     if !matches!(ret.kind(), "list" | "tuple" | "expression_list") {
-        return vec![input(ret, src, m, &locals, 0)];
+        return Some((vec![ret], locals));
     }
     let mut cursor = ret.walk();
     let items: Vec<Node> = ret.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
-    items.into_iter().map(|n| input(n, src, m, &locals, 0)).collect()
+    Some((items, locals))
 }
 
 /// One input: `torch.randn(batch_size, dim)`, `torch.rand((n,)).cuda()`, a local holding

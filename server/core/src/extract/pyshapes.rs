@@ -23,16 +23,19 @@ pub(super) fn bind(root: Node, src: &SourceText, kernels: &mut [Kernel]) {
     if !m.functions.contains_key("get_inputs") && !m.functions.contains_key("generate_input") {
         return;
     }
-    let shapes_of = |site: &LaunchSite| shapes(root, src, &m, site);
+    let put_all = |site: &mut LaunchSite| {
+        let sizes = element_sizes(root, src, &m, site);
+        put(site, &shapes(root, src, &m, site)) | put_sizes(site, &sizes)
+    };
     for k in kernels.iter_mut().filter(|k| undeclared(k)) {
         let mut changed = false;
         for site in &mut k.launches {
-            changed |= put(site, &shapes_of(site));
+            changed |= put_all(site);
         }
         for c in &mut k.companions {
             let mut any = false;
             for site in &mut c.launches {
-                any |= put(site, &shapes_of(site));
+                any |= put_all(site);
             }
             if any {
                 c.identity = c.compute_identity();
@@ -50,6 +53,8 @@ pub(super) fn bind_site(root: Node, src: &SourceText, site: &mut LaunchSite) {
     let m = pycall::module(root, src);
     let shapes = shapes(root, src, &m, site);
     put(site, &shapes);
+    let sizes = element_sizes(root, src, &m, site);
+    put_sizes(site, &sizes);
 }
 
 /// Binds on a torch program's launch site the shapes `generate_input` gives the parts of
@@ -58,6 +63,7 @@ pub(super) fn bind_site(root: Node, src: &SourceText, site: &mut LaunchSite) {
 /// assumed for the program, like a version without `generate_input` (`A, B = data`), so
 /// the two read alike (`torch.randn(size, size)` is not the prior's size squared).
 pub(super) fn bind_data(src: &SourceText, site: &mut LaunchSite, function: &str) {
+    put_sizes(site, &data_element_sizes(src, function));
     let known = data_shapes(src, function)
         .into_iter()
         .filter(|(_, dims)| {
@@ -83,6 +89,51 @@ fn put(site: &mut LaunchSite, shapes: &BTreeMap<String, Vec<String>>) -> bool {
     any
 }
 
+/// Puts each tensor's element size on `site` as `x.element_size()` where it has none;
+/// whether any was put.
+fn put_sizes(site: &mut LaunchSite, sizes: &BTreeMap<String, f64>) -> bool {
+    let mut any = false;
+    for (name, bytes) in sizes {
+        if let std::collections::btree_map::Entry::Vacant(e) = site.locals.entry(format!("{name}.element_size()")) {
+            e.insert(bytes.to_string());
+            any = true;
+        }
+    }
+    any
+}
+
+/// The element sizes of the launching function's tensors where the file makes them: a
+/// module's `forward` parameters from `get_inputs()`, a GPU MODE function's parts from
+/// `generate_input`.
+fn element_sizes(root: Node, src: &SourceText, m: &pycall::Module, site: &LaunchSite) -> BTreeMap<String, f64> {
+    let Some(def) = root
+        .descendant_for_byte_range(site.range.start, site.range.start)
+        .and_then(|n| std::iter::successors(Some(n), |n| n.parent()).find(|n| n.kind() == "function_definition"))
+    else {
+        return BTreeMap::new();
+    };
+    let name = def.child_by_field_name("name").map(|n| node_text(n, src).into_owned()).unwrap_or_default();
+    if name != "forward" {
+        return data_element_sizes(src, &name);
+    }
+    let params = python_parameters(def)
+        .into_iter()
+        .map(|(_, n)| node_text(n, src).into_owned())
+        .filter(|p| p != "self" && p != "ctx");
+    params.zip(pycall::get_input_element_sizes(src, m)).filter_map(|(p, bytes)| Some((p, bytes?))).collect()
+}
+
+/// The element sizes of a GPU MODE wrapper's parts, from the dtypes `generate_input` makes
+/// them with (whether or not their sizes are known).
+fn data_element_sizes(src: &SourceText, wrapper: &str) -> BTreeMap<String, f64> {
+    let text = src.slice(0, src.len_bytes());
+    let Some(call) = super::gpumode::data_input(&text, wrapper) else { return BTreeMap::new() };
+    call.tensors
+        .into_iter()
+        .filter_map(|(part, (_, dtype))| Some((part, super::pydtype::dtype_bytes(&dtype)?)))
+        .collect()
+}
+
 /// The shapes of the launching function's tensors, by parameter name.
 fn shapes(root: Node, src: &SourceText, m: &pycall::Module, site: &LaunchSite) -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
@@ -96,7 +147,7 @@ fn shapes(root: Node, src: &SourceText, m: &pycall::Module, site: &LaunchSite) -
     let params: Vec<String> = python_parameters(def)
         .into_iter()
         .map(|(_, n)| node_text(n, src).into_owned())
-        .filter(|p| p != "self")
+        .filter(|p| p != "self" && p != "ctx")
         .collect();
     let values = if name == "forward" {
         pycall::get_inputs(src, m)

@@ -6,7 +6,7 @@
 //! `generate_input(…)` makes, its parts `x, w = data` the tensors it reads), or a file's one
 //! public function of torch operations (its parameters the tensors it reads).
 
-use super::pycall::{arguments, callee_name, function_locals, module, Module};
+use super::pycall::{arguments, callee_name, module, Module};
 use super::{node_range, node_text, python_parameters, squash, walk};
 use crate::hash::ContentHash;
 use crate::kernel::{Kernel, Language, LaunchSite};
@@ -36,6 +36,9 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
     });
     let Some(def) = forward else { return data_program(root, &src) };
     let class = def.parent().and_then(|b| b.parent())?;
+    if let Some(function) = applied_function(root, &src, def) {
+        return program_kernel(function, &src, function_site(root, &src, function, "forward"));
+    }
     let m = module(root, &src);
     let mut locals = m.constants.clone();
     // `__init__`'s attributes (`self.dim = dim`) first.
@@ -56,22 +59,89 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
         }
         true
     });
-    locals.extend(function_locals(def, &src, def.end_byte()));
-    effects(def, &src, &mut locals);
-    let host_params: Vec<String> = python_parameters(def)
-        .into_iter()
-        .map(|(_, n)| node_text(n, &src).into_owned())
-        .filter(|p| p != "self")
-        .collect();
-    let mut site = LaunchSite {
-        range: node_range(def),
-        locals,
-        host_params,
-        host_name: "forward".into(),
-        ..LaunchSite::default()
-    };
+    statements(def, &src, &mut locals);
+    let mut site = LaunchSite { range: node_range(def), locals, host_name: "forward".into(), ..LaunchSite::default() };
+    // Its parameters without defaults are the tensors `get_inputs()` passes it.
+    for (p, n) in python_parameters(def) {
+        let param = node_text(n, &src).into_owned();
+        if param == "self" {
+            continue;
+        }
+        match p.child_by_field_name("value") {
+            Some(v) => drop(site.host_defaults.insert(param.clone(), squash(&node_text(v, &src)))),
+            None => site.args.push(param.clone()),
+        }
+        site.host_params.push(param);
+    }
     super::pyshapes::bind_site(root, &src, &mut site);
     program_kernel(def, &src, site)
+}
+
+/// The `forward` of an autograd function of the file (`class F(torch.autograd.Function)`)
+/// that a module's forward runs through `F.apply(…)`: what runs is that function's body.
+fn applied_function<'t>(root: Node<'t>, src: &SourceText, def: Node) -> Option<Node<'t>> {
+    let mut applied = None;
+    walk::preorder(def, |n| {
+        if applied.is_none() && n.kind() == "call" {
+            let f = n.child_by_field_name("function").filter(|f| f.kind() == "attribute");
+            let object = f.and_then(|f| f.child_by_field_name("object")).filter(|o| o.kind() == "identifier");
+            if let (Some(f), Some(o)) = (f, object) {
+                if f.child_by_field_name("attribute").is_some_and(|a| node_text(a, src) == "apply") {
+                    applied = Some(node_text(o, src).into_owned());
+                }
+            }
+        }
+        applied.is_none()
+    });
+    let applied = applied?;
+    let mut found = None;
+    walk::preorder(root, |n| {
+        if found.is_some() {
+            return false;
+        }
+        if n.kind() == "class_definition" && n.child_by_field_name("name").is_some_and(|c| node_text(c, src) == applied)
+        {
+            walk::preorder(n, |f| {
+                if found.is_none()
+                    && f.kind() == "function_definition"
+                    && f.child_by_field_name("name").is_some_and(|m| node_text(m, src) == "forward")
+                {
+                    found = Some(f);
+                }
+                found.is_none()
+            });
+            return false;
+        }
+        true
+    });
+    found
+}
+
+/// The launch site of a torch program's function `def`: its statements, its parameters
+/// without defaults (but an autograd function's `ctx`) the tensors it reads, sized where
+/// `get_inputs()` gives them.
+fn function_site(root: Node, src: &SourceText, def: Node, host: &str) -> LaunchSite {
+    let m = module(root, src);
+    let mut site = LaunchSite {
+        range: node_range(def),
+        host_name: host.into(),
+        locals: m.constants.clone(),
+        ..LaunchSite::default()
+    };
+    for (p, n) in python_parameters(def) {
+        let param = node_text(n, src).into_owned();
+        if param == "self" || param == "ctx" {
+            continue;
+        }
+        match p.child_by_field_name("value") {
+            Some(v) => drop(site.host_defaults.insert(param.clone(), squash(&node_text(v, src)))),
+            None => site.args.push(param.clone()),
+        }
+        site.host_params.push(param);
+    }
+    statements(def, src, &mut site.locals);
+    super::pyshapes::bind_site(root, src, &mut site);
+    site
 }
 
 /// A GPU MODE program without a kernel: the function of `data` read as a torch program,
@@ -85,8 +155,7 @@ fn data_program(root: Node, src: &SourceText) -> Option<Kernel> {
     let data = node_text(data, src).into_owned();
     let parts = super::gpumode::unpacked(def, src, &data).unwrap_or_else(|| vec![data.clone()]);
     let mut locals = m.constants.clone();
-    locals.extend(function_locals(def, src, def.end_byte()));
-    effects(def, src, &mut locals);
+    statements(def, src, &mut locals);
     let mut site = LaunchSite {
         range: node_range(def),
         locals,
@@ -128,8 +197,7 @@ fn sole_function(src: &SourceText, m: &Module) -> Option<Kernel> {
         return None;
     }
     site.locals = m.constants.clone();
-    site.locals.extend(function_locals(def, src, def.end_byte()));
-    effects(def, src, &mut site.locals);
+    statements(def, src, &mut site.locals);
     program_kernel(def, src, site)
 }
 
@@ -168,23 +236,66 @@ fn data_function<'t>(root: Node<'t>, src: &SourceText, m: &Module<'t>) -> Option
     (python_parameters(def).len() == 1).then_some(def)
 }
 
-/// What runs besides the assignments: what the function returns (`return torch.softmax(x,
-/// dim=1)`, the last `return`) and each call made for its effect (`out.add_(b)`,
-/// `y[:, :k].copy_(f)`), the latter under a key no name has (`line 12`).
-fn effects(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>) {
+/// The statements `def` runs, in order, into `locals`: each assignment (`h = x.float()`; a
+/// name assigned again gets a key of its own, `h__2`, and later statements read that one,
+/// so `h = h * r` after `h = x.float()` is two launches), an augmented one (`y += b` as
+/// `y = y + b`), what the function returns (`return`, the last one) and each call made for
+/// its effect (`out.add_(b)`, `y[:, :k].copy_(f)`) under a key no name has (`line 12`).
+fn statements(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>) {
+    // The key each name assigned so far is read from.
+    let mut current: BTreeMap<String, String> = BTreeMap::new();
+    let renamed = |text: &str, current: &BTreeMap<String, String>| {
+        let mut out = squash(text);
+        for (name, key) in current.iter().filter(|(n, k)| n != k) {
+            out = super::substitute(&out, name, key);
+        }
+        out
+    };
     walk::preorder(def, |n| {
-        if n.kind() == "return_statement" {
-            if let Some(v) = n.named_child(0) {
-                locals.insert("return".into(), squash(&node_text(v, src)));
-            }
+        if n != def && matches!(n.kind(), "function_definition" | "class_definition" | "lambda") {
+            return false;
         }
-        if n.kind() == "expression_statement" {
-            if let Some(call) = n.named_child(0).filter(|c| c.kind() == "call") {
-                let line = n.start_position().row + 1;
-                locals.insert(format!("line {line}"), squash(&node_text(call, src)));
+        match n.kind() {
+            "assignment" | "augmented_assignment" => {
+                let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
+                    return false;
+                };
+                if left.kind() != "identifier" || right.kind() == "assignment" {
+                    return false;
+                }
+                let name = node_text(left, src).into_owned();
+                let mut value = renamed(&node_text(right, src), &current);
+                if n.kind() == "augmented_assignment" {
+                    let op =
+                        n.child_by_field_name("operator").map(|o| node_text(o, src).into_owned()).unwrap_or_default();
+                    let Some(op) = op.strip_suffix('=').filter(|o| !o.is_empty()) else { return false };
+                    let before = current.get(&name).cloned().unwrap_or_else(|| name.clone());
+                    value = format!("{before} {op} ({value})");
+                }
+                let key = match current.get(&name) {
+                    None if !locals.contains_key(&name) => name.clone(),
+                    _ => (2..).map(|i| format!("{name}__{i}")).find(|k| !locals.contains_key(k)).unwrap_or_default(),
+                };
+                locals.insert(key.clone(), value);
+                current.insert(name, key);
+                false
             }
+            "return_statement" => {
+                if let Some(v) = n.named_child(0) {
+                    locals.insert("return".into(), renamed(&node_text(v, src), &current));
+                }
+                false
+            }
+            "expression_statement" => {
+                if let Some(call) = n.named_child(0).filter(|c| c.kind() == "call") {
+                    let line = n.start_position().row + 1;
+                    locals.insert(format!("line {line}"), renamed(&node_text(call, src), &current));
+                    return false;
+                }
+                true
+            }
+            _ => true,
         }
-        !matches!(n.kind(), "function_definition" | "class_definition" | "lambda") || n == def
     });
 }
 

@@ -245,31 +245,58 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
         let HostFunction { name: host_name, params: host_params, defaults: host_defaults } =
             host.get_or_insert_with(|| host_function(node, src)).clone();
-        facts.launches.push(LaunchDraft {
-            callee,
-            template_args: Vec::new(),
-            host_template: Vec::new(),
-            host_fn_params: Vec::new(),
-            case: None,
-            site: LaunchSite {
-                range: node_range(n),
-                grid: Some(grid.join(", ")),
-                block: None,
-                shared_mem: None,
-                stream: None,
-                meta,
-                args,
-                locals,
-                host_params,
-                host_defaults,
-                host_name,
-                external: None,
-                allocations: BTreeMap::new(),
-                trips: super::trips::loop_trips(n, node, src),
-            },
-        });
+        let callees = aliased(&callee, &locals);
+        let site = LaunchSite {
+            range: node_range(n),
+            grid: Some(grid.join(", ")),
+            block: None,
+            shared_mem: None,
+            stream: None,
+            meta,
+            args,
+            locals,
+            host_params,
+            host_defaults,
+            host_name,
+            external: None,
+            allocations: BTreeMap::new(),
+            trips: super::trips::loop_trips(n, node, src),
+        };
+        for callee in callees {
+            facts.launches.push(LaunchDraft {
+                callee,
+                template_args: Vec::new(),
+                host_template: Vec::new(),
+                host_fn_params: Vec::new(),
+                case: None,
+                site: site.clone(),
+            });
+        }
         true
     });
+}
+
+/// The kernels a launched name stands for: the name itself, or the kernels a local of
+/// the wrapper holds under it (`fx = _gemma_kernel if gemma else _kernel`, each;
+/// `kernel = softmax_kernel.warmup(…)`, the kernel warmed up).
+fn aliased(callee: &str, locals: &BTreeMap<String, String>) -> Vec<String> {
+    let Some(value) = locals.get(callee) else { return vec![callee.to_string()] };
+    let name = |t: &str| {
+        let t = t.trim();
+        let t = t.split_once(".warmup(").map_or(t, |(k, _)| k);
+        let t = t.rsplit('.').next().unwrap_or(t).trim();
+        (!t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_')).then(|| t.to_string())
+    };
+    let kernels: Vec<String> =
+        match value.split_once(" if ").and_then(|(a, rest)| Some((a, rest.split_once(" else ")?.1))) {
+            Some((a, b)) => [a, b].into_iter().filter_map(name).collect(),
+            None => name(value).into_iter().collect(),
+        };
+    if kernels.is_empty() {
+        vec![callee.to_string()]
+    } else {
+        kernels
+    }
 }
 
 /// The first function defined in an item: the launching wrapper.

@@ -118,8 +118,16 @@ pub fn torch_op_profiles(kernel: &Kernel, rates: &Rates, assumed: f64, elements:
     }
     let env = launch::environment(kernel, &[], assumed);
     let half = ["float16", "bfloat16", "fp16", "bf16", "half"].iter().any(|t| kernel.source.contains(t));
-    let elem = if half { 2.0 } else { 4.0 };
+    let elem = element_size(site).unwrap_or(if half { 2.0 } else { 4.0 });
     ops.iter().map(|op| (op.name.clone(), torch_ops::profile(op, &env, elem, elements, rates))).collect()
+}
+
+/// The element size the tensors of a launch have where the program makes them
+/// (`x.element_size()`, from `get_inputs()` or `generate_input`), if they all agree.
+pub(crate) fn element_size(site: &crate::kernel::LaunchSite) -> Option<f64> {
+    let sizes =
+        site.locals.iter().filter(|(k, _)| k.ends_with(".element_size()")).filter_map(|(_, v)| v.parse::<f64>().ok());
+    crate::extract::agreed_element_size(sizes)
 }
 
 /// Profiles a kernel with every size nothing in the code gives taken as `assumed`.
@@ -203,12 +211,15 @@ impl Profile {
     /// work and cost, and a launch's fixed cost. The shape features stay this kernel's.
     pub fn absorb(&mut self, other: &Profile, rates: &Rates) {
         let (f, o) = (&mut self.features, &other.features);
-        // Passes over memory count by the traffic each makes: a one-block tail kernel that
-        // touches a few elements is not a second pass, two full-size kernels are two.
+        // Passes over memory count by the traffic each makes, in passes of the largest one:
+        // a one-block tail kernel that touches a few elements is not a second pass, two
+        // full-size kernels are two, and a third makes three.
         let (fb, ob) = (f.load_bytes + f.store_bytes, o.load_bytes + o.store_bytes);
-        let larger = fb.max(ob);
-        f.global_passes = if larger > 0.0 {
-            (f.global_passes * fb + o.global_passes * ob) / larger
+        let per_pass = |passes: f64, bytes: f64| if passes > 0.0 { bytes / passes } else { 0.0 };
+        let (pf, po) = (per_pass(f.global_passes, fb), per_pass(o.global_passes, ob));
+        let largest = pf.max(po);
+        f.global_passes = if largest > 0.0 {
+            (f.global_passes * pf + o.global_passes * po) / largest
         } else {
             f.global_passes + o.global_passes
         };

@@ -9,6 +9,7 @@ mod kernels;
 mod python;
 mod tails;
 mod torch;
+mod torch_fusion;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {
     let ex = extract_text(Language::Cuda, src);

@@ -29,6 +29,10 @@ pub enum Size {
     Sum(Vec<Size>),
     /// A reduction along a dimension: about the square root of its input (a row's sum).
     Reduced(Box<Size>),
+    /// A reduction along the dimension a text names (`x.mean(-1)` → `-1`): its input's
+    /// elements over that dimension's length where the input's shape is known, else
+    /// [`Size::Reduced`]'s guess.
+    Along(Box<Size>, String),
     /// One element (a full reduction).
     One,
     /// A slice of a tensor whose bounds are known only at run time (`w[:, a:b]`): at most
@@ -226,6 +230,18 @@ impl Reader<'_> {
         let (receiver, function) = match callee {
             Expr::Attr(base, f) => (Some(&**base), f.as_str()),
             Expr::Name(f) => (None, f.as_str()),
+            // `kernel[grid](x, y, n)`: a kernel the file launches but does not define (it is
+            // imported): never free, but what it does is not in the file: its tensors read
+            // once and the largest written, a guess.
+            Expr::Index(base, _) if base.dotted().is_some() => {
+                let tensors: Vec<Size> = args.iter().filter_map(|a| self.value(a)).collect();
+                keywords.iter().for_each(|(_, v)| drop(self.value(v)));
+                if !tensors.is_empty() {
+                    let out = broadcast(&tensors);
+                    self.emit(format!("{}[…]", base.dotted().unwrap_or_default()), tensors, out, Work::Launch);
+                }
+                return None;
+            }
             _ => {
                 self.value(callee);
                 return None;
@@ -303,6 +319,12 @@ impl Reader<'_> {
                 self.emit(what, tensors, first.clone(), Work::Matmul);
                 Some(first)
             }
+            Kind::Attention => {
+                let first = first?;
+                tensors.truncate(3);
+                self.emit(what, tensors, first.clone(), Work::Attention);
+                Some(first)
+            }
             Kind::Join => {
                 let out = Size::Sum(tensors.clone());
                 self.emit(what, tensors, out.clone(), Work::PerElement(0.0));
@@ -337,7 +359,11 @@ impl Reader<'_> {
                 // `x.sum()` is one number; `x.sum(dim=1)`, `x.max(1)`, `torch.sum(x, 1)` a row's worth.
                 let dims = args.len() + usize::from(!module) > 1
                     || keywords.iter().any(|(k, _)| matches!(k.as_str(), "dim" | "axis"));
-                let out = if dims { Size::Reduced(Box::new(first.clone())) } else { Size::One };
+                let out = match reduced_dim(inside, module) {
+                    Some(dim) if dims => Size::Along(Box::new(first.clone()), dim),
+                    _ if dims => Size::Reduced(Box::new(first.clone())),
+                    _ => Size::One,
+                };
                 self.emit(what, vec![first], out.clone(), Work::PerElement(1.0));
                 Some(out)
             }
@@ -380,6 +406,20 @@ fn fill_shape(args: &str) -> String {
     } else {
         dims.join("*")
     }
+}
+
+/// The dimension a reduction's arguments name, as an integer text: `dim=-1`, `axis=1`, or
+/// the positional one (a method's first argument, a function's second); None for a tuple
+/// of dimensions or a name.
+fn reduced_dim(args: &str, module: bool) -> Option<String> {
+    let parts = split_top(args);
+    let keyword = parts.iter().find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        matches!(k.trim(), "dim" | "axis").then(|| v.trim())
+    });
+    let positional: Vec<&str> = parts.iter().copied().take_while(|p| !p.contains('=')).collect();
+    let dim = keyword.or_else(|| positional.get(usize::from(module)).copied())?;
+    dim.parse::<i64>().ok().map(|d| d.to_string())
 }
 
 /// `text` split at its top-level commas, each part trimmed.

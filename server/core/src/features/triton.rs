@@ -190,7 +190,9 @@ fn profile_config(
     if let Some(text) = &grid {
         let axes = components(text).unwrap_or_else(|| vec![text.clone()]);
         for (axis, part) in axes.iter().enumerate().take(3) {
-            if let Some(e) = env.eval(part).filter(|e| e.guesses == 0) {
+            // A grid of sizes known only at run time too: the program id is never a size of
+            // its own (`range(pid, n_rows, num_programs)` of `n_rows` programs runs once).
+            if let Some(e) = env.eval(part) {
                 env.set(&format!("tl.program_id({axis})"), ((e.value - 1.0) / 2.0).max(0.0));
                 // A persistent kernel's grid stride: `range(pid * BLOCK, n, nprog * BLOCK)`.
                 env.set(&format!("tl.num_programs({axis})"), e.value.max(1.0));
@@ -204,8 +206,9 @@ fn profile_config(
         guesses += e.guesses.min(1);
         e.value.max(1.0)
     });
-    let elem =
-        if ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t)) { 2.0 } else { 4.0 };
+    // The width the wrapper's tensors are made with, else what the kernel's text says.
+    let half = ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t));
+    let elem = kernel.launches.first().and_then(super::element_size).unwrap_or(if half { 2.0 } else { 4.0 });
     // A launch option the reader cannot evaluate (`num_warps=_num_warps(BLOCK)`) is
     // Triton's default, named as a guess: never the size prior's unknown.
     let mut num = |name: &str, default: f64| {

@@ -271,12 +271,12 @@ mod tests {
             );
             vec![crate::extract::torch_program(&text).expect("a torch program")]
         };
-        let (attention, scaled) = (program("F.scaled_dot_product_attention(data, data, data)"), program("data * 3.0"));
+        let (attention, scaled) = (program("F.grid_sample(data, data)"), program("data * 3.0"));
         let shipped = PairingDoubt::shipped();
         let unknown = forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &attention, &scaled).forecast;
         assert!(unknown.confidence <= crate::forecast::trained::FLIP_CAP, "{unknown:?}");
         assert!(
-            unknown.reasons.iter().any(|r| r.contains("scaled_dot_product_attention") && r.contains("does not know")),
+            unknown.reasons.iter().any(|r| r.contains("grid_sample") && r.contains("does not know")),
             "{:?}",
             unknown.reasons
         );

@@ -5,7 +5,7 @@
 
 use super::trained::programs::size_prior;
 use super::EmbeddedForecaster;
-use crate::features::Profile;
+use crate::features::{element_size, Profile};
 use crate::kernel::Kernel;
 use crate::pairing::pair;
 use std::borrow::Cow;
@@ -21,19 +21,35 @@ impl EmbeddedForecaster {
     /// nothing gives taken as `assumed`, a tensor nothing sizes as `elements` elements.
     pub fn program_profile(&self, ks: &[&Kernel], assumed: f64, elements: f64) -> Option<Profile> {
         let rates = self.rates();
+        let ks = &forward_run(ks);
         let mut it = ks.iter();
         let mut p = Profile::clone(&self.profile_assuming(&solo(it.next()?), assumed));
         for k in it {
             p.absorb(&self.profile_assuming(&solo(k), assumed), rates);
         }
+        // A torch program's first launch is its own, as a kernel program's first kernel is:
+        // only the launches after it pay a further launch's latency.
+        let torch = ks.first().is_some_and(|k| k.torch_program) && p.cost.total == 0.0;
+        let mut largest: Option<Profile> = None;
         let mut seen = BTreeSet::new();
         for k in ks {
             let host = k.launches.first().map(|l| l.host_name.clone()).unwrap_or_default();
             for (name, op) in crate::features::torch_op_profiles(k, rates, assumed, elements) {
                 if seen.insert((host.clone(), name)) {
                     p.absorb(&op, rates);
+                    if largest.as_ref().is_none_or(|l| l.features.blocks < op.features.blocks) {
+                        largest = Some(op);
+                    }
                 }
             }
+        }
+        if let Some(op) = largest.filter(|_| torch) {
+            // Its launch shape and bandwidth efficiency: those of its largest launch.
+            let f = &mut p.features;
+            (f.blocks, f.sm_fill, f.waves) = (op.features.blocks, op.features.sm_fill, op.features.waves);
+            p.cost.efficiency = op.cost.efficiency;
+            p.cost.overhead -= rates.launch;
+            p.cost.total -= rates.launch;
         }
         Some(p)
     }
@@ -63,6 +79,8 @@ impl EmbeddedForecaster {
             ));
         }
         let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
+        let (b, c) = share_element_sizes(&b, &c);
+        let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (b.iter().map(|k| &**k).collect(), c.iter().map(|k| &**k).collect());
         let assumed = crate::features::expr::ASSUMED_SIZE;
         let (pb, pc) = (self.program_profile(&b, assumed, assumed)?, self.program_profile(&c, assumed, assumed)?);
         let Some((elements, each)) = training_size(&pb, &pc) else { return Some((pb, pc)) };
@@ -79,6 +97,60 @@ fn training_size(b: &Profile, c: &Profile) -> Option<(f64, f64)> {
     }
     let names: Vec<&String> = names.into_iter().collect();
     size_prior(&names).get(TRAINING_SIZE).copied()
+}
+
+/// The kernels a run of the program launches: a file's backward-pass kernels (named or
+/// launched as `backward`, `bwd`) are left out where it has others, since a run (and a
+/// measurement) calls the forward pass, and so are device helpers other kernels call.
+fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
+    let backward = |k: &Kernel| {
+        let host = k.launches.first().map_or("", |l| l.host_name.as_str());
+        [k.name.as_str(), host].iter().any(|n| {
+            let n = n.to_ascii_lowercase();
+            n.contains("backward") || n.contains("bwd")
+        })
+    };
+    // A `@triton.jit` function no launch names that another kernel calls (`silu(x)`) is a
+    // device helper, run inside that kernel, not a launch of its own.
+    let helper = |k: &Kernel| {
+        k.launches.is_empty()
+            && ks.iter().any(|o| o.name != k.name && crate::extract::words(&o.source).any(|w| w == k.name))
+    };
+    let forward: Vec<&Kernel> = ks.iter().copied().filter(|k| !backward(k) && !helper(k)).collect();
+    if forward.is_empty() {
+        ks.to_vec()
+    } else {
+        forward
+    }
+}
+
+/// Two versions of one program compute the same problem on the same inputs: where one
+/// version's tensors have an element size (`generate_input(…, dtype=torch.float16)`) and
+/// the other's nothing gives (a submission without the task's input maker), the other's
+/// kernels take it, so a width read on one side only is no difference between them.
+pub fn share_element_sizes<'k>(
+    base: &[&'k Kernel],
+    candidate: &[&'k Kernel],
+) -> (Vec<Cow<'k, Kernel>>, Vec<Cow<'k, Kernel>>) {
+    let width = |ks: &[&Kernel]| {
+        crate::extract::agreed_element_size(ks.iter().filter_map(|k| k.launches.first()).filter_map(element_size))
+    };
+    let fill = |ks: &[&'k Kernel], bytes: Option<f64>| -> Vec<Cow<'k, Kernel>> {
+        let Some(bytes) = bytes.filter(|_| width(ks).is_none()) else {
+            return ks.iter().map(|k| Cow::Borrowed(*k)).collect();
+        };
+        ks.iter()
+            .map(|k| {
+                let mut k = Kernel::clone(k);
+                if let Some(site) = k.launches.first_mut() {
+                    site.locals.insert("(input).element_size()".into(), bytes.to_string());
+                    k.identity = k.compute_identity();
+                }
+                Cow::Owned(k)
+            })
+            .collect()
+    };
+    (fill(base, width(candidate)), fill(candidate, width(base)))
 }
 
 /// A kernel alone, without the other kernels its wrapper launches (a program counts each

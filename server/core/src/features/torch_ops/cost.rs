@@ -13,9 +13,14 @@ use crate::kernel::Language;
 pub enum Work {
     /// Flops per element of the largest tensor it touches.
     PerElement(f64),
-    /// A matrix product: 2·elements^1.5 of its first operand (square operands), on tensor
-    /// cores.
+    /// A matrix product (cuBLAS): 2·M·K·N flops from its operands' shapes where the launch
+    /// gives them, else 2·elements^1.5 of its first operand (square operands); on tensor
+    /// cores for 16-bit elements, at the fp32 rate for 32-bit ones.
     Matmul,
+    /// `F.scaled_dot_product_attention(q, k, v)` (a fused flash kernel): 4·|q|·L_k flops,
+    /// L_k the keys' length (`k.shape[-2]`, else a head's width of 64 and 32 batch × heads
+    /// taken for its shape), each tensor read once and the output written once.
+    Attention,
     /// A factorisation or solve of its first operand's (batched) matrices: this many flops
     /// per element of it times the matrices' order n (its last dimension; the square root of
     /// its elements where its shape is unknown), in fp32.
@@ -25,7 +30,16 @@ pub enum Work {
     Sort,
     /// An operation nothing here knows: its launch counts, its work does not (a guess).
     Unknown,
+    /// A kernel launched from elsewhere (imported, not in the file): one pass over its
+    /// tensors, a flop per element, counted as a guess.
+    Launch,
 }
+
+/// Fraction of the peak a library kernel (cuBLAS, a flash attention kernel) sustains.
+const LIBRARY_EFFICIENCY: f64 = 0.7;
+
+/// Elements one block of torch's element-wise kernels covers: 128 threads, 4 each.
+const ELEMENTS_PER_BLOCK: f64 = 512.0;
 
 /// Sustained fraction of the fp32 peak a batched factorisation or solve reaches (panels
 /// are latency-bound; the trailing updates are matrix products).
@@ -38,7 +52,7 @@ const FACTOR_EFFICIENCY: f64 = 0.25;
 pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) -> Profile {
     if op.work == Work::Unknown {
         let features = Features { launches: 1.0, ..Features::default() };
-        let cost = Cost { overhead: rates.launch, efficiency: 0.9, ..Cost::default() }.combine();
+        let cost = Cost { efficiency: 0.9, ..Cost::default() }.combine();
         return Profile { language: Language::Triton, features, cost, guesses: 1, assumed: Vec::new() };
     }
     let size = |s: &Size| elements(s, env, unknown, 0);
@@ -47,10 +61,12 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let read: f64 = reads.iter().sum();
     let largest = reads.iter().copied().fold(written, f64::max).max(1.0);
     let first = reads.first().copied().unwrap_or(written);
-    let matmul = op.work == Work::Matmul;
+    let matmul = matches!(op.work, Work::Matmul | Work::Attention);
     let flops = match op.work {
-        Work::Matmul => 2.0 * first.powf(1.5),
+        Work::Matmul => matmul_flops(op, env, first),
+        Work::Attention => 4.0 * first * keys_length(op, env, unknown),
         Work::PerElement(per) => per * largest,
+        Work::Launch => largest,
         Work::Factor(per) => {
             let order = op.reads.first().map_or(first.sqrt(), |s| order(s, env, first));
             per * first * order
@@ -64,20 +80,70 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
         store_bytes: store,
         scalar_ops: if matmul { 0.0 } else { flops },
         tensor_flops: if matmul { flops } else { 0.0 },
-        global_passes: (read + written) / largest,
+        // One launch streams its tensors once, as one kernel pass does: a chain of
+        // launches is as many passes.
+        global_passes: 1.0,
         launches: 1.0,
-        ..Features::default()
+        ..shape(largest, rates)
     };
     let compute = match op.work {
-        Work::Matmul => flops * rates.tensor_flop * 4.0,
+        // Library kernels run near the hardware's peak: tensor cores for 16-bit elements,
+        // the fp32 pipes (torch's default: no TF32) for 32-bit ones.
+        Work::Matmul | Work::Attention if elem <= 2.0 => flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
+        Work::Matmul | Work::Attention => flops * rates.scalar_op / LIBRARY_EFFICIENCY,
         Work::Factor(_) => flops * rates.scalar_op / FACTOR_EFFICIENCY,
         _ => flops * rates.scalar_op,
     };
-    let cost =
-        Cost { memory: (load + store) / 0.9, compute, efficiency: 0.9, overhead: rates.launch, ..Cost::default() }
-            .combine();
-    let guesses = u32::from(op.reads.iter().chain([&op.writes]).any(partial));
+    // Scheduling its blocks, as a kernel's; the launch itself is counted where a program's
+    // launches are added up.
+    let overhead = features.blocks * rates.block_overhead;
+    let cost = Cost { memory: (load + store) / 0.9, compute, efficiency: 0.9, overhead, ..Cost::default() }.combine();
+    let guesses = u32::from(op.reads.iter().chain([&op.writes]).any(partial) || op.work == Work::Launch);
     Profile { language: Language::Triton, features, cost, guesses, assumed: Vec::new() }
+}
+
+/// The launch shape of torch's kernel for `elements` elements: blocks of 128 threads, each
+/// thread 4 elements in 16-byte accesses, as many blocks as that takes.
+pub fn shape(elements: f64, rates: &Rates) -> Features {
+    let blocks = (elements / ELEMENTS_PER_BLOCK).ceil().max(1.0);
+    let resident = rates.sms * (rates.max_threads_per_sm / 128.0).min(rates.max_blocks_per_sm);
+    Features {
+        vector_width: 4.0,
+        block_threads: 128.0,
+        blocks,
+        occupancy: 1.0,
+        sm_fill: (blocks / rates.sms).min(1.0),
+        waves: blocks / resident,
+        ..Features::default()
+    }
+}
+
+/// A matrix product's flops: 2·M·K·N, the batch included, from its operands' shapes where
+/// the launch gives them (`linear`'s weight is N×K), else as square matrices of its first
+/// operand's elements.
+fn matmul_flops(op: &TorchOp, env: &Env, first: f64) -> f64 {
+    let dim = |s: Option<&Size>, i: i64| {
+        let name = shaped(s?)?;
+        env.eval_quiet(&format!("{name}.shape[{i}]")).filter(|e| e.guesses == 0 && e.value >= 1.0).map(|e| e.value)
+    };
+    let (a, b) = (op.reads.first(), op.reads.get(1));
+    let linear = op.name.ends_with("linear");
+    let k = dim(a, -1);
+    let n = if linear { dim(b, -2) } else { dim(b, -1) };
+    match (k, n) {
+        (Some(_), Some(n)) => 2.0 * first * n,
+        _ => 2.0 * first.powf(1.5),
+    }
+}
+
+/// The length of the keys an attention attends over: `k.shape[-2]` where the launch gives
+/// it, else the keys' elements over a head's width (64) and 32 batch × heads.
+fn keys_length(op: &TorchOp, env: &Env, unknown: f64) -> f64 {
+    let keys = op.reads.get(1).or(op.reads.first());
+    let exact = keys
+        .and_then(shaped)
+        .and_then(|name| env.eval_quiet(&format!("{name}.shape[-2]")).filter(|e| e.guesses == 0).map(|e| e.value));
+    exact.unwrap_or_else(|| keys.map_or(1.0, |k| elements(k, env, unknown, 0)) / (64.0 * 32.0)).max(1.0)
 }
 
 /// The order of the square matrices a tensor of `count` elements holds: its last dimension
@@ -107,8 +173,18 @@ fn partial(size: &Size) -> bool {
     match size {
         Size::Part(_) => true,
         Size::Max(v) | Size::Sum(v) => v.iter().any(partial),
-        Size::Reduced(inner) => partial(inner),
+        Size::Reduced(inner) | Size::Along(inner, _) => partial(inner),
         _ => false,
+    }
+}
+
+/// The tensor whose shape a size has: a name, or the first name of a broadcast (the tensor
+/// an element-wise chain keeps the shape of, `x` of `x * r`).
+fn shaped(size: &Size) -> Option<&str> {
+    match size {
+        Size::Of(name) => Some(name),
+        Size::Max(v) => v.iter().find_map(shaped),
+        _ => None,
     }
 }
 
@@ -123,6 +199,13 @@ pub(super) fn elements(size: &Size, env: &Env, unknown: f64, depth: usize) -> f6
         Size::Max(v) => each(v).into_iter().fold(1.0, f64::max),
         Size::Sum(v) => each(v).into_iter().sum(),
         Size::Reduced(inner) => elements(inner, env, unknown, depth + 1).sqrt(),
+        Size::Along(inner, dim) => {
+            let all = elements(inner, env, unknown, depth + 1);
+            match shaped(inner).and_then(|name| exact(&format!("{name}.shape[{dim}]"))) {
+                Some(len) if len >= 1.0 && len <= all => all / len,
+                _ => all.sqrt(),
+            }
+        }
         Size::One => 1.0,
         Size::Part(inner) => elements(inner, env, unknown, depth + 1),
         Size::Unknown => unknown,

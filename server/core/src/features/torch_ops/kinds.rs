@@ -4,8 +4,19 @@
 
 /// Functions and methods that allocate without computing or only view (free here;
 /// `contiguous()` of a tensor that already is one, as it mostly is, returns it).
-const FREE: [&str; 17] = [
+const FREE: [&str; 28] = [
     "contiguous",
+    "chunk",
+    "split",
+    "unbind",
+    "narrow",
+    "flatten",
+    "unflatten",
+    "expand_as",
+    "select",
+    "movedim",
+    "as_strided",
+    "detach",
     "empty",
     "empty_like",
     "empty_strided",
@@ -25,7 +36,29 @@ const FREE: [&str; 17] = [
 ];
 
 /// Element-wise functions and methods (one read, one write).
-const ELEMENTWISE: [&str; 36] = [
+const ELEMENTWISE: [&str; 58] = [
+    "glu",
+    "softplus",
+    "mish",
+    "hardswish",
+    "hardsigmoid",
+    "hardtanh",
+    "relu6",
+    "elu",
+    "selu",
+    "celu",
+    "logsigmoid",
+    "reciprocal",
+    "log1p",
+    "expm1",
+    "log2",
+    "floor",
+    "ceil",
+    "round",
+    "true_divide",
+    "addcmul",
+    "addcdiv",
+    "type_as",
     "sub",
     "div",
     "pow",
@@ -65,19 +98,49 @@ const ELEMENTWISE: [&str; 36] = [
 ];
 
 /// Reductions over a dimension (one read, a small write).
-const REDUCTIONS: [&str; 12] =
-    ["sum", "mean", "var", "std", "var_mean", "std_mean", "max", "min", "amax", "amin", "norm", "argmax"];
+const REDUCTIONS: [&str; 15] = [
+    "sum",
+    "mean",
+    "var",
+    "std",
+    "var_mean",
+    "std_mean",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "norm",
+    "argmax",
+    "argmin",
+    "prod",
+    "count_nonzero",
+];
 
 /// Functions that fill a new tensor of the shape their arguments give (one write).
 const FILLS: [&str; 9] = ["zeros", "ones", "full", "randn", "rand", "randint", "arange", "linspace", "logspace"];
 
 /// Row-wise normalisations (about two passes in torch's fused kernels).
-const ROWWISE: [&str; 7] = ["softmax", "log_softmax", "layer_norm", "rms_norm", "cross_entropy", "cumsum", "logsumexp"];
+const ROWWISE: [&str; 11] = [
+    "softmax",
+    "log_softmax",
+    "layer_norm",
+    "rms_norm",
+    "group_norm",
+    "batch_norm",
+    "instance_norm",
+    "normalize",
+    "cross_entropy",
+    "cumsum",
+    "logsumexp",
+];
 
 /// Functions that join tensors into a new one (a read and a write of everything).
 const JOINS: [&str; 2] = ["cat", "stack"];
 
-const MATMUL: [&str; 6] = ["matmul", "mm", "bmm", "linear", "einsum", "addmm"];
+const MATMUL: [&str; 8] = ["matmul", "mm", "bmm", "linear", "einsum", "addmm", "baddbmm", "mv"];
+
+/// Fused attention (a flash kernel): Q·Kᵀ, the softmax and ·V in one launch.
+const ATTENTION: [&str; 2] = ["scaled_dot_product_attention", "flash_attention"];
 
 /// Factorisations and solves of the (batched) matrices of their first operand, with the
 /// flops each does per element of it times its order n (LAPACK's counts: Cholesky n³/3, LU
@@ -152,6 +215,8 @@ pub(super) enum Kind {
     /// Reads one tensor, writes one as large (about two passes in torch's fused kernels).
     Rowwise,
     Matmul,
+    /// Attends queries to keys and values in one fused kernel.
+    Attention,
     /// Factors or solves its first operand's matrices: flops per element times their order.
     Factor(f64),
     /// Sorts its first operand along the last dimension.
@@ -183,6 +248,8 @@ fn known_kind(function: &str) -> Option<Kind> {
         Kind::Free
     } else if MATMUL.contains(&function) {
         Kind::Matmul
+    } else if ATTENTION.contains(&function) {
+        Kind::Attention
     } else if JOINS.contains(&function) {
         Kind::Join
     } else if ROWWISE.contains(&function) {

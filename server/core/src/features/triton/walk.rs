@@ -164,15 +164,21 @@ impl Walker<'_> {
             self.acc.static_loops += 1.0;
         }
         let mut cursor = iter.walk();
-        let args: Vec<String> = iter
-            .child_by_field_name("arguments")
-            .map(|a| {
-                a.named_children(&mut cursor)
-                    .filter(|c| c.kind() != "keyword_argument")
-                    .map(|c| self.text(c).to_string())
-                    .collect()
-            })
-            .unwrap_or_default();
+        let mut args: Vec<String> = Vec::new();
+        // `tl.range(pid, n, step=nprog)`: the keyword step is the third argument.
+        let mut step = None;
+        if let Some(list) = iter.child_by_field_name("arguments") {
+            for c in list.named_children(&mut cursor) {
+                if c.kind() != "keyword_argument" {
+                    args.push(self.text(c).to_string());
+                } else if c.child_by_field_name("name").is_some_and(|n| self.text(n) == "step") {
+                    step = c.child_by_field_name("value").map(|v| self.text(v).to_string());
+                }
+            }
+        }
+        if let (Some(step), 2) = (step, args.len()) {
+            args.push(step);
+        }
         let eval = |w: &Self, t: &str| w.env.eval(t).map(|e| e.value);
         let (a, b, s) = match args.as_slice() {
             [b] => (Some(0.0), eval(self, b), Some(1.0)),
@@ -181,12 +187,43 @@ impl Walker<'_> {
             [] => (None, None, None),
         };
         match (a, b, s) {
-            (Some(a), Some(b), Some(s)) if s.abs() >= 1.0 => ((b - a) / s).abs().clamp(0.0, 1e12),
+            (Some(a), Some(b), Some(s)) if s.abs() >= 1.0 => {
+                // A start that moves with the program id (a grid-stride loop `range(pid, n,
+                // num_programs)`): the programs share the whole range, so the average program
+                // runs (b − first start) / step trips, not those of the middle program alone.
+                // (A range whose both ends move with it, a split's chunk, keeps its length.)
+                let (a, b) = match args.first().and_then(|t| self.at_first_program(t)) {
+                    Some(first) => (first, args.get(1).and_then(|t| self.at_first_program(t)).unwrap_or(b)),
+                    None => (a, b),
+                };
+                ((b - a) / s).abs().clamp(0.0, 1e12)
+            }
             _ => {
                 self.acc.guesses += 1;
                 8.0
             }
         }
+    }
+
+    /// `text` evaluated for program 0 of each axis (None when it does not depend on them).
+    fn at_first_program(&mut self, text: &str) -> Option<f64> {
+        let keys: Vec<String> = (0..3).map(|axis| format!("tl.program_id({axis})")).collect();
+        let saved: Vec<Option<f64>> = keys.iter().map(|k| self.env.values.get(k).copied()).collect();
+        if saved.iter().all(Option::is_none) {
+            return None;
+        }
+        let at_mean = self.env.eval(text).map(|e| e.value);
+        for k in &keys {
+            self.env.values.insert(k.clone(), 0.0);
+        }
+        let at_first = self.env.eval(text).map(|e| e.value);
+        for (k, v) in keys.iter().zip(saved) {
+            match v {
+                Some(v) => drop(self.env.values.insert(k.clone(), v)),
+                None => drop(self.env.values.remove(k)),
+            }
+        }
+        at_first.filter(|f| Some(*f) != at_mean)
     }
 
     pub(super) fn expr(&mut self, node: Node, mult: f64, depth: usize) {

@@ -83,6 +83,10 @@ impl TrainedForecaster {
     /// against the kernels it replaces): their profiles, and those of the torch operations
     /// their launching functions run, added up; over the size prior where sizes are unknown.
     pub fn forecast_programs(&self, base: &[&Kernel], cand: &[&Kernel]) -> Option<Forecast> {
+        let (base, cand) = crate::forecast::program_profile::share_element_sizes(base, cand);
+        let (base, cand): (Vec<&Kernel>, Vec<&Kernel>) =
+            (base.iter().map(|k| &**k).collect(), cand.iter().map(|k| &**k).collect());
+        let (base, cand) = (&base[..], &cand[..]);
         let total = |ks: &[&Kernel], assumed: f64, elements: f64| self.profiles.program_profile(ks, assumed, elements);
         let assumed = crate::features::expr::ASSUMED_SIZE;
         let (b, c) = (total(base, assumed, assumed)?, total(cand, assumed, assumed)?);
