@@ -6,6 +6,7 @@ mod access;
 mod control;
 mod guard;
 mod inline;
+mod reuse;
 
 use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env};
@@ -79,6 +80,9 @@ struct Acc {
     /// (`if (threadIdx.x == 0) for (…)`, `<<<1, 1>>>`) that nothing hides their latency.
     serial_loads: f64,
     smem_bytes: f64,
+    /// Bytes per thread that global reads take from L1/L2 where neighbouring threads (or
+    /// the whole grid) read the same elements (see `reuse.rs`): not DRAM traffic.
+    cached: f64,
 }
 
 struct Walker<'a> {
@@ -129,6 +133,12 @@ struct Walker<'a> {
     /// The average thread's `threadIdx`/`blockIdx`: loop bounds that depend on the thread
     /// (triangles, grid-stride starts) are counted for it.
     mean_index: Vec<(String, f64)>,
+    /// The loops being walked whose variable steps by a fixed amount, outermost first.
+    step_loops: Vec<reuse::StepLoop>,
+    /// Arrays the kernel writes (their reads are never a neighbour's cache hits).
+    stored: std::collections::HashSet<String>,
+    /// Each read-only array's first read, that later neighbour reads are compared with.
+    first_reads: HashMap<String, reuse::FirstRead>,
 }
 
 const VECTOR_TYPES: [(&str, f64); 14] = [
@@ -224,6 +234,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         acc: Acc::default(),
         loop_load: vec![0.0],
         mean_index,
+        step_loops: Vec::new(),
+        stored: def.map(|d| reuse::stored_arrays(d, &source)).unwrap_or_default(),
+        first_reads: HashMap::new(),
     };
     if let Some(def) = def {
         walker.params(def);
@@ -279,7 +292,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     // A serial pass takes its loads' latency one after another, however few bytes it moves.
     let serial = acc.serial_loads * rates.serial_load;
     let cost = Cost {
-        memory: ((acc.load + acc.store) * threads / efficiency).max(serial),
+        memory: ((acc.load + acc.store) * threads / efficiency).max(serial) + acc.cached * threads * rates.cache_hit,
         shared: (acc.shared_accesses + 4.0 * acc.shared_atomics + 15.0 * acc.bank_conflicts)
             * threads
             * rates.shared_access,

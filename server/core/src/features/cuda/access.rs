@@ -412,7 +412,25 @@ impl Walker<'_> {
             Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),
             _ => coef,
         };
-        self.global_access(base_text, width, coef, weight, load, store);
+        // A neighbour's element (a stencil's, a filter's weights): DRAM moves it once.
+        let reuse = match (load && !store && cur.kind() == "identifier" && indices.len() == 1, coef) {
+            (true, Coef::Lin(_) | Coef::Uniform) => self.neighbour_reads(&base_text, index, coef, weight, 4.0 * width),
+            _ => None,
+        };
+        let Some((dram, hits)) = reuse else {
+            self.global_access(base_text, width, coef, weight, load, store);
+            return;
+        };
+        let elem = 4.0 * width;
+        if coef == Coef::Uniform {
+            // Each warp's read of the element, one per row of the block it spans.
+            let rows = (32.0 / self.block_x.max(1.0)).clamp(1.0, 32.0);
+            self.acc.cached += elem.max(32.0) * rows / 32.0 * hits;
+            self.acc.broadcast += hits;
+        } else {
+            self.acc.cached += elem * hits;
+        }
+        self.global_access(base_text, width, coef, dram, load, store);
     }
 
     /// `reinterpret_cast<float4*>(&(a[i]))`, `(float4*)&a[i]`: the array, the element's

@@ -65,11 +65,15 @@ impl Walker<'_> {
                 // One loop's values at a time: a tree loop inside another is walked once.
                 let values = if self.iterating { None } else { self.loop_values(node) };
                 let trip = values.as_ref().map_or(trip, |(_, v)| v.len() as f64);
+                let stepping = if values.is_none() { self.loop_step(node) } else { None };
+                let at = node.start_byte();
+                self.step_loops.push(super::reuse::StepLoop { stepping, trip, at });
                 match (node.child_by_field_name("body"), values) {
                     (Some(body), Some((var, values))) => self.iterate(body, &var, &values, mult, frac, depth + 1),
                     (Some(body), None) => self.statement(body, mult * trip, frac, depth + 1),
                     _ => {}
                 }
+                self.step_loops.pop();
                 let per_iter = self.loop_load.pop().unwrap_or(0.0);
                 let unrolled = self.preceded_by_unroll(node);
                 let ilp = if unrolled { trip.clamp(1.0, 4.0) } else { 1.0 };

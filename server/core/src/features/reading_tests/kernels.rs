@@ -226,3 +226,97 @@ fn a_column_of_an_unpadded_tile_conflicts_as_many_ways_as_the_lanes_share_a_bank
     let per_read = narrow.features.bank_conflicts / (narrow.features.shared_accesses / 2.0);
     assert!((per_read - 7.0 / 15.0).abs() < 0.01, "{per_read}: {:?}", narrow.features);
 }
+
+/// A 3×3 convolution of a 4096 × 4096 image (our own text): `naive` reads each neighbour
+/// from global memory, `tiled` stages an 18 × 18 tile with its halo in shared memory first.
+fn conv3x3(tiled: bool) -> String {
+    let body = if tiled {
+        r#"__shared__ float s[18][18];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int x = blockIdx.x * 16 + tx - 1, y = blockIdx.y * 16 + ty - 1;
+    s[ty][tx] = (x >= 0 && x < W && y >= 0 && y < W) ? in[y * W + x] : 0.0f;
+    __syncthreads();
+    if (tx >= 1 && tx < 17 && ty >= 1 && ty < 17) {
+        float acc = 0.0f;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) acc += s[ty + i - 1][tx + j - 1] * w[i * 3 + j];
+        out[(y) * W + x] = acc;
+    }"#
+    } else {
+        r#"int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    float acc = 0.0f;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            int r = y + i - 1, c = x + j - 1;
+            if (r >= 0 && r < W && c >= 0 && c < W) acc += in[r * W + c] * w[i * 3 + j];
+        }
+    out[y * W + x] = acc;"#
+    };
+    let block = if tiled { "dim3(18, 18)" } else { "dim3(16, 16)" };
+    format!(
+        r#"
+#define W 4096
+__global__ void conv(const float *in, const float *w, float *out) {{
+    {body}
+}}
+void run(const float *in, const float *w, float *out) {{
+    conv<<<dim3(W / 16, W / 16), {block}>>>(in, w, out);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_stencils_neighbours_and_its_weights_cost_one_read_of_the_input() {
+    let image = 4096.0 * 4096.0 * 4.0;
+    let (naive, tiled) = (profile_of(&conv3x3(false), "conv"), profile_of(&conv3x3(true), "conv"));
+    // Nine neighbours a thread, each another thread's own pixel: DRAM moves the image once,
+    // and the nine weights every thread reads are cache hits.
+    let ratio = naive.features.load_bytes / image;
+    assert!((0.9..1.1).contains(&ratio), "{ratio}: {:?}", naive.features);
+    // The tile moves as much (its halo again), and pays the barrier and the idle halo lanes.
+    assert!(tiled.features.load_bytes >= naive.features.load_bytes, "{:?} vs {:?}", tiled.features, naive.features);
+    assert!(tiled.cost.total > naive.cost.total, "{:?} vs {:?}", tiled.cost, naive.cost);
+    // Neighbours written out one by one (a five-point stencil) are read once too.
+    let five = conv3x3(false).replace(
+        "for (int i = 0; i < 3; ++i)\n        for (int j = 0; j < 3; ++j) {\n            int r = y + i - 1, c = x + j - 1;\n            if (r >= 0 && r < W && c >= 0 && c < W) acc += in[r * W + c] * w[i * 3 + j];\n        }",
+        "if (x > 0 && y > 0 && x < W - 1 && y < W - 1)\n        acc = in[y * W + x - 1] + in[y * W + x + 1] + in[(y - 1) * W + x] + in[(y + 1) * W + x] - 4.0f * in[y * W + x];",
+    );
+    assert!(five.contains("4.0f"), "the five-point text");
+    let ratio = profile_of(&five, "conv").features.load_bytes / image;
+    assert!((0.9..1.1).contains(&ratio), "{ratio}");
+}
+
+#[test]
+fn reads_other_threads_do_not_share_are_dram_traffic_each() {
+    // Each thread sums its own row three times over (three loops): nothing is a neighbour's.
+    let src = r#"
+__global__ void rows3(const float *x, float *out, int n) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    float m = 0.0f, s = 0.0f, t = 0.0f;
+    for (int c = 0; c < n; c++) m = fmaxf(m, x[row * n + c]);
+    for (int c = 0; c < n; c++) s += x[row * n + c] - m;
+    for (int c = 0; c < n; c++) t += x[row * n + c] * s;
+    out[row] = t;
+}
+void run(const float *x, float *out) {
+    rows3<<<4096 / 256, 256>>>(x, out, 4096);
+}
+"#;
+    let p = profile_of(src, "rows3");
+    assert!(p.features.load_bytes > 2.0 * 4096.0 * 4096.0 * 4.0, "{:?}", p.features);
+    // Two halves of an array a thread adds (a reduction's first step): each half is DRAM's.
+    let halves = r#"
+__global__ void halves(const float *x, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = x[i] + x[i + n / 2];
+}
+void run(const float *x, float *out) {
+    const int n = 1 << 24;
+    halves<<<n / 2 / 256, 256>>>(x, out, n);
+}
+"#;
+    let p = profile_of(halves, "halves");
+    let ratio = p.features.load_bytes / (f64::from(1u32 << 24) * 4.0);
+    assert!((0.95..1.05).contains(&ratio), "{ratio}: {:?}", p.features);
+}
