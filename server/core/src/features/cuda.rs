@@ -3,6 +3,7 @@
 //! barriers, atomics, shuffles, tensor-core ops and loop trip counts.
 
 mod access;
+mod atomics;
 mod control;
 mod guard;
 mod inline;

@@ -198,37 +198,7 @@ impl Walker<'_> {
                 }
             }
         } else if short.starts_with("atomic") {
-            // The atomic's target without its `&`: `&a[i]` → `a[i]`.
-            let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)).map(|t| {
-                if t.kind() == "pointer_expression" {
-                    t.named_child(0).unwrap_or(t)
-                } else {
-                    t
-                }
-            });
-            let contended = target.is_some_and(|inner| match inner.kind() {
-                "identifier" => true,
-                "subscript_expression" => {
-                    let idx = inner.child_by_field_name("indices").and_then(|i| i.named_child(0));
-                    idx.map(|i| self.coef(i, 0) == Coef::Uniform).unwrap_or(true)
-                }
-                _ => self.coef(inner, 0) == Coef::Uniform,
-            });
-            let on_chip = target.is_some_and(|t| self.shared.contains_key(self.text(array_of(t))));
-            match (on_chip, contended) {
-                (true, true) => self.acc.atomics += weight,
-                (true, false) => self.acc.shared_atomics += weight,
-                // Integer adds, minima, maxima and bitwise operations of a warp on one
-                // address are combined into one (the compiler reduces them in the warp first).
-                (false, true)
-                    if COMBINED_ATOMICS.contains(&short)
-                        && target.is_some_and(|t| self.integers.contains(self.text(array_of(t)))) =>
-                {
-                    self.acc.contended += weight * (self.issue / 32.0).min(1.0);
-                }
-                (false, true) => self.acc.contended += weight,
-                (false, false) => self.acc.atomics += weight,
-            }
+            self.atomic(node, short, weight);
         } else if short.starts_with("__syncthreads")
             || short == "__syncwarp"
             || short.ends_with("sync") && name.contains('.')
@@ -558,10 +528,6 @@ impl Walker<'_> {
     }
 }
 
-/// Atomics whose integer operands a warp combines before it sends one to memory.
-const COMBINED_ATOMICS: [&str; 7] =
-    ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"];
-
 /// Instructions an integer division or remainder by a value known only at run time takes.
 const INTEGER_DIVISION: f64 = 16.0;
 
@@ -628,7 +594,7 @@ fn offset_of(index: &str) -> (String, f64) {
 }
 
 /// The array a (possibly nested) subscript reads: `a` for `a[i][j]`.
-fn array_of(mut node: Node) -> Node {
+pub(super) fn array_of(mut node: Node) -> Node {
     while node.kind() == "subscript_expression" {
         match node.child_by_field_name("argument") {
             Some(a) => node = a,

@@ -320,3 +320,49 @@ void run(const float *x, float *out) {
     let ratio = p.features.load_bytes / (f64::from(1u32 << 24) * 4.0);
     assert!((0.95..1.05).contains(&ratio), "{ratio}: {:?}", p.features);
 }
+
+/// A 256-bin histogram of 2^24 values (our own text), counted by `count` in a grid-stride
+/// loop; `merge` runs after it.
+fn histogram(shared: bool, count: &str) -> String {
+    let (setup, merge) = if shared {
+        (
+            "__shared__ int local[256];\n    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) local[b] = 0;\n    __syncthreads();",
+            "__syncthreads();\n    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) atomicAdd(&hist[b], local[b]);",
+        )
+    } else {
+        ("", "")
+    };
+    format!(
+        r#"
+__global__ void histo(const int *data, int *hist, int n, int num_bins) {{
+    {setup}
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {{
+        int v = data[i];
+        {count}
+    }}
+    {merge}
+}}
+void run(const int *data, int *hist) {{
+    histo<<<1024, 256>>>(data, hist, 1 << 24, 256);
+}}
+"#
+    )
+}
+
+#[test]
+fn atomics_on_a_few_bins_serialise_and_a_privatised_histogram_avoids_them() {
+    let global = profile_of(&histogram(false, "atomicAdd(&hist[v], 1);"), "histo");
+    let pointer = profile_of(&histogram(false, "atomicAdd(hist + v, 1);"), "histo");
+    let private = profile_of(&histogram(true, "atomicAdd(&local[v], 1);"), "histo");
+    let private_pointer = profile_of(&histogram(true, "atomicAdd(local + v, 1);"), "histo");
+    // 2^24 adds onto 256 counters (32 sectors): each sector's adds wait their turn, far
+    // dearer than an add per lane on addresses of its own.
+    let lanes = profile_of(&histogram(false, "atomicAdd(&hist[i], v);"), "histo");
+    assert!(global.cost.atomics > 4.0 * lanes.cost.atomics, "{:?} vs {:?}", global.cost, lanes.cost);
+    assert_eq!(global.cost.atomics, pointer.cost.atomics, "`hist + v` is `&hist[v]`");
+    // Counting in shared memory, one global add per bin and block: the histogram's win.
+    assert!(private.features.shared_atomics >= 1.0, "{:?}", private.features);
+    assert_eq!(private.features.shared_atomics, private_pointer.features.shared_atomics, "`local + v`: on chip");
+    assert_eq!(private.cost.atomics, private_pointer.cost.atomics, "{:?}", private_pointer.cost);
+    assert!(global.cost.total > 4.0 * private.cost.total, "{:?} vs {:?}", global.cost, private.cost);
+}
