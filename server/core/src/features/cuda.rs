@@ -164,6 +164,15 @@ fn vector_width(type_text: &str) -> f64 {
     VECTOR_TYPES.iter().find(|(t, _)| type_text.contains(t)).map(|(_, w)| *w).unwrap_or(1.0)
 }
 
+/// The width a declaration's type states, where it names one (`float4 *p`, `half *p`,
+/// `float *p`); `None` for a template's type (`T *p`).
+fn declared_width(type_text: &str) -> Option<f64> {
+    let scalar = ["float", "int", "unsigned", "uint32_t", "int32_t"];
+    let named = VECTOR_TYPES.iter().any(|(t, _)| type_text.contains(t))
+        || crate::extract::words(type_text).any(|w| scalar.contains(&w));
+    named.then(|| vector_width(type_text))
+}
+
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let source = expand_loop_macros(&kernel.source, &kernel.helpers);
     let tree = parse_snippet(Language::Cuda, source.as_ref());

@@ -4,7 +4,7 @@
 //! serialised per bin), or shared memory (on chip).
 
 use super::access::array_of;
-use super::{Coef, Walker};
+use super::{vector_width, Coef, Walker};
 use tree_sitter::Node;
 
 /// Atomics whose integer operands a warp combines before it sends one to memory.
@@ -43,6 +43,9 @@ impl Walker<'_> {
             (_, Some(pointer)) => pointer.add(coef),
             _ => coef,
         };
+        // A 16-bit atomic (`half`, `bfloat16`) takes twice a 32-bit one's time (`half2`).
+        let width = self.global.get(array.as_str()).copied().unwrap_or_else(|| vector_width(self.text(target)));
+        let weight = if width == 0.5 { 2.0 * weight } else { weight };
         let contended = coef == Coef::Uniform;
         if self.shared.contains_key(array.as_str()) {
             match contended {

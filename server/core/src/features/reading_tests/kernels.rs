@@ -366,3 +366,50 @@ fn atomics_on_a_few_bins_serialise_and_a_privatised_histogram_avoids_them() {
     assert_eq!(private.cost.atomics, private_pointer.cost.atomics, "{:?}", private_pointer.cost);
     assert!(global.cost.total > 4.0 * private.cost.total, "{:?} vs {:?}", global.cost, private.cost);
 }
+
+/// A half-precision dot product (our own text) whose threads add their sums to `*out`
+/// through `add`, a device function of `T` and `P` (with `extra` beside it).
+fn half_dot(extra: &str, add_body: &str) -> String {
+    format!(
+        r#"
+#include <cuda_fp16.h>
+template <typename T, int P>
+__device__ void add(T *out, T v) {{
+    {add_body}
+}}
+{extra}
+template <typename T, int P>
+__global__ void dot(const T *a, const T *b, T *out, int n) {{
+    T sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum = sum + a[i] * b[i];
+    add<T, P>(out, sum);
+}}
+void run(const half *a, const half *b, half *out) {{
+    dot<half, 2><<<(1 << 24) / 256, 256>>>(a, b, out, 1 << 24);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_half_atomic_costs_two_of_a_half2_and_the_branch_an_h100_build_takes_counts() {
+    let contended = |src: &str| profile_of(src, "dot").features.contended_atomics;
+    let scalar = contended(&half_dot("", "atomicAdd(out, v);"));
+    let pair = contended(&half_dot("", "half2 h; h.x = v; h.y = 0; atomicAdd(reinterpret_cast<half2 *>(out), h);"));
+    assert!((scalar - 2.0 * pair).abs() < 1e-9 && pair > 0.0, "{scalar} vs {pair}");
+    // The launch's `add<half, 2>` runs the file's specialisation, not the template's loop.
+    let special = half_dot(
+        "template <>\n__device__ void add<half, 2>(half *out, half v) {\n    half2 h; h.x = v; h.y = 0;\n    \
+         atomicAdd(reinterpret_cast<half2 *>(out), h);\n}",
+        "for (int k = 0; k < P; ++k) atomicAdd(out + k, v);",
+    );
+    assert_eq!(contended(&special), pair);
+    // An H100 build compiles the `#else` branch; of an `if`/`else` a thread runs one.
+    let arch = half_dot(
+        "",
+        "#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 700)\n    atomicAdd(out, v);\n#else\n    \
+         half2 h; h.x = v; h.y = 0;\n    if (((size_t)out & 3) == 0) atomicAdd(reinterpret_cast<half2 *>(out), h);\n    \
+         else atomicAdd(reinterpret_cast<half2 *>(out - 1), h);\n#endif",
+    );
+    assert_eq!(contended(&arch), pair);
+}
