@@ -413,3 +413,25 @@ fn a_half_atomic_costs_two_of_a_half2_and_the_branch_an_h100_build_takes_counts(
     );
     assert_eq!(contended(&arch), pair);
 }
+
+#[test]
+fn a_grid_a_host_function_computes_is_evaluated() {
+    let src = r#"
+#define N (16 * 1024 * 1024)
+#define THREADS 512
+int blocks_for(int total) {
+    // One thread per element.
+    return (total + THREADS - 1) / THREADS;
+}
+__global__ void scale(const float *x, float *y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 2.0f * x[i];
+}
+void run(const float *x, float *y) {
+    scale<<<blocks_for(N), THREADS>>>(x, y, N);
+}
+"#;
+    let p = profile_of(src, "scale");
+    assert_eq!(p.features.blocks, f64::from(16 * 1024 * 1024 / 512), "{:?}", p.features);
+    assert_eq!(p.guesses, 0, "{p:?}");
+}
