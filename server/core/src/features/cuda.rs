@@ -174,6 +174,31 @@ fn declared_width(type_text: &str) -> Option<f64> {
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
+    profile_sized(kernel, rates, assumed, true)
+}
+
+/// How many of the launch's threads grow per unknown size: the grid of an `N × N` matrix
+/// grows as `N²` with one unknown name, so each size is taken so that the problem, not
+/// each dimension, has the elements assumed.
+fn dimensions(kernel: &Kernel, params: &[String], assumed: f64, threads: f64, env: &super::expr::Env) -> Option<f64> {
+    let names = env.missing.borrow().iter().filter(|n| super::expr::typical_size(n).is_none()).count() as f64;
+    if names == 0.0 || threads <= 0.0 {
+        return None;
+    }
+    let mut larger = launch::environment(kernel, params, assumed * 16.0);
+    let launch = kernel.launches.first();
+    let mut guesses = 0;
+    let block = match launch.and_then(|l| l.block.as_deref()).or(kernel.declared.block.as_deref()) {
+        Some(text) => block_dims(text, &mut larger, TYPICAL_BLOCK, &mut guesses),
+        None => [TYPICAL_BLOCK, 1.0, 1.0],
+    };
+    let grid = dims(launch.and_then(|l| l.grid.as_deref()).or(kernel.declared.grid.as_deref())?, &larger, &mut guesses);
+    let grown = block.iter().chain(&grid).product::<f64>() / threads;
+    let d = (grown.log2() / 4.0).round();
+    (d > names && d <= 4.0).then_some(names / d)
+}
+
+fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) -> Profile {
     let source = expand_loop_macros(&kernel.source, &kernel.helpers);
     let tree = parse_snippet(Language::Cuda, source.as_ref());
     let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), source.as_bytes()));
@@ -202,6 +227,12 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     };
     // No launch can exceed the grid's limits (2^31 − 1 blocks in x, 65535 in y and z),
     // whatever sizes were assumed.
+    if rescale {
+        let unclamped = block.iter().chain(&grid).product::<f64>();
+        if let Some(power) = dimensions(kernel, &params, assumed, unclamped, &env) {
+            return profile_sized(kernel, rates, assumed.powf(power).round().max(2.0), false);
+        }
+    }
     let grid = [grid[0].min(2_147_483_647.0), grid[1].min(65_535.0), grid[2].min(65_535.0)];
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
     let threads = blocks * threads_per_block;

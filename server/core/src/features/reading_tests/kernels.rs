@@ -435,3 +435,25 @@ void run(const float *x, float *y) {
     assert_eq!(p.features.blocks, f64::from(16 * 1024 * 1024 / 512), "{:?}", p.features);
     assert_eq!(p.guesses, 0, "{p:?}");
 }
+
+#[test]
+fn one_unknown_size_squared_by_the_grid_makes_a_problem_not_a_dimension_of_that_size() {
+    // An N × N copy (our own text) with N known only at run time: the N² threads, not N,
+    // make the elements a size nothing gives is assumed to have.
+    let src = r#"
+__global__ void copy2d(const float *a, float *b, int N) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < N && y < N) b[y * N + x] = a[y * N + x];
+}
+void run(const float *a, float *b, int N) {
+    dim3 block(32, 32);
+    copy2d<<<dim3((N + 31) / 32, (N + 31) / 32), block>>>(a, b, N);
+}
+"#;
+    let p = profile_of(src, "copy2d");
+    assert_eq!(p.assumed, ["N"]);
+    let threads = p.features.blocks * p.features.block_threads;
+    let ratio = threads / super::super::expr::ASSUMED_SIZE;
+    assert!((0.5..2.0).contains(&ratio), "{ratio}: {:?}", p.features);
+    assert!((p.features.store_bytes / (4.0 * threads) - 1.0).abs() < 0.01, "{:?}", p.features);
+}
