@@ -414,6 +414,18 @@ fn resolve_helpers(
         if let Some(h) = helpers.get(name) {
             out.push(Helper { name: h.name.clone(), kind: h.kind, text: h.text.clone(), hash: h.normalized });
             pending.extend(h.uses.iter().map(String::as_str));
+            // Its explicit specialisations (`template<> … f<half, 2>(…)`), which a call of the
+            // template with those arguments runs.
+            let prefix = format!("{name}<");
+            let mut special: Vec<&&HelperDraft> =
+                helpers.iter().filter(|(n, _)| n.starts_with(&prefix)).map(|(_, h)| h).collect();
+            special.sort_by(|a, b| a.name.cmp(&b.name));
+            for h in special {
+                if done.insert(h.name.as_str()) {
+                    out.push(Helper { name: h.name.clone(), kind: h.kind, text: h.text.clone(), hash: h.normalized });
+                    pending.extend(h.uses.iter().map(String::as_str));
+                }
+            }
         } else if let Some(k) = jit.get(name) {
             out.push(Helper {
                 name: k.name.clone(),

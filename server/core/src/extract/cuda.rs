@@ -163,6 +163,42 @@ pub(super) fn list_texts(list: Option<Node>, src: &SourceText) -> Vec<String> {
     out
 }
 
+/// A host function that returns one expression of its parameters (`int NUM_BLOCKS(int n)
+/// { return (n + T - 1) / T; }`), read as the function-like macro it amounts to, so that a
+/// launch written with it (`<<<NUM_BLOCKS(N), T>>>`) is evaluated.
+fn host_formula(def: Node, name: &str, src: &SourceText) -> Option<HelperDraft> {
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    let body = def.child_by_field_name("body")?;
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+    let [ret] = statements.as_slice() else { return None };
+    if ret.kind() != "return_statement" {
+        return None;
+    }
+    let value = ret.named_child(0)?;
+    let declarator = function_declarator(def)?;
+    let params = declarator.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    let mut names = Vec::new();
+    for p in params.named_children(&mut cursor) {
+        let declarator = p.child_by_field_name("declarator")?;
+        if declarator.kind() != "identifier" {
+            return None;
+        }
+        names.push(node_text(declarator, src).into_owned());
+    }
+    let text = format!("#define {name}({}) ({})", names.join(", "), squash(&node_text(value, src)));
+    Some(HelperDraft {
+        name: name.to_string(),
+        kind: HelperKind::Macro,
+        normalized: crate::hash::Hasher::new().str(&text).finish(),
+        uses: identifiers(value, src),
+        text,
+    })
+}
+
 fn has_child_kind(node: Node, kind: &str) -> bool {
     let mut cursor = node.walk();
     let found = node.children(&mut cursor).any(|c| c.kind() == kind);
@@ -180,6 +216,11 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
     let name_node = declarator.child_by_field_name("declarator");
     let name = name_node.map(|n| node_text(n, src).into_owned()).unwrap_or_default();
     if !global {
+        if !device {
+            if let Some(helper) = host_formula(def, &name, src) {
+                facts.helpers.push(helper);
+            }
+        }
         if device && !name.is_empty() {
             let norm = normalize(outer, src, &local_names(def, template, src), renamable);
             facts.helpers.push(HelperDraft {

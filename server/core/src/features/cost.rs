@@ -40,6 +40,10 @@ pub struct Rates {
     /// One global load in a loop that a thread runs alone (a serial pass, nothing to hide
     /// its latency): ~30 ns, an L1 hit mostly and a miss to memory per 128-byte line.
     pub serial_load: f64,
+    /// One byte a global read takes from L1 (or L2) because a neighbouring thread read it
+    /// (a stencil's neighbours, a filter every thread reads): the speed of shared memory,
+    /// two wavefronts for a warp's access off the line.
+    pub cache_hit: f64,
 }
 
 impl Rates {
@@ -63,6 +67,7 @@ impl Rates {
         sms: 132.0,
         l2_over_dram: 3.0,
         serial_load: 30e-9 * 3.0e12,
+        cache_hit: 2.0 * 0.25 / 4.0,
     };
 }
 

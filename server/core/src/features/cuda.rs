@@ -3,9 +3,11 @@
 //! barriers, atomics, shuffles, tensor-core ops and loop trip counts.
 
 mod access;
+mod atomics;
 mod control;
 mod guard;
 mod inline;
+mod reuse;
 
 use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env};
@@ -79,6 +81,9 @@ struct Acc {
     /// (`if (threadIdx.x == 0) for (…)`, `<<<1, 1>>>`) that nothing hides their latency.
     serial_loads: f64,
     smem_bytes: f64,
+    /// Bytes per thread that global reads take from L1/L2 where neighbouring threads (or
+    /// the whole grid) read the same elements (see `reuse.rs`): not DRAM traffic.
+    cached: f64,
 }
 
 struct Walker<'a> {
@@ -132,6 +137,12 @@ struct Walker<'a> {
     /// Walking the grid's tail (the other side of a bounds check most threads pass):
     /// thread-dependent values are the last thread's, not the average one's.
     tail: bool,
+    /// The loops being walked whose variable steps by a fixed amount, outermost first.
+    step_loops: Vec<reuse::StepLoop>,
+    /// Arrays the kernel writes (their reads are never a neighbour's cache hits).
+    stored: std::collections::HashSet<String>,
+    /// Each read-only array's first read, that later neighbour reads are compared with.
+    first_reads: HashMap<String, reuse::FirstRead>,
 }
 
 const VECTOR_TYPES: [(&str, f64); 14] = [
@@ -156,7 +167,41 @@ fn vector_width(type_text: &str) -> f64 {
     VECTOR_TYPES.iter().find(|(t, _)| type_text.contains(t)).map(|(_, w)| *w).unwrap_or(1.0)
 }
 
+/// The width a declaration's type states, where it names one (`float4 *p`, `half *p`,
+/// `float *p`); `None` for a template's type (`T *p`).
+fn declared_width(type_text: &str) -> Option<f64> {
+    let scalar = ["float", "int", "unsigned", "uint32_t", "int32_t"];
+    let named = VECTOR_TYPES.iter().any(|(t, _)| type_text.contains(t))
+        || crate::extract::words(type_text).any(|w| scalar.contains(&w));
+    named.then(|| vector_width(type_text))
+}
+
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
+    profile_sized(kernel, rates, assumed, true)
+}
+
+/// How many of the launch's threads grow per unknown size: the grid of an `N × N` matrix
+/// grows as `N²` with one unknown name, so each size is taken so that the problem, not
+/// each dimension, has the elements assumed.
+fn dimensions(kernel: &Kernel, params: &[String], assumed: f64, threads: f64, env: &super::expr::Env) -> Option<f64> {
+    let names = env.missing.borrow().iter().filter(|n| super::expr::typical_size(n).is_none()).count() as f64;
+    if names == 0.0 || threads <= 0.0 {
+        return None;
+    }
+    let mut larger = launch::environment(kernel, params, assumed * 16.0);
+    let launch = kernel.launches.first();
+    let mut guesses = 0;
+    let block = match launch.and_then(|l| l.block.as_deref()).or(kernel.declared.block.as_deref()) {
+        Some(text) => block_dims(text, &mut larger, TYPICAL_BLOCK, &mut guesses),
+        None => [TYPICAL_BLOCK, 1.0, 1.0],
+    };
+    let grid = dims(launch.and_then(|l| l.grid.as_deref()).or(kernel.declared.grid.as_deref())?, &larger, &mut guesses);
+    let grown = block.iter().chain(&grid).product::<f64>() / threads;
+    let d = (grown.log2() / 4.0).round();
+    (d > names && d <= 4.0).then_some(names / d)
+}
+
+fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) -> Profile {
     let source = expand_loop_macros(&kernel.source, &kernel.helpers);
     let tree = parse_snippet(Language::Cuda, source.as_ref());
     let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), source.as_bytes()));
@@ -185,6 +230,12 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     };
     // No launch can exceed the grid's limits (2^31 − 1 blocks in x, 65535 in y and z),
     // whatever sizes were assumed.
+    if rescale {
+        let unclamped = block.iter().chain(&grid).product::<f64>();
+        if let Some(power) = dimensions(kernel, &params, assumed, unclamped, &env) {
+            return profile_sized(kernel, rates, assumed.powf(power).round().max(2.0), false);
+        }
+    }
     let grid = [grid[0].min(2_147_483_647.0), grid[1].min(65_535.0), grid[2].min(65_535.0)];
     let blocks = (grid[0] * grid[1] * grid[2]).max(1.0);
     let threads = blocks * threads_per_block;
@@ -228,6 +279,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
         loop_load: vec![0.0],
         mean_index,
         tail: false,
+        step_loops: Vec::new(),
+        stored: def.map(|d| reuse::stored_arrays(d, &source)).unwrap_or_default(),
+        first_reads: HashMap::new(),
     };
     if let Some(def) = def {
         walker.params(def);
@@ -283,7 +337,7 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     // A serial pass takes its loads' latency one after another, however few bytes it moves.
     let serial = acc.serial_loads * rates.serial_load;
     let cost = Cost {
-        memory: ((acc.load + acc.store) * threads / efficiency).max(serial),
+        memory: ((acc.load + acc.store) * threads / efficiency).max(serial) + acc.cached * threads * rates.cache_hit,
         shared: (acc.shared_accesses + 4.0 * acc.shared_atomics + 15.0 * acc.bank_conflicts)
             * threads
             * rates.shared_access,

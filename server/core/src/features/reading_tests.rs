@@ -316,8 +316,8 @@ void launch(const float* x, float* y, int N, int C, int H, int W, int stride, in
     let outputs = p.features.store_bytes / 4.0;
     assert!((0.5..2.0).contains(&(outputs / super::expr::ASSUMED_SIZE)), "{outputs} outputs");
     // The window's guard `ix < W` holds in every row of outputs (ix wraps with o % OW): each
-    // output reads its window, from L2 mostly, but at least one fresh element.
-    assert!(p.features.load_bytes > p.features.store_bytes, "{:?}", p.features);
+    // output reads its window, its neighbours' pixels from L1/L2, and one fresh element.
+    assert!(p.features.load_bytes >= 0.99 * p.features.store_bytes, "{:?}", p.features);
 }
 
 #[test]

@@ -198,37 +198,7 @@ impl Walker<'_> {
                 }
             }
         } else if short.starts_with("atomic") {
-            // The atomic's target without its `&`: `&a[i]` → `a[i]`.
-            let target = node.child_by_field_name("arguments").and_then(|a| a.named_child(0)).map(|t| {
-                if t.kind() == "pointer_expression" {
-                    t.named_child(0).unwrap_or(t)
-                } else {
-                    t
-                }
-            });
-            let contended = target.is_some_and(|inner| match inner.kind() {
-                "identifier" => true,
-                "subscript_expression" => {
-                    let idx = inner.child_by_field_name("indices").and_then(|i| i.named_child(0));
-                    idx.map(|i| self.coef(i, 0) == Coef::Uniform).unwrap_or(true)
-                }
-                _ => self.coef(inner, 0) == Coef::Uniform,
-            });
-            let on_chip = target.is_some_and(|t| self.shared.contains_key(self.text(array_of(t))));
-            match (on_chip, contended) {
-                (true, true) => self.acc.atomics += weight,
-                (true, false) => self.acc.shared_atomics += weight,
-                // Integer adds, minima, maxima and bitwise operations of a warp on one
-                // address are combined into one (the compiler reduces them in the warp first).
-                (false, true)
-                    if COMBINED_ATOMICS.contains(&short)
-                        && target.is_some_and(|t| self.integers.contains(self.text(array_of(t)))) =>
-                {
-                    self.acc.contended += weight * (self.issue / 32.0).min(1.0);
-                }
-                (false, true) => self.acc.contended += weight,
-                (false, false) => self.acc.atomics += weight,
-            }
+            self.atomic(node, short, weight);
         } else if short.starts_with("__syncthreads")
             || short == "__syncwarp"
             || short.ends_with("sync") && name.contains('.')
@@ -401,7 +371,25 @@ impl Walker<'_> {
             Some(pointer) if cur.kind() == "identifier" => pointer.add(coef),
             _ => coef,
         };
-        self.global_access(base_text, width, coef, weight, load, store);
+        // A neighbour's element (a stencil's, a filter's weights): DRAM moves it once.
+        let reuse = match (load && !store && cur.kind() == "identifier" && indices.len() == 1, coef) {
+            (true, Coef::Lin(_) | Coef::Uniform) => self.neighbour_reads(&base_text, index, coef, weight, 4.0 * width),
+            _ => None,
+        };
+        let Some((dram, hits)) = reuse else {
+            self.global_access(base_text, width, coef, weight, load, store);
+            return;
+        };
+        let elem = 4.0 * width;
+        if coef == Coef::Uniform {
+            // Each warp's read of the element, one per row of the block it spans.
+            let rows = (32.0 / self.block_x.max(1.0)).clamp(1.0, 32.0);
+            self.acc.cached += elem.max(32.0) * rows / 32.0 * hits;
+            self.acc.broadcast += hits;
+        } else {
+            self.acc.cached += elem * hits;
+        }
+        self.global_access(base_text, width, coef, dram, load, store);
     }
 
     /// A vector of `width` words read or written at the element `array[index]`.
@@ -593,10 +581,6 @@ impl Walker<'_> {
     }
 }
 
-/// Atomics whose integer operands a warp combines before it sends one to memory.
-const COMBINED_ATOMICS: [&str; 7] =
-    ["atomicAdd", "atomicSub", "atomicMin", "atomicMax", "atomicAnd", "atomicOr", "atomicXor"];
-
 /// Instructions an integer division or remainder by a value known only at run time takes.
 const INTEGER_DIVISION: f64 = 16.0;
 
@@ -663,7 +647,7 @@ fn offset_of(index: &str) -> (String, f64) {
 }
 
 /// The array a (possibly nested) subscript reads: `a` for `a[i][j]`.
-fn array_of(mut node: Node) -> Node {
+pub(super) fn array_of(mut node: Node) -> Node {
     while node.kind() == "subscript_expression" {
         match node.child_by_field_name("argument") {
             Some(a) => node = a,

@@ -20,7 +20,20 @@ impl Walker<'_> {
                 continue;
             }
             if let Some(name) = crate::extract::declarator_name(decl) {
-                let width = vector_width(self.text(p));
+                // A template's type takes the launch's (`T *out` of `dot<half, 2>`).
+                let decl = p.child_by_field_name("type").map_or_else(|| self.text(p), |t| self.text(t));
+                let resolved: String = decl
+                    .split_inclusive(|c: char| !(c.is_alphanumeric() || c == '_'))
+                    .map(|piece| {
+                        let word = piece.trim_end_matches(|c: char| !(c.is_alphanumeric() || c == '_'));
+                        let rest = &piece[word.len()..];
+                        match self.env.texts.contains_key(word) {
+                            false => piece.to_string(),
+                            true => format!("{}{rest}", self.env.resolve(word)),
+                        }
+                    })
+                    .collect();
+                let width = vector_width(&resolved);
                 let name = self.text(name).to_string();
                 let ty = p.child_by_field_name("type").map(|t| self.text(t)).unwrap_or_default();
                 let words: Vec<&str> = crate::extract::words(ty).collect();
@@ -65,11 +78,15 @@ impl Walker<'_> {
                 // One loop's values at a time: a tree loop inside another is walked once.
                 let values = if self.iterating { None } else { self.loop_values(node) };
                 let trip = values.as_ref().map_or(trip, |(_, v)| v.len() as f64);
+                let stepping = if values.is_none() { self.loop_step(node) } else { None };
+                let at = node.start_byte();
+                self.step_loops.push(super::reuse::StepLoop { stepping, trip, at });
                 match (node.child_by_field_name("body"), values) {
                     (Some(body), Some((var, values))) => self.iterate(body, &var, &values, mult, frac, depth + 1),
                     (Some(body), None) => self.statement(body, mult * trip, frac, depth + 1),
                     _ => {}
                 }
+                self.step_loops.pop();
                 let per_iter = self.loop_load.pop().unwrap_or(0.0);
                 let unrolled = self.preceded_by_unroll(node);
                 let ilp = if unrolled { trip.clamp(1.0, 4.0) } else { 1.0 };
@@ -100,12 +117,15 @@ impl Walker<'_> {
                 self.one_thread |= cond.is_some_and(|c| self.one_thread_guard(c));
                 self.issue *= (guard.warps / guard.lanes).max(1.0);
                 self.lane_gap *= guard.gap;
+                let before = self.atomic_counts();
                 if let Some(c) = node.child_by_field_name("consequence") {
                     self.statement(c, mult, inner, depth + 1);
                 }
                 (self.one_thread, self.issue, self.lane_gap) = (outer, outer_issue, outer_gap);
                 if let Some(a) = node.child_by_field_name("alternative") {
-                    match guard.tail(self.threads_x) {
+                    let taken = self.atomic_counts();
+                    let tail = guard.tail(self.threads_x);
+                    match tail {
                         // The `else` of a bounds check most threads pass: the grid's last
                         // threads, with their own indices (a tail loop runs a few times).
                         Some(rest) => {
@@ -115,8 +135,21 @@ impl Walker<'_> {
                         }
                         None => self.statement(a, mult, frac, depth + 1),
                     }
+                    // A thread runs one branch: the other's atomics are the threads the guard
+                    // leaves out (half of them where it cannot tell; a tail is scaled already).
+                    let (left_out, taken_share) = match tail {
+                        Some(_) => (1.0, 1.0),
+                        None if guard.lanes < 1.0 => (1.0 - guard.lanes, 1.0),
+                        None => (0.5, 0.5),
+                    };
+                    let after = self.atomic_counts();
+                    let split = |b: f64, t: f64, a: f64| b + (t - b) * taken_share + (a - t) * left_out;
+                    self.acc.atomics = split(before[0], taken[0], after[0]);
+                    self.acc.contended = split(before[1], taken[1], after[1]);
+                    self.acc.shared_atomics = split(before[2], taken[2], after[2]);
                 }
             }
+            "preproc_if" | "preproc_elif" | "preproc_else" => self.preprocessed(node, mult, frac, depth),
             "preproc_call" => {
                 if self.text(node).contains("unroll") {
                     self.acc.unrolled += 1.0;
@@ -140,6 +173,39 @@ impl Walker<'_> {
             }
             "comment" => {}
             _ => self.expr(node, mult, frac, depth + 1),
+        }
+    }
+
+    /// The atomics counted so far: on distinct addresses, contended, on shared memory.
+    fn atomic_counts(&self) -> [f64; 3] {
+        [self.acc.atomics, self.acc.contended, self.acc.shared_atomics]
+    }
+
+    /// `#if … #elif … #else … #endif` in a body: the branch an H100 build takes where its
+    /// condition reads only the toolkit's and the architecture's macros (`__CUDA_ARCH__ <
+    /// 700`), else every branch.
+    fn preprocessed(&mut self, node: Node, mult: f64, frac: f64, depth: usize) {
+        let cond = node.child_by_field_name("condition");
+        let alternative = node.child_by_field_name("alternative");
+        let taken = match node.kind() {
+            "preproc_else" => Some(true),
+            _ => cond.and_then(|c| device_condition(self.text(c), &self.env)),
+        };
+        let Some(taken) = taken else {
+            self.expr(node, mult, frac, depth + 1);
+            return;
+        };
+        if !taken {
+            if let Some(a) = alternative {
+                self.statement(a, mult, frac, depth + 1);
+            }
+            return;
+        }
+        let mut cursor = node.walk();
+        let body: Vec<Node> =
+            node.named_children(&mut cursor).filter(|c| Some(*c) != cond && Some(*c) != alternative).collect();
+        for child in body {
+            self.statement(child, mult, frac, depth + 1);
         }
     }
 
@@ -520,4 +586,41 @@ impl Walker<'_> {
         }
         value
     }
+}
+
+/// Whether a preprocessor condition holds for an H100 build (`__CUDA_ARCH__` 900, a CUDA
+/// 12 toolkit); `None` where it reads other macros than those and the file's constants.
+fn device_condition(text: &str, env: &super::super::expr::Env) -> Option<bool> {
+    const DEVICE: [(&str, &str); 5] = [
+        ("__CUDA_ARCH__", "900"),
+        ("CUDA_VERSION", "12040"),
+        ("__CUDACC_VER_MAJOR__", "12"),
+        ("__CUDACC__", "1"),
+        ("__NVCC__", "1"),
+    ];
+    let mut t = text.replace('\\', " ").replace("&&", "&").replace("||", "|");
+    // `defined(X)`, `defined X`: 1 for the device's macros and the file's constants.
+    while let Some(at) = t.find("defined") {
+        let rest = t[at + "defined".len()..].trim_start();
+        let (name, len) = match rest.strip_prefix('(') {
+            Some(inner) => {
+                let close = inner.find(')')?;
+                (inner[..close].trim().to_string(), t.len() - at - (inner.len() - close - 1))
+            }
+            None => {
+                let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                (rest[..end].to_string(), t.len() - at - (rest.len() - end))
+            }
+        };
+        let known = DEVICE.iter().any(|(m, _)| *m == name) || env.defines(&name);
+        t.replace_range(at..at + len, if known { "1" } else { "0" });
+    }
+    if t.contains('!') && t.replace("!=", "").contains('!') {
+        return None;
+    }
+    for (m, v) in DEVICE {
+        t = crate::extract::substitute(&t, m, v);
+    }
+    let e = env.eval_quiet(&t).filter(|e| e.guesses == 0)?;
+    Some(e.value != 0.0)
 }

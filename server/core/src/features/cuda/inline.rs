@@ -4,7 +4,7 @@
 //! the loads, stores, shuffles and loops written in helpers count where they are called.
 //! Depth-limited and recursion-safe.
 
-use super::{parameter_declarations, vector_width, Walker};
+use super::{declared_width, parameter_declarations, Walker};
 use crate::kernel::{HelperKind, Language};
 use crate::source::parse_snippet;
 use tree_sitter::Node;
@@ -17,16 +17,21 @@ impl Walker<'_> {
     /// times per thread); false when `name` is not one of the file's device functions, or
     /// is already being walked (recursion) or too deep.
     pub(super) fn inline_call(&mut self, call: Node, name: &str, weight: f64) -> bool {
-        let name = name.split('<').next().unwrap_or(name).trim();
         let helpers = self.helpers;
-        let Some(helper) = helpers.iter().find(|h| h.kind == HelperKind::DeviceFunction && h.name == name) else {
+        let device =
+            |n: &str| helpers.iter().find(|h| h.kind == HelperKind::DeviceFunction && h.name.replace(' ', "") == n);
+        // `AtomicAdd<T, 2>(…)` with `T` a `half`: the explicit specialisation
+        // `AtomicAdd<half, 2>` where the file has one, else the template.
+        let special = self.specialised(name).and_then(|n| device(&n).map(|h| (h, n)));
+        let name = name.split('<').next().unwrap_or(name).trim();
+        let Some((helper, defined)) = special.or_else(|| device(name).map(|h| (h, name.to_string()))) else {
             return false;
         };
         if self.inlining.len() >= MAX_DEPTH || self.inlining.iter().any(|n| n == name) {
             return true;
         }
         let Some(tree) = parse_snippet(Language::Cuda, &helper.text) else { return true };
-        let Some(def) = function_named(tree.root_node(), &helper.text, name) else { return true };
+        let Some(def) = function_named(tree.root_node(), &helper.text, &defined) else { return true };
         let Some(body) = def.child_by_field_name("body") else { return true };
         let args: Vec<Node> = call
             .child_by_field_name("arguments")
@@ -54,7 +59,7 @@ impl Walker<'_> {
             let base = array_base(*arg);
             bound.push(Bound {
                 name: helper.text.get(pname.byte_range()).unwrap_or_default().to_string(),
-                global: self.global_in(*arg).filter(|_| pointer).map(|w| vector_width(decl).max(w)),
+                global: self.global_in(*arg).filter(|_| pointer).map(|w| declared_width(decl).map_or(w, |d| d.max(w))),
                 shared: base.and_then(|b| self.shared.get(self.text(b)).cloned()).filter(|_| pointer),
                 coef: self.coef(*arg, 0),
                 value: if pointer { None } else { self.env.eval_quiet(self.text(*arg)).map(|e| e.value) },
@@ -98,7 +103,29 @@ impl Walker<'_> {
     }
 }
 
-/// The function `name` defined in a helper's text.
+impl Walker<'_> {
+    /// `f<T, N>` with its template arguments as the launch binds them (`f<half,2>`, no
+    /// spaces); `None` without template arguments.
+    fn specialised(&self, name: &str) -> Option<String> {
+        let (base, args) = name.split_once('<')?;
+        let args = args.trim_end().strip_suffix('>')?;
+        let bound: Vec<String> = super::super::expr::components(&format!("({args})"))
+            .unwrap_or_else(|| vec![args.to_string()])
+            .iter()
+            .map(|a| {
+                let a = a.trim();
+                match self.env.eval_quiet(a).filter(|e| e.guesses == 0) {
+                    Some(e) => format!("{}", e.value),
+                    None => self.env.resolve(a).replace(' ', ""),
+                }
+            })
+            .collect();
+        Some(format!("{}<{}>", base.trim(), bound.join(",")))
+    }
+}
+
+/// The function `name` defined in a helper's text (`f`, or a specialisation `f<half,2>`,
+/// spaces aside).
 fn function_named<'t>(root: Node<'t>, src: &str, name: &str) -> Option<Node<'t>> {
     let mut found = None;
     crate::extract::walk_preorder(root, |n| {
@@ -110,7 +137,7 @@ fn function_named<'t>(root: Node<'t>, src: &str, name: &str) -> Option<Node<'t>>
             while let Some(x) = d.filter(|x| x.kind().ends_with("declarator")) {
                 d = x.child_by_field_name("declarator");
             }
-            if d.and_then(|d| src.get(d.byte_range())) == Some(name) {
+            if d.and_then(|d| src.get(d.byte_range())).is_some_and(|d| d.replace(' ', "") == name) {
                 found = Some(n);
             }
             return false;

@@ -226,3 +226,234 @@ fn a_column_of_an_unpadded_tile_conflicts_as_many_ways_as_the_lanes_share_a_bank
     let per_read = narrow.features.bank_conflicts / (narrow.features.shared_accesses / 2.0);
     assert!((per_read - 7.0 / 15.0).abs() < 0.01, "{per_read}: {:?}", narrow.features);
 }
+
+/// A 3×3 convolution of a 4096 × 4096 image (our own text): `naive` reads each neighbour
+/// from global memory, `tiled` stages an 18 × 18 tile with its halo in shared memory first.
+fn conv3x3(tiled: bool) -> String {
+    let body = if tiled {
+        r#"__shared__ float s[18][18];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int x = blockIdx.x * 16 + tx - 1, y = blockIdx.y * 16 + ty - 1;
+    s[ty][tx] = (x >= 0 && x < W && y >= 0 && y < W) ? in[y * W + x] : 0.0f;
+    __syncthreads();
+    if (tx >= 1 && tx < 17 && ty >= 1 && ty < 17) {
+        float acc = 0.0f;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) acc += s[ty + i - 1][tx + j - 1] * w[i * 3 + j];
+        out[(y) * W + x] = acc;
+    }"#
+    } else {
+        r#"int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    float acc = 0.0f;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) {
+            int r = y + i - 1, c = x + j - 1;
+            if (r >= 0 && r < W && c >= 0 && c < W) acc += in[r * W + c] * w[i * 3 + j];
+        }
+    out[y * W + x] = acc;"#
+    };
+    let block = if tiled { "dim3(18, 18)" } else { "dim3(16, 16)" };
+    format!(
+        r#"
+#define W 4096
+__global__ void conv(const float *in, const float *w, float *out) {{
+    {body}
+}}
+void run(const float *in, const float *w, float *out) {{
+    conv<<<dim3(W / 16, W / 16), {block}>>>(in, w, out);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_stencils_neighbours_and_its_weights_cost_one_read_of_the_input() {
+    let image = 4096.0 * 4096.0 * 4.0;
+    let (naive, tiled) = (profile_of(&conv3x3(false), "conv"), profile_of(&conv3x3(true), "conv"));
+    // Nine neighbours a thread, each another thread's own pixel: DRAM moves the image once,
+    // and the nine weights every thread reads are cache hits.
+    let ratio = naive.features.load_bytes / image;
+    assert!((0.9..1.1).contains(&ratio), "{ratio}: {:?}", naive.features);
+    // The tile moves as much (its halo again), and pays the barrier and the idle halo lanes.
+    assert!(tiled.features.load_bytes >= naive.features.load_bytes, "{:?} vs {:?}", tiled.features, naive.features);
+    assert!(tiled.cost.total > naive.cost.total, "{:?} vs {:?}", tiled.cost, naive.cost);
+    // Neighbours written out one by one (a five-point stencil) are read once too.
+    let five = conv3x3(false).replace(
+        "for (int i = 0; i < 3; ++i)\n        for (int j = 0; j < 3; ++j) {\n            int r = y + i - 1, c = x + j - 1;\n            if (r >= 0 && r < W && c >= 0 && c < W) acc += in[r * W + c] * w[i * 3 + j];\n        }",
+        "if (x > 0 && y > 0 && x < W - 1 && y < W - 1)\n        acc = in[y * W + x - 1] + in[y * W + x + 1] + in[(y - 1) * W + x] + in[(y + 1) * W + x] - 4.0f * in[y * W + x];",
+    );
+    assert!(five.contains("4.0f"), "the five-point text");
+    let ratio = profile_of(&five, "conv").features.load_bytes / image;
+    assert!((0.9..1.1).contains(&ratio), "{ratio}");
+}
+
+#[test]
+fn reads_other_threads_do_not_share_are_dram_traffic_each() {
+    // Each thread sums its own row three times over (three loops): nothing is a neighbour's.
+    let src = r#"
+__global__ void rows3(const float *x, float *out, int n) {
+    int row = blockIdx.x * blockDim.x + threadIdx.x;
+    float m = 0.0f, s = 0.0f, t = 0.0f;
+    for (int c = 0; c < n; c++) m = fmaxf(m, x[row * n + c]);
+    for (int c = 0; c < n; c++) s += x[row * n + c] - m;
+    for (int c = 0; c < n; c++) t += x[row * n + c] * s;
+    out[row] = t;
+}
+void run(const float *x, float *out) {
+    rows3<<<4096 / 256, 256>>>(x, out, 4096);
+}
+"#;
+    let p = profile_of(src, "rows3");
+    assert!(p.features.load_bytes > 2.0 * 4096.0 * 4096.0 * 4.0, "{:?}", p.features);
+    // Two halves of an array a thread adds (a reduction's first step): each half is DRAM's.
+    let halves = r#"
+__global__ void halves(const float *x, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[i] = x[i] + x[i + n / 2];
+}
+void run(const float *x, float *out) {
+    const int n = 1 << 24;
+    halves<<<n / 2 / 256, 256>>>(x, out, n);
+}
+"#;
+    let p = profile_of(halves, "halves");
+    let ratio = p.features.load_bytes / (f64::from(1u32 << 24) * 4.0);
+    assert!((0.95..1.05).contains(&ratio), "{ratio}: {:?}", p.features);
+}
+
+/// A 256-bin histogram of 2^24 values (our own text), counted by `count` in a grid-stride
+/// loop; `merge` runs after it.
+fn histogram(shared: bool, count: &str) -> String {
+    let (setup, merge) = if shared {
+        (
+            "__shared__ int local[256];\n    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) local[b] = 0;\n    __syncthreads();",
+            "__syncthreads();\n    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) atomicAdd(&hist[b], local[b]);",
+        )
+    } else {
+        ("", "")
+    };
+    format!(
+        r#"
+__global__ void histo(const int *data, int *hist, int n, int num_bins) {{
+    {setup}
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {{
+        int v = data[i];
+        {count}
+    }}
+    {merge}
+}}
+void run(const int *data, int *hist) {{
+    histo<<<1024, 256>>>(data, hist, 1 << 24, 256);
+}}
+"#
+    )
+}
+
+#[test]
+fn atomics_on_a_few_bins_serialise_and_a_privatised_histogram_avoids_them() {
+    let global = profile_of(&histogram(false, "atomicAdd(&hist[v], 1);"), "histo");
+    let pointer = profile_of(&histogram(false, "atomicAdd(hist + v, 1);"), "histo");
+    let private = profile_of(&histogram(true, "atomicAdd(&local[v], 1);"), "histo");
+    let private_pointer = profile_of(&histogram(true, "atomicAdd(local + v, 1);"), "histo");
+    // 2^24 adds onto 256 counters (32 sectors): each sector's adds wait their turn, far
+    // dearer than an add per lane on addresses of its own.
+    let lanes = profile_of(&histogram(false, "atomicAdd(&hist[i], v);"), "histo");
+    assert!(global.cost.atomics > 4.0 * lanes.cost.atomics, "{:?} vs {:?}", global.cost, lanes.cost);
+    assert_eq!(global.cost.atomics, pointer.cost.atomics, "`hist + v` is `&hist[v]`");
+    // Counting in shared memory, one global add per bin and block: the histogram's win.
+    assert!(private.features.shared_atomics >= 1.0, "{:?}", private.features);
+    assert_eq!(private.features.shared_atomics, private_pointer.features.shared_atomics, "`local + v`: on chip");
+    assert_eq!(private.cost.atomics, private_pointer.cost.atomics, "{:?}", private_pointer.cost);
+    assert!(global.cost.total > 4.0 * private.cost.total, "{:?} vs {:?}", global.cost, private.cost);
+}
+
+/// A half-precision dot product (our own text) whose threads add their sums to `*out`
+/// through `add`, a device function of `T` and `P` (with `extra` beside it).
+fn half_dot(extra: &str, add_body: &str) -> String {
+    format!(
+        r#"
+#include <cuda_fp16.h>
+template <typename T, int P>
+__device__ void add(T *out, T v) {{
+    {add_body}
+}}
+{extra}
+template <typename T, int P>
+__global__ void dot(const T *a, const T *b, T *out, int n) {{
+    T sum = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) sum = sum + a[i] * b[i];
+    add<T, P>(out, sum);
+}}
+void run(const half *a, const half *b, half *out) {{
+    dot<half, 2><<<(1 << 24) / 256, 256>>>(a, b, out, 1 << 24);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_half_atomic_costs_two_of_a_half2_and_the_branch_an_h100_build_takes_counts() {
+    let contended = |src: &str| profile_of(src, "dot").features.contended_atomics;
+    let scalar = contended(&half_dot("", "atomicAdd(out, v);"));
+    let pair = contended(&half_dot("", "half2 h; h.x = v; h.y = 0; atomicAdd(reinterpret_cast<half2 *>(out), h);"));
+    assert!((scalar - 2.0 * pair).abs() < 1e-9 && pair > 0.0, "{scalar} vs {pair}");
+    // The launch's `add<half, 2>` runs the file's specialisation, not the template's loop.
+    let special = half_dot(
+        "template <>\n__device__ void add<half, 2>(half *out, half v) {\n    half2 h; h.x = v; h.y = 0;\n    \
+         atomicAdd(reinterpret_cast<half2 *>(out), h);\n}",
+        "for (int k = 0; k < P; ++k) atomicAdd(out + k, v);",
+    );
+    assert_eq!(contended(&special), pair);
+    // An H100 build compiles the `#else` branch; of an `if`/`else` a thread runs one.
+    let arch = half_dot(
+        "",
+        "#if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 700)\n    atomicAdd(out, v);\n#else\n    \
+         half2 h; h.x = v; h.y = 0;\n    if (((size_t)out & 3) == 0) atomicAdd(reinterpret_cast<half2 *>(out), h);\n    \
+         else atomicAdd(reinterpret_cast<half2 *>(out - 1), h);\n#endif",
+    );
+    assert_eq!(contended(&arch), pair);
+}
+
+#[test]
+fn a_grid_a_host_function_computes_is_evaluated() {
+    let src = r#"
+#define N (16 * 1024 * 1024)
+#define THREADS 512
+int blocks_for(int total) {
+    // One thread per element.
+    return (total + THREADS - 1) / THREADS;
+}
+__global__ void scale(const float *x, float *y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = 2.0f * x[i];
+}
+void run(const float *x, float *y) {
+    scale<<<blocks_for(N), THREADS>>>(x, y, N);
+}
+"#;
+    let p = profile_of(src, "scale");
+    assert_eq!(p.features.blocks, f64::from(16 * 1024 * 1024 / 512), "{:?}", p.features);
+    assert_eq!(p.guesses, 0, "{p:?}");
+}
+
+#[test]
+fn one_unknown_size_squared_by_the_grid_makes_a_problem_not_a_dimension_of_that_size() {
+    // An N × N copy (our own text) with N known only at run time: the N² threads, not N,
+    // make the elements a size nothing gives is assumed to have.
+    let src = r#"
+__global__ void copy2d(const float *a, float *b, int N) {
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x < N && y < N) b[y * N + x] = a[y * N + x];
+}
+void run(const float *a, float *b, int N) {
+    dim3 block(32, 32);
+    copy2d<<<dim3((N + 31) / 32, (N + 31) / 32), block>>>(a, b, N);
+}
+"#;
+    let p = profile_of(src, "copy2d");
+    assert_eq!(p.assumed, ["N"]);
+    let threads = p.features.blocks * p.features.block_threads;
+    let ratio = threads / super::super::expr::ASSUMED_SIZE;
+    assert!((0.5..2.0).contains(&ratio), "{ratio}: {:?}", p.features);
+    assert!((p.features.store_bytes / (4.0 * threads) - 1.0).abs() < 0.01, "{:?}", p.features);
+}
