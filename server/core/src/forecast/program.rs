@@ -98,12 +98,10 @@ pub fn forecast_program(
     let torch_program = base.iter().chain(candidate).any(|k| k.torch_program);
     let (base_ops, candidate_ops) = (torch_ops(base), torch_ops(candidate));
     let torch_differs = torch_program || names(&base_ops) != names(&candidate_ops);
-    if pairing.all_by_name() && !torch_differs {
-        let f = forecast_unit(forecast, forecaster, base, candidate);
-        return ProgramForecast { forecast: f, pairing };
-    }
     let one_to_one = pairing.base_only.is_empty() && pairing.candidate_only.is_empty();
-    let f = if one_to_one && !torch_differs {
+    let f = if pairing.all_by_name() && !torch_differs {
+        forecast_unit(&forecast, forecaster, base, candidate)
+    } else if one_to_one && !torch_differs {
         // Every kernel has a counterpart: each pair forecast, the guessed ones less surely.
         let forecasts: Vec<Forecast> = pairing
             .pairs
@@ -163,6 +161,12 @@ pub fn forecast_program(
             None => f,
         }
     };
+    // A kernel modelled to run longer than any measured program does was read with sizes
+    // far from the real ones (unknown sizes multiplied into a grid): not claimed surely.
+    let f = match implausible(forecaster, base, candidate) {
+        Some(why) => f.widened(UNREAD, Some(why)),
+        None => f,
+    };
     // Versions in different languages (a Triton port of a CUDA kernel): the model has
     // learned from few such pairs, so their forecast is shown but never claimed surely.
     let f = match crossed_languages(base, candidate) {
@@ -170,6 +174,20 @@ pub fn forecast_program(
         None => f,
     };
     ProgramForecast { forecast: f, pairing }
+}
+
+/// Modelled cost (byte-equivalents at the H100's 3 TB/s) past which a kernel's reading is
+/// not believed: 10 s a launch, a thousand times the longest run in the evaluation sets.
+const IMPLAUSIBLE_COST: f64 = 3.0e13;
+
+/// "not sure: …" when a kernel of either version is modelled past [`IMPLAUSIBLE_COST`].
+fn implausible(forecaster: &dyn Forecaster, base: &[Kernel], candidate: &[Kernel]) -> Option<String> {
+    let k = base.iter().chain(candidate).find(|k| forecaster.weight(k) > IMPLAUSIBLE_COST)?;
+    Some(format!(
+        "not sure: `{}` is modelled at over 10 s a run (sizes the code leaves to run time misread); \
+         measure it on the GPU",
+        k.name
+    ))
 }
 
 /// How sure a forecast across languages may be: below the deferral threshold (measured
@@ -297,6 +315,35 @@ mod tests {
         let p = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &cuda, &triton);
         assert!(p.forecast.confidence <= CROSS_LANGUAGE.cap, "{:?}", p.forecast);
         assert!(p.forecast.reasons.iter().any(|r| r.contains("different languages")), "{:?}", p.forecast.reasons);
+    }
+
+    /// The shipped forecaster, with every kernel modelled at `cost`.
+    struct Costed(TrainedForecaster, f64);
+
+    impl Forecaster for Costed {
+        fn id(&self) -> &str {
+            self.0.id()
+        }
+        fn forecast(&self, base: &Kernel, candidate: &Kernel) -> Forecast {
+            self.0.forecast(base, candidate)
+        }
+        fn weight(&self, _kernel: &Kernel) -> f64 {
+            self.1
+        }
+    }
+
+    #[test]
+    fn a_kernel_modelled_past_any_real_run_is_never_claimed_surely() {
+        let base = kernels(COPY);
+        let cand = kernels(&COPY.replace("a[i * 32 % n]", "a[i]"));
+        let sure = Costed(TrainedForecaster::shipped().expect("model"), 1e9);
+        let p = forecast_program(|x, y| sure.forecast(x, y), &sure, &PairingDoubt::shipped(), &base, &cand);
+        assert!(!p.forecast.reasons.iter().any(|r| r.contains("over 10 s a run")), "{:?}", p.forecast.reasons);
+        // Sizes misread into a grid of unknown sizes multiplied: hours a launch.
+        let misread = Costed(TrainedForecaster::shipped().expect("model"), 1e16);
+        let p = forecast_program(|x, y| misread.forecast(x, y), &misread, &PairingDoubt::shipped(), &base, &cand);
+        assert!(p.forecast.confidence <= crate::forecast::trained::FLIP_CAP, "{:?}", p.forecast);
+        assert!(p.forecast.reasons.iter().any(|r| r.contains("over 10 s a run")), "{:?}", p.forecast.reasons);
     }
 
     #[test]
