@@ -7,6 +7,8 @@ mod atomics;
 mod control;
 mod guard;
 mod inline;
+mod loops;
+mod pointers;
 mod reuse;
 
 use super::cost::{self, Cost, Rates};

@@ -1,0 +1,137 @@
+//! Global accesses through pointers rather than subscripts: `*(x + i)`, `__ldg(p)`, and the
+//! casts that make them vector accesses (`*reinterpret_cast<float4*>(x + i)`,
+//! `reinterpret_cast<float4*>(&a[i])[0]`).
+
+use super::access::unparenthesized;
+use super::{vector_width, Coef, Walker};
+use tree_sitter::Node;
+
+impl Walker<'_> {
+    /// A vector of `width` words read or written at the element `array[index]`.
+    pub(super) fn vector_element(
+        &mut self,
+        array: String,
+        index: Node,
+        width: f64,
+        weight: f64,
+        load: bool,
+        store: bool,
+    ) {
+        let Some(&own) = self.global.get(array.as_str()) else { return };
+        let elems = width / own;
+        let (coef, group) = match self.coef(index, 0) {
+            // The group moves the lane's whole stride, as one access that wide would.
+            Coef::Lin(a) if self.covers_gap(&array, index, a.abs(), elems) => {
+                (Coef::Lin(1.0), (a.abs() * own).min(4.0))
+            }
+            Coef::Lin(a) => (Coef::Lin(a * own / width), width),
+            c => (c, width),
+        };
+        self.acc.vector_width = self.acc.vector_width.max(group);
+        self.global_access(array, width.max(own), coef, weight, load, store);
+    }
+
+    /// `reinterpret_cast<float4*>(P)`, `(float4*)P`: the pointer type's text and `P`.
+    fn pointer_cast<'t>(&self, node: Node<'t>) -> Option<(String, Node<'t>)> {
+        let cast = unparenthesized(node)?;
+        match cast.kind() {
+            "call_expression" => {
+                let ty = self.text(cast.child_by_field_name("function")?);
+                ty.starts_with("reinterpret_cast")
+                    .then_some(())
+                    .and_then(|_| Some((ty.to_string(), cast.child_by_field_name("arguments")?.named_child(0)?)))
+            }
+            "cast_expression" => {
+                Some((self.text(cast.child_by_field_name("type")?).to_string(), cast.child_by_field_name("value")?))
+            }
+            _ => None,
+        }
+    }
+
+    /// `reinterpret_cast<float4*>(&(a[i]))`, `(float4*)&a[i]`: the array, the element's
+    /// index and the vector's width (in floats).
+    pub(super) fn element_cast<'t>(&self, node: Node<'t>) -> Option<(String, Node<'t>, f64)> {
+        let cast = unparenthesized(node)?;
+        let (ty, operand) = match cast.kind() {
+            "call_expression" => {
+                let f = cast.child_by_field_name("function")?;
+                let ty = self.text(f);
+                if !ty.starts_with("reinterpret_cast") {
+                    return None;
+                }
+                (ty.to_string(), cast.child_by_field_name("arguments")?.named_child(0)?)
+            }
+            "cast_expression" => {
+                (self.text(cast.child_by_field_name("type")?).to_string(), cast.child_by_field_name("value")?)
+            }
+            _ => return None,
+        };
+        let address = unparenthesized(operand)?;
+        if address.kind() != "pointer_expression" || !self.text(address).trim_start().starts_with('&') {
+            return None;
+        }
+        let element = unparenthesized(address.child_by_field_name("argument")?)?;
+        if element.kind() != "subscript_expression" {
+            return None;
+        }
+        let array = element.child_by_field_name("argument").filter(|a| a.kind() == "identifier")?;
+        let index = element.child_by_field_name("indices").and_then(|i| i.named_child(0))?;
+        Some((self.text(array).to_string(), index, vector_width(&ty)))
+    }
+
+    /// A load through a pointer expression rather than a subscript: `__ldg(row + j)`,
+    /// `__ldg(p)`, `*(x + i)`. Ignored unless it points into a global buffer.
+    pub(super) fn pointer_load(&mut self, arg: Node, weight: f64, store: bool, load: bool) {
+        let Some(a) = unparenthesized(arg) else { return };
+        // `*reinterpret_cast<const float4*>(&x[i])`: the vector at `x[i]`.
+        if let Some((array, index, width)) = self.element_cast(a) {
+            self.vector_element(array, index, width, weight, load, store);
+            return;
+        }
+        // `*reinterpret_cast<float4*>(y + i)`, `*(float4*)(x + 4 * i)`: a vector at `x + i`.
+        if let Some((ty, operand)) = self.pointer_cast(a) {
+            if let Some(p) = unparenthesized(operand) {
+                self.pointer_access(p, vector_width(&ty), weight, store, load);
+            }
+            return;
+        }
+        self.pointer_access(a, 1.0, weight, store, load);
+    }
+
+    /// An access through the address `a` into a global buffer, of vectors `vector` words
+    /// wide (1: the buffer's own elements).
+    fn pointer_access(&mut self, a: Node, vector: f64, weight: f64, store: bool, load: bool) {
+        // The global pointer among the terms of `base + yy * W + xx`; the address's stride
+        // across the lanes is the whole sum's (a derived pointer's own included).
+        let mut base = None;
+        let mut terms = vec![a];
+        while let Some(t) = terms.pop() {
+            match t.kind() {
+                "identifier" if self.global.contains_key(self.text(t)) => {
+                    base = Some(t);
+                    break;
+                }
+                "parenthesized_expression" => terms.extend(t.named_child(0)),
+                "binary_expression" if t.child_by_field_name("operator").is_some_and(|o| o.kind() == "+") => {
+                    terms.extend(t.child_by_field_name("right"));
+                    terms.extend(t.child_by_field_name("left"));
+                }
+                _ => {}
+            }
+        }
+        let Some(base) = base else { return };
+        let coef = self.coef(a, 0);
+        let base_text = self.text(base).to_string();
+        let Some(own) = self.global.get(base_text.as_str()).copied() else { return };
+        if vector > own {
+            // The address steps in the buffer's elements; the access moves a whole vector.
+            let coef = match coef {
+                Coef::Lin(s) => Coef::Lin(s * own / vector),
+                c => c,
+            };
+            self.global_access(base_text, vector, coef, weight, load, store);
+        } else {
+            self.global_access(base_text, own, coef, weight, load, store);
+        }
+    }
+}
