@@ -355,4 +355,18 @@ fn profile_prints_units_for_people_and_json_for_machines() {
     let v: Value = serde_json::from_str(&stdout(&o)).expect("JSON");
     assert_eq!(v["kernel"], "transpose");
     assert!(v["features"]["load_bytes"].is_number(), "{v}");
+    // A PyTorch-only program is profiled as `forecast` reads it: its torch operations.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let program = dir.path().join("reference.py");
+    std::fs::write(
+        &program,
+        "import torch\n\ndef generate_input(n: int = 4096, seed: int = 0):\n    return torch.randn(n, n, device='cuda')\n\n\
+         def ref_kernel(data):\n    return torch.softmax(data, dim=-1) * 2.0\n",
+    )
+    .expect("write");
+    let o = kforecast(&["profile", &program.display().to_string()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("torch program `ref_kernel`") && out.contains("torch.softmax"), "{out}");
+    assert!(out.contains("MB loaded"), "{out}");
 }

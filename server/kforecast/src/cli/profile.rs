@@ -2,9 +2,10 @@
 //! with units (the default) or JSON (`--json`, one object per kernel).
 
 use super::output::{bytes, count};
-use super::{line_col, load_with_kernels};
+use super::{line_col, load_program};
 use clap::Args;
 use kforecast_core::features::{self, Profile};
+use kforecast_core::forecast::EmbeddedForecaster;
 use kforecast_core::kernel::Kernel;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,14 +27,21 @@ pub struct ProfileArgs {
 const H100_BYTES_PER_SECOND: f64 = 3.0e12;
 
 pub fn run(args: ProfileArgs) -> anyhow::Result<ExitCode> {
-    let file = load_with_kernels(&args.file)?;
+    // What `forecast` reads: a Python file with no kernel of its own may be a torch program.
+    let file = load_program(&args.file)?;
     let mut found = false;
     for k in &file.kernels {
         if args.kernel.as_ref().is_some_and(|n| n != &k.name) {
             continue;
         }
         found = true;
-        let p = features::profile(k);
+        let p = if k.torch_program {
+            // Its torch operations, costed from their shapes, as a forecast adds them up.
+            let assumed = features::expr::ASSUMED_SIZE;
+            EmbeddedForecaster::new().program_profile(&[k], assumed, assumed).unwrap_or_else(|| features::profile(k))
+        } else {
+            features::profile(k)
+        };
         if args.json {
             let v = serde_json::json!({
                 "kernel": k.name,
@@ -81,6 +89,19 @@ fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> St
         (Some(g), None) => format!("{}[{g}] as written (evaluated below)", k.name),
         _ => "as written in the file".to_string(),
     });
+    let launch = if k.torch_program {
+        let ops: Vec<String> = k
+            .launches
+            .first()
+            .map(features::torch_ops::torch_ops)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|op| op.name)
+            .collect();
+        Some(format!("a PyTorch program: its torch operations, each a launch ({})", ops.join(", ")))
+    } else {
+        launch
+    };
     rows.push(("launch", launch.unwrap_or_else(|| "no launch site in the file (shape assumed)".to_string())));
     rows.push((
         "shape",
@@ -171,7 +192,8 @@ fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> St
             ),
         ));
     }
-    let mut s = format!("{}:{line}:{col}: kernel `{}`\n", path.display(), k.name);
+    let what = if k.torch_program { "torch program" } else { "kernel" };
+    let mut s = format!("{}:{line}:{col}: {what} `{}`\n", path.display(), k.name);
     for (label, value) in rows {
         s += &format!("  {label:<14} {value}\n");
     }
