@@ -94,6 +94,13 @@ pub fn forecast_program(
     candidate: &[Kernel],
 ) -> ProgramForecast {
     let pairing = pair(base, candidate);
+    // The same program (only comments, whitespace or local names changed): no forecast to make.
+    let same = !base.is_empty()
+        && base.len() == candidate.len()
+        && base.iter().zip(candidate).all(|(b, c)| b.identity() == c.identity());
+    if same {
+        return ProgramForecast { forecast: Forecast::same_kernel(forecaster.id()), pairing };
+    }
     // A PyTorch-only program is its torch operations: always forecast as a whole program.
     let torch_program = base.iter().chain(candidate).any(|k| k.torch_program);
     let (base_ops, candidate_ops) = (torch_ops(base), torch_ops(candidate));
@@ -274,6 +281,10 @@ mod tests {
         let looped = forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &whole, &blocked).forecast;
         assert!(looped.confidence <= crate::forecast::trained::FLIP_CAP, "{looped:?}");
         assert!(looped.reasons.iter().any(|r| r.contains("Python loop")), "{:?}", looped.reasons);
+        // The same program again: the same program, not an unsure "same speed".
+        let again = program("    return torch.exp(data) * 2.0\n");
+        let same = forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &whole, &again).forecast;
+        assert!(same.identical, "{same:?}");
         let plain =
             forecast_program(|x, y| f.forecast(x, y), &f, &shipped, &whole, &program("    return data * 3.0\n"));
         assert!(!plain.forecast.reasons.iter().any(|r| r.contains("Python loop")), "{:?}", plain.forecast.reasons);
