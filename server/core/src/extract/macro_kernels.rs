@@ -5,8 +5,9 @@
 //! shows and edits), the launches outside it where they are.
 
 use super::macros::Macro;
-use super::{extract_text, Extraction};
-use crate::kernel::{Kernel, Language, TextRange};
+use super::{extract_text, Extraction, ItemFacts};
+use crate::kernel::{HelperKind, Kernel, Language, TextRange};
+use std::sync::Arc;
 
 /// One use replaced by its expansion: where it was, and where its expansion lies in the
 /// expanded text.
@@ -15,28 +16,37 @@ struct Expanded {
     expanded: TextRange,
 }
 
-/// The kernels the macros of `text` define that `found` (the kernels read as written) does
-/// not hold already. Empty unless some `#define` holds a `__global__` function.
-pub(super) fn kernels(text: &str, found: &[Kernel]) -> Vec<Kernel> {
-    let defines = kernel_macros(text);
-    if defines.is_empty() {
-        return Vec::new();
-    }
-    // Each use outside the definitions, in order; the definitions themselves blanked so the
-    // expanded text defines nothing to expand again.
+/// The function-like macros of the read items whose body defines a `__global__` function
+/// (from the helpers each item keeps; empty for almost every file, so nothing more is read).
+pub(super) fn defining(placed: &[(usize, Arc<ItemFacts>)]) -> Vec<Macro> {
+    placed
+        .iter()
+        .flat_map(|(_, f)| &f.helpers)
+        .filter(|h| h.kind == HelperKind::Macro && h.text.contains("__global__"))
+        .filter_map(|h| Macro::parse(&h.text))
+        .filter(|m| !m.params.is_empty())
+        .collect()
+}
+
+/// The kernels `defines` (from [`defining`]) make where `text` uses them, that `found`
+/// (the kernels read as written) does not hold already.
+pub(super) fn kernels(text: &str, defines: &[Macro], found: &[Kernel]) -> Vec<Kernel> {
+    // Each use outside a definition (`#define NAME(…)` itself matches), in order.
     let mut uses: Vec<(TextRange, String)> = Vec::new();
-    for (_, m) in &defines {
+    for m in defines {
         for (start, args, end) in m.uses(text) {
-            if defines.iter().any(|(d, _)| start >= d.start && start < d.end) {
-                continue;
+            let line = text[..start].rsplit('\n').next().unwrap_or("");
+            if !line.trim_start().starts_with('#') {
+                uses.push((TextRange::new(start, end), m.expand(&args)));
             }
-            uses.push((TextRange::new(start, end), m.expand(&args)));
         }
     }
     if uses.is_empty() {
         return Vec::new();
     }
     uses.sort_by_key(|(r, _)| r.start);
+    // The text with each use expanded (the definitions stay: read again, they have no use
+    // left, so the reading stops there).
     let mut out = String::with_capacity(text.len() * 2);
     let mut map = Vec::with_capacity(uses.len());
     let mut at = 0;
@@ -44,7 +54,7 @@ pub(super) fn kernels(text: &str, found: &[Kernel]) -> Vec<Kernel> {
         if range.start < at {
             continue;
         }
-        out.push_str(&blank_defines(&text[at..range.start], at, &defines));
+        out.push_str(&text[at..range.start]);
         let start = out.len();
         out.push_str(&expansion);
         // The expansion on its own lines: a macro body is one logical line.
@@ -52,17 +62,16 @@ pub(super) fn kernels(text: &str, found: &[Kernel]) -> Vec<Kernel> {
         map.push(Expanded { original: range, expanded: TextRange::new(start, out.len()) });
         at = range.end;
     }
-    out.push_str(&blank_defines(&text[at..], at, &defines));
+    out.push_str(&text[at..]);
     let Extraction { kernels, .. } = extract_text(Language::Cuda, &out);
     kernels
         .into_iter()
         .filter(|k| map.iter().any(|m| inside(&m.expanded, k.range.start)))
         .filter(|k| !found.iter().any(|f| f.name == k.name))
         .map(|mut k| {
-            let back = |p: usize| original_offset(&map, p);
             let whole = |r: TextRange| match map.iter().find(|m| inside(&m.expanded, r.start)) {
                 Some(m) => m.original,
-                None => TextRange::new(back(r.start), back(r.end)),
+                None => TextRange::new(original_offset(&map, r.start), original_offset(&map, r.end)),
             };
             k.range = whole(k.range);
             k.name_range = whole(k.name_range);
@@ -88,55 +97,6 @@ fn original_offset(map: &[Expanded], p: usize) -> usize {
         }
     }
     (p as isize + shift).max(0) as usize
-}
-
-/// `piece` (starting at `offset` of the text) with the kernel-defining `#define`s in it
-/// replaced by as many spaces (newlines kept), so offsets stay as they were.
-fn blank_defines(piece: &str, offset: usize, defines: &[(TextRange, Macro)]) -> String {
-    let mut out: Vec<u8> = piece.as_bytes().to_vec();
-    for (r, _) in defines {
-        let (s, e) = (r.start.max(offset), r.end.min(offset + piece.len()));
-        for b in out.iter_mut().take(e.saturating_sub(offset)).skip(s.saturating_sub(offset)) {
-            if *b != b'\n' {
-                *b = b' ';
-            }
-        }
-    }
-    // Only ASCII bytes were replaced, and whole characters of other bytes kept.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// The function-like macros whose body defines a `__global__` function, with the range of
-/// their definition (continuation lines included).
-fn kernel_macros(text: &str) -> Vec<(TextRange, Macro)> {
-    if !text.contains("__global__") || !text.contains("#define") {
-        return Vec::new();
-    }
-    let mut out = Vec::new();
-    let mut offset = 0;
-    let mut lines = text.split_inclusive('\n');
-    while let Some(line) = lines.next() {
-        let start = offset;
-        offset += line.len();
-        if !line.trim_start().starts_with("#define") {
-            continue;
-        }
-        let mut joined = line.trim_end_matches(['\n', '\r']).to_string();
-        while joined.ends_with('\\') {
-            joined.pop();
-            joined.push(' ');
-            let Some(next) = lines.next() else { break };
-            offset += next.len();
-            joined.push_str(next.trim_end_matches(['\n', '\r']));
-        }
-        if !joined.contains("__global__") {
-            continue;
-        }
-        if let Some(m) = Macro::parse(&joined).filter(|m| !m.params.is_empty()) {
-            out.push((TextRange::new(start, offset), m));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
@@ -176,6 +136,8 @@ extern "C" int scale(const void* x, void* y, long long n) {
     #[test]
     fn a_file_without_kernel_macros_reads_as_before() {
         let plain = "__global__ void k(float* x) { x[threadIdx.x] = 0; }\n#define TWICE(v) ((v) * 2)\n";
-        assert!(kernels(plain, &[]).is_empty());
+        let ex = extract_text(Language::Cuda, plain);
+        assert_eq!(ex.kernels.len(), 1);
+        assert!(kernels(plain, &[], &ex.kernels).is_empty());
     }
 }

@@ -203,11 +203,11 @@ impl Extractor {
         if self.language == Language::Cuda {
             let placed = self.pieces.placed(src);
             let external_launches = orphan_launches(&placed.items);
+            let defining = macro_kernels::defining(&placed.items);
             let mut kernels = self.assemble_kernels(placed.items, src);
             // Kernels a macro defines, one per use (rare: read again with the uses expanded).
-            if placed.unread == 0 {
-                let text = src.slice(0, src.len_bytes());
-                let defined = macro_kernels::kernels(&text, &kernels);
+            if !defining.is_empty() && placed.unread == 0 {
+                let defined = macro_kernels::kernels(&src.slice(0, src.len_bytes()), &defining, &kernels);
                 kernels.extend(defined);
             }
             return Extraction {
