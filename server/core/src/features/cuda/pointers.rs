@@ -51,21 +51,13 @@ impl Walker<'_> {
     /// `reinterpret_cast<float4*>(&(a[i]))`, `(float4*)&a[i]`: the array, the element's
     /// index and the vector's width (in floats).
     pub(super) fn element_cast<'t>(&self, node: Node<'t>) -> Option<(String, Node<'t>, f64)> {
-        let cast = unparenthesized(node)?;
-        let (ty, operand) = match cast.kind() {
-            "call_expression" => {
-                let f = cast.child_by_field_name("function")?;
-                let ty = self.text(f);
-                if !ty.starts_with("reinterpret_cast") {
-                    return None;
-                }
-                (ty.to_string(), cast.child_by_field_name("arguments")?.named_child(0)?)
-            }
-            "cast_expression" => {
-                (self.text(cast.child_by_field_name("type")?).to_string(), cast.child_by_field_name("value")?)
-            }
-            _ => return None,
-        };
+        let (ty, operand) = self.pointer_cast(node)?;
+        let (array, index) = self.element_address(operand)?;
+        Some((array, index, vector_width(&ty)))
+    }
+
+    /// `&a[i]` (parentheses aside): the array and the element's index.
+    fn element_address<'t>(&self, operand: Node<'t>) -> Option<(String, Node<'t>)> {
         let address = unparenthesized(operand)?;
         if address.kind() != "pointer_expression" || !self.text(address).trim_start().starts_with('&') {
             return None;
@@ -76,26 +68,28 @@ impl Walker<'_> {
         }
         let array = element.child_by_field_name("argument").filter(|a| a.kind() == "identifier")?;
         let index = element.child_by_field_name("indices").and_then(|i| i.named_child(0))?;
-        Some((self.text(array).to_string(), index, vector_width(&ty)))
+        Some((self.text(array).to_string(), index))
     }
 
     /// A load through a pointer expression rather than a subscript: `__ldg(row + j)`,
     /// `__ldg(p)`, `*(x + i)`. Ignored unless it points into a global buffer.
     pub(super) fn pointer_load(&mut self, arg: Node, weight: f64, store: bool, load: bool) {
         let Some(a) = unparenthesized(arg) else { return };
-        // `*reinterpret_cast<const float4*>(&x[i])`: the vector at `x[i]`.
-        if let Some((array, index, width)) = self.element_cast(a) {
-            self.vector_element(array, index, width, weight, load, store);
+        let Some((ty, operand)) = self.pointer_cast(a) else {
+            self.pointer_access(a, 1.0, weight, store, load);
             return;
-        }
-        // `*reinterpret_cast<float4*>(y + i)`, `*(float4*)(x + 4 * i)`: a vector at `x + i`.
-        if let Some((ty, operand)) = self.pointer_cast(a) {
-            if let Some(p) = unparenthesized(operand) {
-                self.pointer_access(p, vector_width(&ty), weight, store, load);
+        };
+        let width = vector_width(&ty);
+        match self.element_address(operand) {
+            // `*reinterpret_cast<const float4*>(&x[i])`: the vector at `x[i]`.
+            Some((array, index)) => self.vector_element(array, index, width, weight, load, store),
+            // `*reinterpret_cast<float4*>(y + i)`, `*(float4*)(x + 4 * i)`: a vector at `x + i`.
+            None => {
+                if let Some(p) = unparenthesized(operand) {
+                    self.pointer_access(p, width, weight, store, load);
+                }
             }
-            return;
         }
-        self.pointer_access(a, 1.0, weight, store, load);
     }
 
     /// An access through the address `a` into a global buffer, of vectors `vector` words
