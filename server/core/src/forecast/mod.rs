@@ -11,6 +11,7 @@ pub mod llm_prompt;
 pub mod novelty;
 pub mod program;
 mod program_profile;
+pub mod read_doubts;
 pub mod train;
 pub mod trained;
 mod widen;

@@ -4,6 +4,7 @@
 //! not pair (a fused kernel against the two it replaces) are forecast as whole programs.
 
 use super::combine::{combine, forecast_unit, Part};
+use super::read_doubts::{read_doubts, UNREAD};
 use super::{Doubt, Forecast, Forecaster};
 use crate::features::torch_ops::TorchOp;
 use crate::kernel::Kernel;
@@ -168,60 +169,11 @@ pub fn forecast_program(
             None => f,
         }
     };
-    // A kernel modelled to run longer than any measured program does was read with sizes
-    // far from the real ones (unknown sizes multiplied into a grid): not claimed surely.
-    let f = match implausible(forecaster, base, candidate) {
-        Some(why) => f.widened(UNREAD, Some(why)),
-        None => f,
-    };
-    // Versions in different languages (a Triton port of a CUDA kernel): the model has
-    // learned from few such pairs, so their forecast is shown but never claimed surely.
-    let f = match crossed_languages(base, candidate) {
-        Some(why) => f.widened(CROSS_LANGUAGE, Some(why)),
-        None => f,
-    };
+    // Combined forecasts keep no part's cap: the reading's doubts again, on the program.
+    let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
+    let f = read_doubts(f, &b, &c, |k| forecaster.weight(k));
     ProgramForecast { forecast: f, pairing }
 }
-
-/// Modelled cost (byte-equivalents at the H100's 3 TB/s) past which a kernel's reading is
-/// not believed: 10 s a launch, a thousand times the longest run in the evaluation sets.
-const IMPLAUSIBLE_COST: f64 = 3.0e13;
-
-/// "not sure: …" when a kernel of either version is modelled past [`IMPLAUSIBLE_COST`].
-fn implausible(forecaster: &dyn Forecaster, base: &[Kernel], candidate: &[Kernel]) -> Option<String> {
-    let k = base.iter().chain(candidate).find(|k| forecaster.weight(k) > IMPLAUSIBLE_COST)?;
-    Some(format!(
-        "not sure: `{}` is modelled at over 10 s a run (sizes the code leaves to run time misread); \
-         measure it on the GPU",
-        k.name
-    ))
-}
-
-/// How sure a forecast across languages may be: below the deferral threshold (measured
-/// on the few such pairs of the evaluation sets, 6 of 10 right).
-const CROSS_LANGUAGE: Doubt = Doubt { sigma: 0.5, lost: 0.0, cap: 0.6 };
-
-/// "not sure: …" when no kernel of one version shares a language with the other's (a
-/// PyTorch-only program is comparable to either: its torch operations are costed alike).
-fn crossed_languages(base: &[Kernel], candidate: &[Kernel]) -> Option<String> {
-    let torch = base.iter().chain(candidate).any(|k| k.torch_program);
-    let shared = base.iter().any(|x| candidate.iter().any(|y| y.language == x.language));
-    if torch || shared || base.is_empty() || candidate.is_empty() {
-        return None;
-    }
-    let name = |ks: &[Kernel]| format!("{:?}", ks[0].language);
-    Some(format!(
-        "not sure: {} against {}: kforecast compares versions in different languages from few examples; \
-         measure it on the GPU",
-        name(base),
-        name(candidate)
-    ))
-}
-
-/// The doubt of a whole program whose cost the reader knows it missed (a torch program
-/// looping over operations: off by the trip count; a torch operation nothing costs): it may
-/// be off either way, so it is never claimed surely.
-const UNREAD: Doubt = Doubt { sigma: 1.0, lost: 0.0, cap: super::trained::FLIP_CAP };
 
 /// A torch operation one version runs and the other does not, whose work is not known.
 fn unknown_torch_op(base: &[TorchOp], candidate: &[TorchOp]) -> Option<String> {
@@ -252,6 +204,7 @@ pub(crate) fn torch_ops_of(kernels: &[Kernel]) -> BTreeSet<String> {
 mod tests {
     use super::*;
     use crate::extract::extract_text;
+    use crate::forecast::read_doubts::CROSS_LANGUAGE;
     use crate::forecast::TrainedForecaster;
     use crate::kernel::Language;
 

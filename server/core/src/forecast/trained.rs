@@ -10,6 +10,7 @@
 
 use super::fast_trees::CompiledMembers;
 use super::gbt::{BoostParams, Booster};
+use super::read_doubts::read_doubts;
 use super::{explain, EmbeddedForecaster, Forecast, Forecaster};
 use crate::features::{Features, Profile};
 use crate::hash::ContentHash;
@@ -459,14 +460,19 @@ impl Forecaster for TrainedForecaster {
         }
         let (b, c) = (self.profile(&base), self.profile(&candidate));
         let undeclared = super::undeclared([&*base, &*candidate]);
-        if b.assumed.is_empty() && c.assumed.is_empty() {
-            return self.forecast_read(&b, &c, undeclared);
-        }
-        self.forecast_over_sizes(&base, &candidate, &b, &c)
+        let f = if b.assumed.is_empty() && c.assumed.is_empty() {
+            self.forecast_read(&b, &c, undeclared)
+        } else {
+            self.forecast_over_sizes(&base, &candidate, &b, &c)
+        };
+        // The profiles at hand are the two kernels' costs (asked for by address: no lookup).
+        let weight = |k: &Kernel| if std::ptr::eq(k, &*base) { b.cost.total } else { c.cost.total };
+        read_doubts(f, &[&*base], &[&*candidate], weight)
     }
 
     fn forecast_programs(&self, base: &[&Kernel], candidate: &[&Kernel]) -> Option<Forecast> {
-        TrainedForecaster::forecast_programs(self, base, candidate)
+        let f = TrainedForecaster::forecast_programs(self, base, candidate)?;
+        Some(read_doubts(f, base, candidate, |k| self.profile(k).cost.total))
     }
 
     fn weight(&self, kernel: &Kernel) -> f64 {
@@ -539,5 +545,18 @@ mod tests {
         let text = serde_json::to_string(&m).expect("json");
         assert!(Model::from_json(&text).is_err_and(|e| e.contains("retrain")));
         assert!(Model::from_json("{").is_err());
+    }
+
+    #[test]
+    fn an_edit_to_a_kernel_modelled_past_any_real_run_is_never_hinted_surely() {
+        // What an editor's hint forecasts: one kernel against its previous version.
+        let f = TrainedForecaster::shipped().expect("the shipped weights fit this build");
+        let spin = "// kforecast: n = 16777216\n__global__ void spin(const float* a, float* out, int n) { \
+                    int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return; float acc = 0.0f; \
+                    for (long r = 0; r < 100000000000L; r++) acc += a[(i * 7 + r) % n]; out[i] = acc; }";
+        let (base, cand) = (kernel(spin), kernel(&spin.replace("acc += a", "acc += 2.0f * a")));
+        let hint = f.forecast(&base, &cand);
+        assert!(hint.confidence <= FLIP_CAP, "{hint:?}");
+        assert!(hint.reasons.iter().any(|r| r.contains("over 10 s a run")), "{:?}", hint.reasons);
     }
 }
