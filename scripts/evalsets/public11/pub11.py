@@ -143,7 +143,12 @@ def aj_history(aj, path, extra=()):
     return out
 
 
-def aj_files(aj, problem, naive=False, skip=()):
+SM100 = '"-arch=sm_100"'
+SM90_NOTE = ("Verbatim except: KFORECAST: the extension's -arch=sm_100 (the author's B200) is retargeted to "
+             "-arch=sm_90 (the H100 it is measured on).")
+
+
+def aj_files(aj, problem, naive=False, skip=(), sm90=False):
     path = f"pmpp_v2/{problem}/submission.py"
     extra = []
     if naive:
@@ -154,7 +159,10 @@ def aj_files(aj, problem, naive=False, skip=()):
     for label, p, c, text in aj_history(aj, path, extra):
         if c[:7] in skip:
             continue
-        hdr = SET.py_line_header(aj.name, c, p, "Verbatim (a GPU MODE pmpp_v2 submission; `task` is our stand-in).")
+        what = "Verbatim (a GPU MODE pmpp_v2 submission; `task` is our stand-in)."
+        if sm90 and SM100 in text:
+            text, what = text.replace(SM100, '"-arch=sm_90"'), SM90_NOTE
+        hdr = SET.py_line_header(aj.name, c, p, what)
         files.append((f"{label}.py", hdr + text))
         kept.append(c[:12])
     return files, kept
@@ -196,7 +204,10 @@ def hydra_files(hy, fam):
 
 
 def main():
-    args = builder_args(__doc__, "target/evalsets/public11")
+    args = builder_args(__doc__, "target/evalsets/public11", more=lambda ap: ap.add_argument(
+        "--sm90", action="store_true",
+        help="retarget AjAnubolu's load_inline builds from -arch=sm_100 to sm_90 (a marked change; the "
+             "set measured on 2026-11-26 was built without it)"))
     out = args.out
     clear_set(out)
     kc = Repo(args.mirror, REPOS["kc"])
@@ -251,27 +262,32 @@ def main():
 
     aj_note = ("One author's GPU MODE pmpp_v2 submissions (custom_kernel(data)), one version per upstream "
                "commit of submission.py, oldest first, verbatim; `from task import` resolves to our stand-in. ")
-    files, kept = aj_files(aj, "grayscale_py")
+    sm100 = ("" if args.sm90 else
+             " On an H100 the load_inline versions fail: the source builds them with -arch=sm_100 (the "
+             "author's B200), so their own kernels have no image for sm_90 (CUB wrappers return wrong "
+             "results, custom kernels raise 'no kernel image'); pub11.py --sm90 retargets them (marked).")
+    files, kept = aj_files(aj, "grayscale_py", sm90=args.sm90)
     family("aj-grayscale", files, [aj], "gpumode-custom_kernel",
            aj_note + f"Commits {', '.join(kept)}: Triton, then load_inline CUDA (float4, FMA/fast-math). "
-           "RGB float32 (1, 3, 8192, 8192) NCHW -> (1, 8192, 8192); 0.299/0.587/0.114 weights.",
+           "RGB float32 (1, 3, 8192, 8192) NCHW -> (1, 8192, 8192); 0.299/0.587/0.114 weights." + sm100,
            "bench_aj_grayscale.py")
-    files, kept = aj_files(aj, "histogram_py")
+    files, kept = aj_files(aj, "histogram_py", sm90=args.sm90)
     family("aj-histogram", files, [aj], "gpumode-custom_kernel",
            aj_note + f"Commits {', '.join(kept)}: CUB DeviceHistogram wrappers and privatised shared-memory "
-           "atomics (load_inline). int32 samples in [0, 256), 2^26 of them, into 256 int32 bins (exact).",
+           "atomics (load_inline). int32 samples in [0, 256), 2^26 of them, into 256 int32 bins (exact)." + sm100,
            "bench_aj_histogram.py")
-    files, kept = aj_files(aj, "vectorsum_py")
+    files, kept = aj_files(aj, "vectorsum_py", sm90=args.sm90)
     family("aj-vectorsum", files, [aj], "gpumode-custom_kernel",
            aj_note + f"Commits {', '.join(kept)}: CUB DeviceReduce wrappers, then a custom atomic reduction "
-           "(load_inline). Sum of 2^26 float32 in [0, 1) into a 1-element output.", "bench_aj_vectorsum.py")
-    files, kept = aj_files(aj, "conv2d_py", naive=True)
+           "(load_inline). Sum of 2^26 float32 in [0, 1) into a 1-element output." + sm100, "bench_aj_vectorsum.py")
+    files, kept = aj_files(aj, "conv2d_py", naive=True, sm90=args.sm90)
     family("aj-conv2d", files, [aj], "gpumode-custom_kernel",
            aj_note + f"Reference: the source's naive Triton kernel (submission_naive.py); then commits "
            f"{', '.join(kept[1:])}: Triton implicit-GEMM convolutions (ieee, TF32, tf32x3), an outer-product "
            "kernel, a load_inline at::conv2d (cuDNN) wrapper, the same with cudnn.benchmark. Revisions "
            "equal to a kept one (a revert) are dropped. float32 x (4, 64, 128, 128), w (64, 64, 3, 3), "
-           "valid, stride 1; TOL admits TF32 (torch's own cuDNN default).", "bench_aj_conv2d.py")
+           "valid, stride 1; TOL admits TF32 (torch's own cuDNN default). The two cuDNN wrappers pass "
+           "-arch=sm_100 too but launch only cuDNN's kernels, so they run on an H100.", "bench_aj_conv2d.py")
 
     h_note = ("mcpirate17/HYDRA's hydra/kernels/fused_ops.py (a Triton kernel module with torch wrappers), "
               "one version per commit that changed this op's kernel, launcher or wrapper, oldest first, "
