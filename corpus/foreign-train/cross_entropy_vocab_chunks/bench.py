@@ -5,7 +5,7 @@ gradient of the summed loss, as fused training kernels do; only the loss is comp
 import torch
 from progbuild import load_program
 
-T, V = 4096, 128256  # logits 1.05 GB
+T, V = 2048, 128256  # logits 525 MB
 TOL = {"rtol": 1e-4, "atol": 1e-3}  # float32 sums over 128k terms in different orders
 
 
@@ -24,8 +24,11 @@ def build(path):
 
 
 def reference(logits, labels):
-    x = logits.double()
-    lse = torch.logsumexp(x, dim=-1)
-    valid = labels != -100
-    picked = x.gather(1, labels.clamp(min=0)[:, None])[:, 0]
-    return torch.where(valid, lse - picked, torch.zeros_like(lse))
+    out = []
+    for i in range(0, logits.shape[0], 256):  # float64 in row chunks: bounded memory
+        x = logits[i:i + 256].double()
+        lse = torch.logsumexp(x, dim=-1)
+        lab = labels[i:i + 256]
+        picked = x.gather(1, lab.clamp(min=0)[:, None])[:, 0]
+        out.append(torch.where(lab != -100, lse - picked, torch.zeros_like(lse)))
+    return torch.cat(out)

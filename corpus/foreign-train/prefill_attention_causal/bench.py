@@ -23,6 +23,10 @@ def build(path):
 
 def reference(q, k, v, sm_scale):
     n = q.shape[2]
-    s = torch.matmul(q.double(), k.double().transpose(-2, -1)) * sm_scale
-    s = s.masked_fill(torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1), float("-inf"))
-    return torch.matmul(torch.softmax(s, dim=-1), v.double())
+    causal = torch.ones(n, n, dtype=torch.bool, device=q.device).triu(1)
+    out = []
+    for b in range(q.shape[0]):  # one batch entry at a time in float64: bounded memory
+        s = torch.matmul(q[b].double(), k[b].double().transpose(-2, -1)) * sm_scale
+        s = s.masked_fill(causal, float("-inf"))
+        out.append(torch.matmul(torch.softmax(s, dim=-1), v[b].double()))
+    return torch.stack(out)
