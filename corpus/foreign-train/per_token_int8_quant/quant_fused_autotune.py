@@ -1,0 +1,37 @@
+import torch
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+
+@triton.autotune(
+    configs=[
+        triton.Config({}, num_warps=4),
+        triton.Config({}, num_warps=8),
+        triton.Config({}, num_warps=16),
+    ],
+    key=["N"],
+)
+@triton.jit
+def _dynamic_quant_int8_kernel(x_ptr, q_ptr, scale_ptr, stride_x, stride_q, N, eps,
+                               BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < N
+    x = tl.load(x_ptr + row * stride_x + cols, mask=mask, other=0.0).to(tl.float32)
+    absmax = tl.maximum(tl.max(tl.abs(x), axis=0), eps)
+    q = libdevice.rint(x * tl.math.div_rn(127.0, absmax))
+    q = tl.clamp(q, -127.0, 127.0)
+    tl.store(q_ptr + row * stride_q + cols, q.to(tl.int8), mask=mask)
+    tl.store(scale_ptr + row, absmax / 127.0)
+
+
+def per_token_quant_int8(x):
+    N = x.shape[-1]
+    x2 = x.reshape(-1, N)
+    M = x2.shape[0]
+    q = torch.empty((M, N), dtype=torch.int8, device=x.device)
+    scale = torch.empty((M, 1), dtype=torch.float32, device=x.device)
+    _dynamic_quant_int8_kernel[(M,)](x2, q, scale, x2.stride(0), q.stride(0), N, 1e-10,
+                                     BLOCK=triton.next_power_of_2(N))
+    return q.view(x.shape), scale.view(*x.shape[:-1], 1)
