@@ -12,6 +12,9 @@ pub struct Rates {
     pub tensor_flop: f64,
     /// One 4-byte shared-memory access.
     pub shared_access: f64,
+    /// One lane's turn at the constant cache where a warp's lanes read different
+    /// addresses: a cycle of an SM (132 SMs at ~1.7 GHz serve ~2.2e11 a second).
+    pub constant_serial: f64,
     /// One `__syncthreads` per thread.
     pub sync: f64,
     /// One atomic on distinct addresses.
@@ -54,6 +57,7 @@ impl Rates {
         scalar_op: 3.0e12 / 67e12,
         tensor_flop: 3.0e12 / 800e12,
         shared_access: 0.25,
+        constant_serial: 3.0e12 / (132.0 * 1.7e9),
         sync: 4.0,
         atomic: 8.0,
         contended_atomic: 2048.0,

@@ -4,6 +4,7 @@
 
 mod access;
 mod atomics;
+mod constant;
 mod control;
 mod guard;
 mod inline;
@@ -66,6 +67,8 @@ struct Acc {
     passes: f64,
     shared_accesses: f64,
     bank_conflicts: f64,
+    /// Reads of `__constant__` arrays serialised over lanes' distinct addresses (per thread).
+    constant_serial: f64,
     syncs: f64,
     atomics: f64,
     contended: f64,
@@ -118,6 +121,8 @@ struct Walker<'a> {
     /// Global pointers to integers (a warp's integer atomics on one address are combined).
     integers: std::collections::HashSet<String>,
     shared: HashMap<String, Shared>,
+    /// The file's `__constant__` arrays and their element counts.
+    constant: HashMap<String, f64>,
     /// Arrays already streamed by an earlier top-level loop (later passes hit L2 more).
     streamed: HashMap<String, usize>,
     pass: usize,
@@ -271,6 +276,7 @@ fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) ->
         global: HashMap::new(),
         integers: Default::default(),
         shared: HashMap::new(),
+        constant: constant::constant_arrays(&kernel.helpers),
         streamed: HashMap::new(),
         pass: 0,
         block_x: block[0],
@@ -342,7 +348,8 @@ fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) ->
         memory: ((acc.load + acc.store) * threads / efficiency).max(serial) + acc.cached * threads * rates.cache_hit,
         shared: (acc.shared_accesses + 4.0 * acc.shared_atomics + 15.0 * acc.bank_conflicts)
             * threads
-            * rates.shared_access,
+            * rates.shared_access
+            + acc.constant_serial * threads * rates.constant_serial,
         sync: acc.syncs * threads * rates.sync,
         atomics: (acc.atomics * rates.atomic + acc.contended * rates.contended_atomic) * threads,
         compute: acc.scalar_ops * threads * rates.scalar_op + acc.tensor_flops * threads * rates.tensor_flop,

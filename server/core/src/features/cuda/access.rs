@@ -334,6 +334,12 @@ impl Walker<'_> {
             }
             return;
         }
+        if let Some(&entries) = self.constant.get(base_text.as_str()) {
+            if load {
+                self.constant_read(indices.first().copied(), entries, weight);
+            }
+            return;
+        }
         // `reinterpret_cast<float4*>(&(a[i]))[0]`: a vector access at `a[i]`.
         if let Some((array, index, width)) = self.element_cast(cur) {
             self.vector_element(array, index, width, weight, load, store);
