@@ -10,14 +10,14 @@ family), one folder per family with one program file per version (reference firs
 its bench.py adapter (ours, from adapters/), and `_p10common.py` (ours) at the root.
 
 Sources and how a version is made from them:
-- KernelTuner/kernel_tuner, examples/cuda: the tunable 2-D convolution and the
-  point-in-polygon (pnpoly) programs, macro-configured as Kernel Tuner compiles them: a
+- KernelTuner/kernel_tuner, examples/cuda: the tunable 2-D convolution, the
+  point-in-polygon (pnpoly) and the sum reduction programs, macro-configured as Kernel Tuner compiles them: a
   version is a KFORECAST block of `#define`s (one point of the example's own tune_params,
   fixed before anything was measured: the source's defaults, then one parameter changed at
   a time), the source's prelude and ONE kernel verbatim (the naive kernel is the reference),
   and the launch: pnpoly's own host code (pnpoly_host.cu, its `#include "pnpoly.cu"`
-  inlined), or a marked `kf_run` doing what Kernel Tuner does for the convolution
-  (grid = problem size / (block size x tile size), the filter copied to constant memory).
+  inlined), or a marked `kf_run` doing what Kernel Tuner does for the convolution and the
+  reduction (grid = problem size / (block size x tile size), constant memory filled).
 - anneouyang/KernelBenchLeaderboard, docs/assets/solutions: KernelBench-style modules whose
   CUDA lives in `load_inline` strings, written by several language models for one problem,
   verbatim. Every listed solution of a chosen problem is kept, ordered by model name; the
@@ -87,6 +87,46 @@ PNPOLY_CONFIGS = [
 ]
 PNPOLY_DEFAULTS = {"block_size_x": 256, "tile_size": 1, "between_method": 0, "use_precomputed_slopes": 0,
                    "use_method": 0}
+
+
+KT_RED = "examples/cuda/reduction.cu"
+KT_RED_PY = "examples/cuda/reduction.py"
+RED_N = 1 << 26  # reduction.py sums 8e8 floats; 2^26 here (a measuring worker holds several copies)
+# Points of reduction.py's tune_params (first kernel), fixed before measuring: a middle
+# point, then one change at a time.
+RED_CONFIGS = [
+    ("sum_floats_base", {}),
+    ("sum_floats_shuffle", {"use_shuffle": 1}),
+    ("sum_floats_vector4", {"vector": 4}),
+    ("sum_floats_nb8192", {"num_blocks": 8192}),
+    ("sum_floats_bs1024", {"block_size_x": 1024}),
+    ("sum_floats_unroll8", {"loop_unroll_factor_0": 8}),
+]
+RED_DEFAULTS = {"block_size_x": 256, "vector": 1, "num_blocks": 1024, "loop_unroll_factor_0": 1, "use_shuffle": 0}
+
+
+def red_program(kt, name, change):
+    src = kt.show(KT_RED)
+    params = dict(RED_DEFAULTS)
+    params.update(change)
+    unroll = params.pop("loop_unroll_factor_0")
+    what = (f"Version {name}: sum_floats (first kernel) with " + ", ".join(f"{k}={v}" for k, v in params.items())
+            + f", loop_unroll_factor_0={unroll}.")
+    entry = (
+        "// KFORECAST: entry points for the evaluation adapter, doing what Kernel Tuner does for the first\n"
+        "// kernel (reduction.py: problem_size = \"num_blocks\", grid_div_x = []): num_blocks blocks of\n"
+        "// block_size_x threads, one partial sum per block; reduction.py's verify sums the partials.\n"
+        "extern \"C\" int kf_num_blocks(void) { return num_blocks; }\n\n"
+        "extern \"C\" int kf_run(float *sum_global, float *array, int n)\n{\n"
+        "    dim3 threads(block_size_x, 1, 1);\n"
+        "    dim3 grid(num_blocks, 1, 1);\n"
+        "    sum_floats<<<grid, threads>>>(sum_global, (floatvector *)array, n);\n"
+        "    return (int)cudaGetLastError();\n}\n")
+    return "".join([SET.header(kt, [KT_RED, KT_RED_PY], what),
+                    defines(params, "the tunable parameters, defined before the source as Kernel Tuner does"),
+                    "// KFORECAST: Kernel Tuner passes loop_unroll_factor_* parameters as constexpr ints\n",
+                    f"constexpr int loop_unroll_factor_0 = {unroll};\n\n",
+                    src.strip("\n") + "\n\n", entry])
 
 
 def defines(params, note):
@@ -307,6 +347,17 @@ def main():
            "precomputed on the host) at five points of pnpoly.py's tune_params fixed before measuring: "
            "defaults (256 threads, tile 1, between_method 0); tile_size 4; precomputed slopes; between_method "
            "1; use_method 1 (branch-free count).", "bench_p10_kt_pnpoly.py")
+
+    family("p10-kt-reduction",
+           [(f"{n}.cu", red_program(kt, n, c)) for n, c in RED_CONFIGS],
+           [(kt, [KT_RED, KT_RED_PY])], "macro-heavy",
+           "Kernel Tuner's reduction example, first kernel (sum_floats: grid-stride loop over float/float2/"
+           "float4 vectors, shared-memory tree, optional warp-shuffle tail; one partial sum per block, which "
+           "the source's verify sums on the host and the adapter sums in torch), 2^26 floats (the source's "
+           "8e8 lowered so that parallel checking workers fit), at six points of reduction.py's tune_params "
+           "fixed before measuring: 256 threads x 1024 blocks, vector 1, no shuffle, unroll 1; then "
+           "use_shuffle 1; vector 4; 8192 blocks; 1024 threads; loop unroll 8.",
+           "bench_p10_kt_reduction.py")
 
     # KernelBench leaderboard: load_inline solutions by several models per problem
     data = json.loads(kbl.show(KBL_DATA))

@@ -58,3 +58,9 @@ def kb_model(path, init):
             return model(*inputs)
 
     return fn
+
+
+def randn_inputs(seed, shape, count=1):
+    """`count` fresh N(0, 1) float32 CUDA tensors of `shape`, drawn from `seed`."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return tuple(torch.randn(*shape, device="cuda", generator=g) for _ in range(count))

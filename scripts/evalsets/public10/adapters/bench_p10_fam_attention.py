@@ -18,8 +18,7 @@ FLAGS = {"flash.cu": ["-O2"], "flash_tensorcore.cu": ["-O3", "-use_fast_math"]}
 
 
 def make_inputs(seed):
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    return tuple(torch.randn(*SHAPE, device="cuda", generator=g) for _ in range(3))
+    return c.randn_inputs(seed, SHAPE, 3)
 
 
 def build(path):

@@ -14,8 +14,7 @@ TOL = {"rtol": 1e-2, "atol": 1e-2}  # KernelBench's own correctness tolerance
 
 
 def make_inputs(seed):
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    return (torch.randn(*SHAPE, device="cuda", generator=g),)
+    return c.randn_inputs(seed, SHAPE)
 
 
 def build(path):
