@@ -389,7 +389,9 @@ def main():
            [(inf, [pa, pc, "09_PyTorch_Extensions/setup.py"])], "torch-extension",
            "x^2 + x + 1 of 2^26 float32 (the source's 1e6 raised): the course's eager torch module "
            "(three elementwise kernels) against its templated torch extension (AT_DISPATCH, one kernel, "
-           "1024 threads).", "bench_p10_infatoshi_polynomial.py")
+           "1024 threads). Measured 2026-11-26 (torch 2.11): the extension does not build (its "
+           "AT_DISPATCH_FLOATING_TYPES(x.type(), ...) is no longer accepted), and the eager module imports it, "
+           "so both versions stay as failing lines.", "bench_p10_infatoshi_polynomial.py")
 
     # flash-attention-minimal: manual attention vs two torch extensions
     bench_main = fam.show("bench.py")
