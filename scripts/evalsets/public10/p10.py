@@ -319,9 +319,12 @@ def main():
         for rel, text in list(files) + list(extra):
             write(os.path.join(out, name, rel), text)
         write(os.path.join(out, name, "bench.py"), SET.adapter(bench))
+        # repos: (repo, paths) at its HEAD, or (repo, paths, commit) at another branch's commit
+        at = [(e[0], e[1], e[2] if len(e) > 2 else e[0].commit) for e in repos]
         families.append({"family": name, "files": [f"{name}/{rel}" for rel, _ in files], "split": SPLIT,
-                         "source": ", ".join(r.at() for r, _ in repos), "style": style, "notes": notes})
-        sources[name] = [{"repository": r.name, "commit": r.commit, "paths": paths} for r, paths in repos]
+                         "source": ", ".join(f"{r.name}@{c[:12]}" for r, _, c in at), "style": style,
+                         "notes": notes})
+        sources[name] = [{"repository": r.name, "commit": c, "paths": paths} for r, paths, c in at]
 
     write(os.path.join(out, "_p10common.py"), SET.adapter("_p10common.py"))
 
@@ -413,7 +416,7 @@ def main():
                         "Verbatim; built as that branch's bench.py builds it (load, -O3 -use_fast_math) and "
                         "called as it does, forward(q, k, v, True): the wmma (tf32) kernel.")
              + fam.show("flash.cu", tc_commit))],
-           [(fam, ["bench.py", "flash.cu", "main.cpp"]), (fam, [f"{tc}@{tc_commit}:flash.cu", "main.cpp", "bench.py"])],
+           [(fam, ["bench.py", "flash.cu", "main.cpp"]), (fam, ["flash.cu", "main.cpp", "bench.py"], tc_commit)],
            "torch-extension",
            "Non-causal attention, float32 8 x 12 heads x 1024 x 64 (the tensorcore branch's bench.py sizes, "
            "GPT-2): bench.py's manual attention (matmul, softmax, matmul in torch), the minimal flash-attention "
