@@ -15,10 +15,12 @@ use std::thread::JoinHandle;
 use std::time::Duration;
 
 /// Key of a forecast: both versions' identities (normalised source, helpers, launch and
-/// size context), the device, and the forecaster's name and version.
+/// size context), the device, the forecaster's name and version, and kforecast's version
+/// (a release reads code differently: forecasts of the old one are not served).
 pub fn forecast_key(base: &Kernel, candidate: &Kernel, device: &str, forecaster: &str) -> ContentHash {
     Hasher::new()
         .str("forecast")
+        .str(env!("CARGO_PKG_VERSION"))
         .hash(&base.identity())
         .hash(&candidate.identity())
         .str(device)

@@ -124,6 +124,12 @@ pub fn torch_op_profiles(kernel: &Kernel, rates: &Rates, assumed: f64, elements:
 
 /// The element size the tensors of a launch have where the program makes them
 /// (`x.element_size()`, from `get_inputs()` or `generate_input`), if they all agree.
+/// Whether a Triton kernel's text names a 16-bit float type (its tensors' width where its
+/// wrapper gives none).
+pub(crate) fn names_half(source: &str) -> bool {
+    ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| source.contains(t))
+}
+
 pub(crate) fn element_size(site: &crate::kernel::LaunchSite) -> Option<f64> {
     let sizes =
         site.locals.iter().filter(|(k, _)| k.ends_with(".element_size()")).filter_map(|(_, v)| v.parse::<f64>().ok());

@@ -207,7 +207,7 @@ fn profile_config(
         e.value.max(1.0)
     });
     // The width the wrapper's tensors are made with, else what the kernel's text says.
-    let half = ["float16", "bfloat16", "fp16", "bf16"].iter().any(|t| kernel.source.contains(t));
+    let half = super::names_half(&kernel.source);
     let elem = kernel.launches.first().and_then(super::element_size).unwrap_or(if half { 2.0 } else { 4.0 });
     // A launch option the reader cannot evaluate (`num_warps=_num_warps(BLOCK)`) is
     // Triton's default, named as a guess: never the size prior's unknown.

@@ -27,10 +27,6 @@ pub use program::{forecast_program, PairingDoubt, ProgramForecast};
 pub use trained::{Adjustment, Model, TrainedForecaster};
 pub use widen::Doubt;
 
-/// The two versions of a pair at one problem size. A version whose declaration differs
-/// takes the candidate's (the base's when the candidate declares nothing), as a
-/// measurement of the pair would: adding or editing the `kforecast:` line changes what is
-/// measured, not how fast the kernel is.
 /// Whether every kernel of a program is code without `kforecast:` declarations (read from
 /// host code or assumed, as other people's code is): such forecasts get the model's
 /// `Spread::undeclared` doubt.
@@ -38,7 +34,21 @@ pub fn undeclared<'a>(kernels: impl IntoIterator<Item = &'a Kernel>) -> bool {
     kernels.into_iter().all(|k| k.declared.is_empty())
 }
 
+/// The two versions of a pair at one problem size. A version whose declaration differs
+/// takes the candidate's (the base's when the candidate declares nothing), as a
+/// measurement of the pair would: adding or editing the `kforecast:` line changes what is
+/// measured, not how fast the kernel is.
+/// Likewise, a version whose tensors' element size nothing gives takes the other's (see
+/// [`program_profile::share_element_sizes`]).
 pub fn same_problem<'a>(
+    base: &'a Kernel,
+    candidate: &'a Kernel,
+) -> (std::borrow::Cow<'a, Kernel>, std::borrow::Cow<'a, Kernel>) {
+    let (base, candidate) = same_declarations(base, candidate);
+    program_profile::share_element_size(base, candidate)
+}
+
+fn same_declarations<'a>(
     base: &'a Kernel,
     candidate: &'a Kernel,
 ) -> (std::borrow::Cow<'a, Kernel>, std::borrow::Cow<'a, Kernel>) {

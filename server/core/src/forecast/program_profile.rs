@@ -125,32 +125,54 @@ fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
 }
 
 /// Two versions of one program compute the same problem on the same inputs: where one
-/// version's tensors have an element size (`generate_input(…, dtype=torch.float16)`) and
-/// the other's nothing gives (a submission without the task's input maker), the other's
+/// version's tensors have an element size (`generate_input(…, dtype=torch.float16)`, a
+/// Triton kernel that casts to `tl.float16`) and the other's nothing gives (a submission
+/// without the task's input maker, a cast to `out_ptr.dtype.element_ty`), the other's
 /// kernels take it, so a width read on one side only is no difference between them.
 pub fn share_element_sizes<'k>(
     base: &[&'k Kernel],
     candidate: &[&'k Kernel],
 ) -> (Vec<Cow<'k, Kernel>>, Vec<Cow<'k, Kernel>>) {
-    let width = |ks: &[&Kernel]| {
-        crate::extract::agreed_element_size(ks.iter().filter_map(|k| k.launches.first()).filter_map(element_size))
-    };
     let fill = |ks: &[&'k Kernel], bytes: Option<f64>| -> Vec<Cow<'k, Kernel>> {
-        let Some(bytes) = bytes.filter(|_| width(ks).is_none()) else {
-            return ks.iter().map(|k| Cow::Borrowed(*k)).collect();
-        };
-        ks.iter()
-            .map(|k| {
-                let mut k = Kernel::clone(k);
-                if let Some(site) = k.launches.first_mut() {
-                    site.locals.insert("(input).element_size()".into(), bytes.to_string());
-                    k.identity = k.compute_identity();
-                }
-                Cow::Owned(k)
-            })
-            .collect()
+        match bytes.filter(|_| stated_width(ks).is_none()) {
+            Some(bytes) => ks.iter().map(|k| Cow::Owned(with_element_size(k, bytes))).collect(),
+            None => ks.iter().map(|k| Cow::Borrowed(*k)).collect(),
+        }
     };
-    (fill(base, width(candidate)), fill(candidate, width(base)))
+    (fill(base, stated_width(candidate)), fill(candidate, stated_width(base)))
+}
+
+/// [`share_element_sizes`] for one kernel against one.
+pub(crate) fn share_element_size<'k>(
+    base: Cow<'k, Kernel>,
+    candidate: Cow<'k, Kernel>,
+) -> (Cow<'k, Kernel>, Cow<'k, Kernel>) {
+    match (stated_width(&[&base]), stated_width(&[&candidate])) {
+        (None, Some(bytes)) => (Cow::Owned(with_element_size(&base, bytes)), candidate),
+        (Some(bytes), None) => (base, Cow::Owned(with_element_size(&candidate, bytes))),
+        _ => (base, candidate),
+    }
+}
+
+/// The element size a version's kernels state: their wrappers' tensors' where they agree,
+/// else 2 bytes for Triton kernels whose text names a 16-bit type (as the reader takes it).
+fn stated_width(ks: &[&Kernel]) -> Option<f64> {
+    let launched =
+        crate::extract::agreed_element_size(ks.iter().filter_map(|k| k.launches.first()).filter_map(element_size));
+    launched.or_else(|| {
+        let triton = ks.iter().all(|k| k.language == crate::kernel::Language::Triton);
+        (triton && ks.iter().any(|k| crate::features::names_half(&k.source))).then_some(2.0)
+    })
+}
+
+/// `k` with its launch's tensors of `bytes` elements.
+fn with_element_size(k: &Kernel, bytes: f64) -> Kernel {
+    let mut k = Kernel::clone(k);
+    if let Some(site) = k.launches.first_mut() {
+        site.locals.insert("(input).element_size()".into(), bytes.to_string());
+        k.identity = k.compute_identity();
+    }
+    k
 }
 
 /// A kernel alone, without the other kernels its wrapper launches (a program counts each
@@ -198,5 +220,34 @@ mod tests {
         let p = EmbeddedForecaster::new();
         let (two, fused) = p.program_pair_profiles(&kernels(TWO), &kernels(FUSED)).expect("a pair");
         assert!(two.cost.memory > 1.5 * fused.cost.memory, "{} vs {}", two.cost.memory, fused.cost.memory);
+    }
+
+    /// A gated activation whose result is cast to a type before its store; the wrapper
+    /// makes no tensor, so nothing else gives the element size.
+    fn gated(cast: &str) -> Vec<Kernel> {
+        let src = format!(
+            "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n\
+             def gate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n    \
+             offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+             g = tl.load(x_ptr + offs, mask=offs < n).to(tl.float32)\n    \
+             u = tl.load(x_ptr + n + offs, mask=offs < n)\n    \
+             g = (g / (1 + tl.exp(-g))).to({cast})\n    \
+             tl.store(out_ptr + offs, g * u, mask=offs < n)\n\n\n\
+             def gate(x, out):\n    n = out.numel()\n    \
+             gate_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)\n"
+        );
+        extract_text(Language::Triton, &src).kernels
+    }
+
+    #[test]
+    fn a_cast_to_the_output_type_is_the_width_the_other_version_names() {
+        use crate::forecast::Forecaster;
+        let (named, own) = (gated("tl.float16"), gated("out_ptr.dtype.element_ty"));
+        let f = crate::forecast::TrainedForecaster::shipped().expect("model");
+        let hint = f.forecast(&named[0], &own[0]);
+        assert!(hint.speedup.log2().abs() < 0.2, "{hint:?}");
+        let p = EmbeddedForecaster::new();
+        let (b, c) = p.program_pair_profiles(&named, &own).expect("a pair");
+        assert_eq!(b.features.load_bytes, c.features.load_bytes);
     }
 }
