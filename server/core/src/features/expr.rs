@@ -634,6 +634,16 @@ impl ExprParser<'_> {
                         }
                         // `x.element_size()`: a float's bytes, whatever the tensor.
                         None if name.ends_with(".element_size") && args.is_empty() => Some(4.0),
+                        // `x.size(0)`, `x.numel()` that nothing gives: a size known only at
+                        // run time, named as `x.shape[0]` is (one name for both spellings),
+                        // so the sizes a program reads are taken together (`spread`).
+                        None if tensor_size_key(&name, &args).is_some() => {
+                            let key = tensor_size_key(&name, &args)?;
+                            let e = self.env.lookup(&key, self.depth);
+                            self.guesses += e.guesses;
+                            self.device_queries += e.device_queries;
+                            Some(e.value)
+                        }
                         None => {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;
@@ -691,6 +701,20 @@ const INTEGER_WORDS: [&str; 16] = [
     "int", "unsigned", "signed", "long", "short", "char", "const", "size_t", "int32_t", "uint32_t", "int64_t",
     "uint64_t", "int16_t", "uint16_t", "int8_t", "uint8_t",
 ];
+
+/// The name a tensor's size read by a call goes by: `x.size(1)` is `x.shape[1]`,
+/// `x.numel()` itself; `None` for other calls (`x.size()` is a tuple, `x.stride(0)` a
+/// stride, not a size of the problem).
+fn tensor_size_key(name: &str, args: &[f64]) -> Option<String> {
+    let integral = args.iter().all(|a| a.fract() == 0.0);
+    match (name.rsplit_once('.'), args) {
+        (Some((tensor, "size")), [dim]) if integral && !tensor.is_empty() => {
+            Some(format!("{tensor}.shape[{}]", *dim as i64))
+        }
+        (Some((tensor, "numel")), []) if !tensor.is_empty() => Some(format!("{tensor}.numel()")),
+        _ => None,
+    }
+}
 
 /// The name a call with constant arguments is defined under: `x.stride(0)`, `x.numel()`.
 fn call_key(name: &str, args: &[f64]) -> String {

@@ -7,6 +7,7 @@ use crate::kernel::Language;
 mod host_code;
 mod kernels;
 mod python;
+mod run_time_sizes;
 mod tails;
 mod torch;
 mod torch_fusion;
