@@ -17,6 +17,7 @@ mod macro_launches;
 pub(crate) mod macros;
 mod normalize;
 mod pieces;
+mod pybranch;
 mod pycall;
 mod pydtype;
 mod pyhelper;

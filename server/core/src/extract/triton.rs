@@ -355,6 +355,8 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                     // `BLOCK = min(BLOCK, 4096)`: the new value in terms of the old one.
                     if let Some(old) = out.get(&name) {
                         value = substitute(&value, &name, &format!("({old})"));
+                        // `if BLOCK > 16384: BLOCK = 16384`: the new value where the branch is taken.
+                        value = super::pybranch::conditional(n, node, src, &name, value, old);
                     }
                     out.insert(name, value);
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")

@@ -54,3 +54,81 @@ fn a_grid_of_several_run_time_sizes_is_one_realistic_problem() {
         assert!(p.cost.total < 1e9, "{read}: {:?}", p.cost);
     }
 }
+
+/// An RMSNorm in the common Triton style over 16-bit rows: a program per row, the row walked in blocks
+/// (`range(0, N, BLOCK_SIZE)`), the block chosen by `block` in the wrapper.
+fn rms_norm(sizes: &str, block: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def rms_kernel(X, Y, W, stride, N, eps, BLOCK_SIZE: tl.constexpr):
+    X += tl.program_id(0) * stride
+    Y += tl.program_id(0) * stride
+    acc = tl.zeros([BLOCK_SIZE], dtype=tl.float32)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        x = tl.load(X + cols, mask=cols < N, other=0.0).to(tl.float32)
+        acc += x * x
+    rstd = 1 / tl.sqrt(tl.sum(acc, axis=0) / N + eps)
+    for off in range(0, N, BLOCK_SIZE):
+        cols = off + tl.arange(0, BLOCK_SIZE)
+        mask = cols < N
+        w = tl.load(W + cols, mask=mask).to(tl.float32)
+        x = tl.load(X + cols, mask=mask, other=0.0).to(tl.float32)
+        tl.store(Y + cols, (x * rstd * w).to(tl.bfloat16), mask=mask)
+
+def rms_norm(x, w, eps):
+    y = torch.empty_like(x)
+    {sizes}
+    {block}
+    rms_kernel[(M,)](x, y, w, x.stride(0), N, eps, BLOCK_SIZE=BLOCK_SIZE, num_warps=8)
+    return y
+"#
+    )
+}
+
+fn rms_profile(sizes: &str, block: &str) -> crate::features::Profile {
+    let ex = extract_text(Language::Triton, &rms_norm(sizes, block));
+    crate::features::profile(ex.kernel("rms_kernel").expect("kernel"))
+}
+
+#[test]
+fn a_block_wider_than_its_row_issues_its_whole_width() {
+    let sizes = "M, N = 16384, 4096";
+    let wide = rms_profile(sizes, "BLOCK_SIZE = 16384");
+    let fit = rms_profile(sizes, "BLOCK_SIZE = triton.next_power_of_2(N)");
+    // The same bytes: the mask keeps the loads to the row.
+    assert_eq!(wide.features.load_bytes, fit.features.load_bytes);
+    // Four times the lanes issued (the masked ones too), and 64 elements a thread held in
+    // registers leave room for one program per SM: slower by far (1.7–1.85× on an H100).
+    assert!(wide.cost.compute > 3.0 * fit.cost.compute, "{:?} against {:?}", wide.cost, fit.cost);
+    assert!(wide.cost.total > 1.2 * fit.cost.total, "{:?} against {:?}", wide.cost, fit.cost);
+    assert!(wide.features.occupancy < fit.features.occupancy, "{:?} against {:?}", wide.features, fit.features);
+}
+
+#[test]
+fn a_block_capped_in_a_branch_keeps_its_value_where_the_branch_is_not_taken() {
+    let sizes = "M, N = 16384, 4096";
+    let fit = rms_profile(sizes, "BLOCK_SIZE = triton.next_power_of_2(N)");
+    for block in [
+        "BLOCK_SIZE = triton.next_power_of_2(N)\n    if BLOCK_SIZE > 16384:\n        BLOCK_SIZE = 16384",
+        "BLOCK_SIZE = 16384\n    if N <= 8192:\n        BLOCK_SIZE = triton.next_power_of_2(N)",
+        "BLOCK_SIZE = 1\n    if N > 65536:\n        BLOCK_SIZE = 16384\n    else:\n        BLOCK_SIZE = triton.next_power_of_2(N)",
+        "BLOCK_SIZE = 1\n    if N > 65536:\n        BLOCK_SIZE = 16384\n    elif N > 1024:\n        BLOCK_SIZE = triton.next_power_of_2(N)\n    \
+         else:\n        BLOCK_SIZE = 1024",
+    ] {
+        let p = rms_profile(sizes, block);
+        assert_eq!(p.features.tile_elems, 4096.0, "{block}: {:?}", p.features);
+        assert_eq!(p.cost, fit.cost, "{block}");
+    }
+}
+
+#[test]
+fn an_epsilon_is_not_a_problem_size() {
+    let p = rms_profile("M, N = x.shape", "BLOCK_SIZE = triton.next_power_of_2(N)");
+    assert_eq!(p.assumed, ["x.shape[0]", "x.shape[1]"]);
+}

@@ -120,10 +120,15 @@ impl Walker<'_> {
                 }
                 let before = self.acc.load;
                 self.loop_load.push(0.0);
+                let issue = self.issue;
+                self.issue *= trip.ceil();
                 if let Some(body) = node.child_by_field_name("body") {
                     self.block(body, mult * trip, depth + 1);
                 }
-                let per_iter = self.loop_load.pop().unwrap_or(0.0);
+                self.issue = issue;
+                // A loop of less than one trip (`range(0, N, BLOCK)` with a block wider
+                // than N) runs once with its tile masked to N: that much is in flight.
+                let per_iter = self.loop_load.pop().unwrap_or(0.0) * trip.min(1.0);
                 self.acc.iter_load = self.acc.iter_load.max(per_iter);
                 self.acc.loop_loads += self.acc.load - before;
                 if top && self.acc.load > before {
@@ -133,9 +138,12 @@ impl Walker<'_> {
             "while_statement" => {
                 self.acc.loops += 1.0;
                 self.acc.guesses += 1;
+                let issue = self.issue;
+                self.issue *= 8.0;
                 if let Some(body) = node.child_by_field_name("body") {
                     self.block(body, mult * 8.0, depth + 1);
                 }
+                self.issue = issue;
             }
             "if_statement" | "else_clause" | "elif_clause" | "with_statement" | "block" => {
                 if let Some(c) = node.child_by_field_name("condition") {
@@ -250,6 +258,7 @@ impl Walker<'_> {
                 let shape = self.shape_of(ptr);
                 let elems = self.size(&shape);
                 self.acc.tile = self.acc.tile.max(elems);
+                self.acc.lanes += elems * self.issue;
                 let (per_element, vector) = self.sectors(ptr);
                 let useful = elems * self.elem;
                 let bytes = elems * per_element;
