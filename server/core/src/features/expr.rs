@@ -447,6 +447,81 @@ impl ExprParser<'_> {
     }
 
     fn expr(&mut self) -> Option<f64> {
+        let value = self.ternary()?;
+        if !self.eat_word("if") {
+            return Some(value);
+        }
+        // Python's `a if c else b` (`BLOCK = 128 if not TESLA else 64`): `c` decides where it
+        // has a value; where it has none or rests on a guess (a device's name, `x in {16,
+        // 32}`, a size known at run time), `a`, the value as written first, is taken as a guess.
+        let (start, guesses) = (self.pos, self.guesses);
+        let missing = self.env.missing.borrow().clone();
+        let cond = self.logical_or().filter(|_| self.word_at(self.pos, "else") && self.guesses == guesses);
+        if cond.is_none() {
+            self.guesses = guesses;
+            *self.env.missing.borrow_mut() = missing;
+            self.guesses += 1;
+            self.pos = self.else_after(start)?;
+        }
+        if !self.eat_word("else") {
+            return None;
+        }
+        let other = self.expr()?;
+        Some(if cond.unwrap_or(1.0) != 0.0 { value } else { other })
+    }
+
+    fn word_at(&self, at: usize, word: &str) -> bool {
+        matches!(self.tokens.get(at), Some(Tok::Name(n)) if n == word)
+    }
+
+    fn eat_word(&mut self, word: &str) -> bool {
+        let found = self.word_at(self.pos, word);
+        self.pos += usize::from(found);
+        found
+    }
+
+    /// Where the `else` of a conditional expression whose condition starts at `start` is,
+    /// outside brackets.
+    fn else_after(&self, start: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for at in start..self.tokens.len() {
+            match &self.tokens[at] {
+                Tok::Op("(" | "[") => depth += 1,
+                Tok::Op(")" | "]") => depth -= 1,
+                Tok::Name(n) if n == "else" && depth == 0 => return Some(at),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Python's `or`, `and` and `not` over comparisons, as 1 or 0.
+    fn logical_or(&mut self) -> Option<f64> {
+        let mut v = self.logical_and()?;
+        while self.eat_word("or") {
+            let r = self.logical_and()?;
+            v = f64::from(v != 0.0 || r != 0.0);
+        }
+        Some(v)
+    }
+
+    fn logical_and(&mut self) -> Option<f64> {
+        let mut v = self.logical_not()?;
+        while self.eat_word("and") {
+            let r = self.logical_not()?;
+            v = f64::from(v != 0.0 && r != 0.0);
+        }
+        Some(v)
+    }
+
+    fn logical_not(&mut self) -> Option<f64> {
+        if self.eat_word("not") {
+            return Some(f64::from(self.logical_not()? == 0.0));
+        }
+        self.ternary()
+    }
+
+    fn ternary(&mut self) -> Option<f64> {
         let cond = self.bitwise(0)?;
         if self.eat("?") {
             let a = self.expr()?;
@@ -596,9 +671,13 @@ impl ExprParser<'_> {
                 }
                 if self.eat("(") {
                     let mut args = Vec::new();
+                    // Whether the first argument rested on a guess (`tl.where`'s condition).
+                    let mut first_guessed = false;
                     if !self.eat(")") {
                         loop {
+                            let guesses = self.guesses;
                             args.push(self.expr()?);
+                            first_guessed |= args.len() == 1 && self.guesses > guesses;
                             if self.eat(")") {
                                 break;
                             }
@@ -606,6 +685,11 @@ impl ExprParser<'_> {
                                 return None;
                             }
                         }
+                    }
+                    if let ("tl.where" | "torch.where", [cond, a, b]) = (name.as_str(), &args[..]) {
+                        // `block_mask = tl.where(start < seq_len, 1, 0)`: the condition decides
+                        // where it has a value, else the value it picks when true.
+                        return Some(if first_guessed || *cond != 0.0 { *a } else { *b });
                     }
                     if let Some(body) = self.env.expand(&name, &args) {
                         let e = self.env.eval_depth(&body, self.depth + 1)?;

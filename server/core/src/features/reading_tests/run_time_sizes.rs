@@ -132,3 +132,78 @@ fn an_epsilon_is_not_a_problem_size() {
     let p = rms_profile("M, N = x.shape", "BLOCK_SIZE = triton.next_power_of_2(N)");
     assert_eq!(p.assumed, ["x.shape[0]", "x.shape[1]"]);
 }
+
+/// A causal attention forward in the common Triton style: a program per block of queries,
+/// the keys walked up to the diagonal where `tl.where` says the block holds queries, the
+/// block size picked by a Python conditional expression in the wrapper.
+fn causal_attention(block: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+IS_OLD_GPU = "V100" in torch.cuda.get_device_name(0)
+
+@triton.jit
+def attn_fwd(Q, K, V, Out, Seqlen, sm_scale, stride_t, stride_h,
+             BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr):
+    head = tl.program_id(0)
+    start_m = tl.program_id(1)
+    seq_len = tl.load(Seqlen)
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, BLOCK_D)
+    q = tl.load(Q + offs_m[:, None] * stride_t + head * stride_h + offs_d[None, :])
+    m_i = tl.zeros([BLOCK_M], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+    live = tl.where(start_m * BLOCK_M < seq_len, 1, 0)
+    for start_n in range(0, live * (start_m + 1) * BLOCK_M, BLOCK_N):
+        k = tl.load(K + (start_n + offs_n[None, :]) * stride_t + head * stride_h + offs_d[:, None])
+        qk = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)
+        qk += tl.dot(q, k) * sm_scale
+        qk = tl.where(offs_m[:, None] >= (start_n + offs_n[None, :]), qk, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, 1))
+        p = tl.exp(qk - m_new[:, None])
+        alpha = tl.exp(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + (start_n + offs_n[:, None]) * stride_t + head * stride_h + offs_d[None, :])
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    tl.store(Out + offs_m[:, None] * stride_t + head * stride_h + offs_d[None, :], acc / l_i[:, None])
+
+def attention(q, k, v, seqlen):
+    {block}
+    T, H, D = q.shape
+    o = torch.empty_like(q)
+    num_warps = 4 if D <= 64 else 8
+    grid = (H, triton.cdiv(T, BLOCK))
+    attn_fwd[grid](q, k, v, o, seqlen, 1.0 / D ** 0.5, q.stride(0), q.stride(1),
+                   BLOCK_M=BLOCK, BLOCK_D=D, BLOCK_N=BLOCK, num_warps=num_warps)
+    return o
+"#
+    )
+}
+
+#[test]
+fn a_python_conditional_expression_and_tl_where_take_a_value_not_a_size() {
+    let profile = |block: &str| {
+        let ex = extract_text(Language::Triton, &causal_attention(block));
+        crate::features::profile(ex.kernel("attn_fwd").expect("kernel"))
+    };
+    let written = profile("BLOCK = 128");
+    // The condition names a device the file cannot know: the value written first, 128.
+    let conditional = profile("BLOCK = 128 if not IS_OLD_GPU else 64");
+    assert_eq!(conditional.features, written.features);
+    assert!(!conditional.assumed.iter().any(|n| n.contains("BLOCK")), "{:?}", conditional.assumed);
+    // A condition with a value decides.
+    let decided = profile("BLOCK = 128 if 2 > 3 else 64");
+    assert!(decided.features.blocks > written.features.blocks, "{:?}", decided.features);
+    // Per program: a few 128×128 tiles of exponentials a key block, never 128^4 elements;
+    // the loop to the diagonal runs a few trips, not 2^22 (`tl.where` gives 1 or 0).
+    let per_program = written.features.scalar_ops / written.features.blocks;
+    let trips = (2f64.powi(22) / 128.0).sqrt();
+    assert!(per_program < 20.0 * 128.0 * 128.0 * trips, "{per_program} ops a program: {:?}", written.features);
+    assert!(written.features.tensor_flops < 1e13, "{:?}", written.features);
+}

@@ -37,8 +37,29 @@ impl Walker<'_> {
                     "zeros" | "full" | "empty" => {
                         if let Some(t) = args.and_then(|a| a.named_child(0)) {
                             let mut c = t.walk();
-                            for dim in t.named_children(&mut c) {
-                                shape.insert(self.text(dim).to_string());
+                            let dims: Vec<Node> = t.named_children(&mut c).collect();
+                            // `tl.zeros([M, N])`: each size on its own axis, as `rows[:, None]`
+                            // and `cols[None, :]` place theirs, so the tile and the ranges that
+                            // index it (`tl.where(offs_m[:, None] >= offs_n[None, :], qk, …)`)
+                            // are one M×N tile, not M×N×M×N.
+                            for (slot, dim) in dims.iter().enumerate() {
+                                let text = self.text(*dim).to_string();
+                                shape.insert(if dims.len() > 1 { format!("{text}@{slot}") } else { text });
+                            }
+                        }
+                        false
+                    }
+                    // (M, K) · (K, N) is M×N: the rows of the first, the columns of the second.
+                    "dot" => {
+                        let operand = |i: u32| args.and_then(|a| a.named_child(i)).map(|n| self.shape_of(n));
+                        if let (Some(a), Some(b)) = (operand(0), operand(1)) {
+                            let rows = a.iter().filter(|d| d.ends_with("@0"));
+                            let cols = b.iter().filter(|d| d.ends_with("@1"));
+                            let tagged: Shape = rows.chain(cols).cloned().collect();
+                            if tagged.len() == 2 {
+                                shape.extend(tagged);
+                            } else {
+                                shape.extend(a.into_iter().chain(b));
                             }
                         }
                         false
