@@ -261,6 +261,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             external: None,
             allocations: BTreeMap::new(),
             trips: super::trips::loop_trips(n, node, src),
+            taken: super::branches::branches(n, node, src),
         };
         for callee in callees {
             facts.launches.push(LaunchDraft {

@@ -195,6 +195,24 @@ impl Env {
         e
     }
 
+    /// Evaluates a condition (C's `n < 1024 && !fast`, Python's `n < 1024 and not fast`) as
+    /// 1 or 0, without naming what it lacks as a problem size; `None` if it is not one.
+    pub fn eval_condition(&self, text: &str) -> Option<Eval> {
+        let before = self.missing.borrow().clone();
+        let tokens = tokenize(text.trim());
+        let e = tokens.and_then(|tokens| {
+            let mut p = ExprParser { tokens: &tokens, pos: 0, env: self, guesses: 0, device_queries: 0, depth: 0 };
+            let value = p.logical_or()?;
+            (p.pos == tokens.len() && value.is_finite()).then_some(Eval {
+                value,
+                guesses: p.guesses,
+                device_queries: p.device_queries,
+            })
+        });
+        *self.missing.borrow_mut() = before;
+        e
+    }
+
     /// Evaluates, falling back to `default` (counted as a guess) on failure.
     pub fn eval_or(&self, text: Option<&str>, default: f64) -> Eval {
         text.and_then(|t| self.eval(t)).unwrap_or(Eval { value: default, guesses: 1, device_queries: 0 })
@@ -347,9 +365,9 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    const OPS: [&str; 24] = [
-        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "(", ")", ",", "?", ":", "<", ">",
-        "[", "&", "|", "^",
+    const OPS: [&str; 27] = [
+        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "(", ")", ",", "?", ":",
+        "<", ">", "[", "&", "|", "^", "!",
     ];
     while i < bytes.len() {
         let c = bytes[i] as char;
@@ -495,10 +513,10 @@ impl ExprParser<'_> {
         None
     }
 
-    /// Python's `or`, `and` and `not` over comparisons, as 1 or 0.
+    /// Python's `or`, `and` and `not` (C's `||`, `&&` and `!`) over comparisons, as 1 or 0.
     fn logical_or(&mut self) -> Option<f64> {
         let mut v = self.logical_and()?;
-        while self.eat_word("or") {
+        while self.eat_word("or") || self.eat("||") {
             let r = self.logical_and()?;
             v = f64::from(v != 0.0 || r != 0.0);
         }
@@ -507,7 +525,7 @@ impl ExprParser<'_> {
 
     fn logical_and(&mut self) -> Option<f64> {
         let mut v = self.logical_not()?;
-        while self.eat_word("and") {
+        while self.eat_word("and") || self.eat("&&") {
             let r = self.logical_not()?;
             v = f64::from(v != 0.0 && r != 0.0);
         }
@@ -515,14 +533,14 @@ impl ExprParser<'_> {
     }
 
     fn logical_not(&mut self) -> Option<f64> {
-        if self.eat_word("not") {
+        if self.eat_word("not") || self.eat("!") {
             return Some(f64::from(self.logical_not()? == 0.0));
         }
-        self.ternary()
+        self.bitwise(0)
     }
 
     fn ternary(&mut self) -> Option<f64> {
-        let cond = self.bitwise(0)?;
+        let cond = self.logical_or()?;
         if self.eat("?") {
             let a = self.expr()?;
             if !self.eat(":") {

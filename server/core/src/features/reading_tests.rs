@@ -4,6 +4,7 @@
 use crate::extract::extract_text;
 use crate::kernel::Language;
 
+mod exclusive;
 mod host_code;
 mod kernels;
 mod python;
