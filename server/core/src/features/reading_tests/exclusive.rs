@@ -1,5 +1,6 @@
 //! Launches of which one runs: an `if`/`else` on the sizes, a `switch`, a `return` after a
-//! launch. The branch the program's sizes take runs; the other launch costs nothing.
+//! launch. The branch the program's sizes take runs; the other launch costs nothing. Of a
+//! torch extension's launches, the one its tensor entry makes, not its test `main`'s.
 
 use crate::extract::extract_text;
 use crate::kernel::Language;
@@ -110,4 +111,39 @@ def copy(x):
     // A wrapper's kernels are timed together (each carries the others): of its three
     // launches one runs, whichever kernel the wrapper is read from.
     assert_eq!((runs("copy_all"), runs("copy_rows")), (1.0, 1.0));
+}
+
+#[test]
+fn a_torch_extension_is_read_at_its_tensor_entry_not_its_test_main() {
+    // The file keeps its command-line check: a C launcher that `main` calls with three
+    // elements. Python runs the `torch::Tensor` entry, on a tensor sized at run time.
+    let src = r#"
+#include <torch/extension.h>
+__global__ void scale_kernel(const float* x, float* y, float s, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = s * x[i];
+}
+void scale(const float* x, float* y, int n) {
+    scale_kernel<<<(n + 255) / 256, 256>>>(x, y, 2.0f, n);
+}
+int main() {
+    int n = 3;
+    float *x, *y;
+    cudaMalloc(&x, n * sizeof(float));
+    cudaMalloc(&y, n * sizeof(float));
+    scale(x, y, n);
+    return 0;
+}
+torch::Tensor scale(torch::Tensor x) {
+    int n = x.numel();
+    auto y = torch::empty_like(x);
+    scale_kernel<<<(n + 255) / 256, 256>>>(x.data_ptr<float>(), y.data_ptr<float>(), 2.0f, n);
+    return y;
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scale", &scale); }
+"#;
+    let ex = extract_text(Language::Cuda, src);
+    let p = crate::features::profile(ex.kernel("scale_kernel").expect("kernel"));
+    assert_eq!(p.assumed, ["x.numel()"], "{:?}", p.features);
+    assert!(p.features.load_bytes > 1e6, "a tensor's worth, not 12 bytes: {:?}", p.features);
 }
