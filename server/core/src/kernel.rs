@@ -106,6 +106,22 @@ pub struct LaunchSite {
     /// written (`for t in tensors:`, a `while`). The launch runs once per trip of each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub trips: Vec<String>,
+    /// The branches of its function the launch lies in, outermost first (`if (n < 1024)
+    /// small<<<…>>>(…); else big<<<…>>>(…);`, a `case`, an earlier `if (…) { …; return; }`):
+    /// it runs where each holds.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub taken: Vec<Branch>,
+}
+
+/// One branch a launch lies in: it runs where `condition` (C's or Python's form) is true
+/// if `holds`, false if not; where the condition has no value (`x.is_contiguous()`), it
+/// runs if `if_unknown` (an `if`'s first branch, after an early `return`), else not (an
+/// `else`: the branch written first is the one taken).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Branch {
+    pub condition: String,
+    pub holds: bool,
+    pub if_unknown: bool,
 }
 
 impl LaunchSite {

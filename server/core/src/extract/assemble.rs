@@ -283,7 +283,7 @@ fn build(
             (site, l.case.as_ref())
         })
         .collect();
-    let sites = pick_cases(sites);
+    let sites = torch_entry_first(pick_cases(sites));
     // The kernel's helpers, and the function-like macros its launches are written with.
     let mut uses = draft.uses.clone();
     uses.extend(launch_macros(&sites, helpers));
@@ -312,6 +312,24 @@ fn build(
     };
     kernel.identity = kernel.compute_identity();
     kernel
+}
+
+/// A torch extension that keeps its command-line test (`int main()` calling a C launcher
+/// with `N = 3`) is run from Python through its `torch::Tensor` entry: the launches that
+/// entry makes (their arguments `x.data_ptr<float>()`) come first, and those a `main`
+/// makes last.
+fn torch_entry_first(sites: Vec<LaunchSite>) -> Vec<LaunchSite> {
+    let rank = |site: &LaunchSite| {
+        let torch = site.args.iter().chain(site.locals.values()).any(|a| a.contains("data_ptr"));
+        match (torch, site.host_name == "main") {
+            (true, _) => 0,
+            (false, false) => 1,
+            (false, true) => 2,
+        }
+    };
+    let mut sites = sites;
+    sites.sort_by_key(rank);
+    sites
 }
 
 /// Gives each Triton kernel the other kernels its launching wrapper launches (a

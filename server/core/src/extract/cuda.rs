@@ -436,6 +436,7 @@ fn draft_at(
             external: None,
             allocations: BTreeMap::new(),
             trips: super::trips::loop_trips(at, item, src),
+            taken: super::branches::branches(at, item, src),
         },
     }
 }

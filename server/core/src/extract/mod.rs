@@ -7,6 +7,7 @@
 //! resolves helpers and attaches launch sites to kernels by name.
 
 mod assemble;
+mod branches;
 mod callers;
 mod cuda;
 mod embedded_cuda;
@@ -17,6 +18,7 @@ mod macro_launches;
 pub(crate) mod macros;
 mod normalize;
 mod pieces;
+mod pybranch;
 mod pycall;
 mod pydtype;
 mod pyhelper;

@@ -261,6 +261,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             external: None,
             allocations: BTreeMap::new(),
             trips: super::trips::loop_trips(n, node, src),
+            taken: super::branches::branches(n, node, src),
         };
         for callee in callees {
             facts.launches.push(LaunchDraft {
@@ -355,6 +356,8 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                     // `BLOCK = min(BLOCK, 4096)`: the new value in terms of the old one.
                     if let Some(old) = out.get(&name) {
                         value = substitute(&value, &name, &format!("({old})"));
+                        // `if BLOCK > 16384: BLOCK = 16384`: the new value where the branch is taken.
+                        value = super::pybranch::conditional(n, node, src, &name, value, old);
                     }
                     out.insert(name, value);
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")

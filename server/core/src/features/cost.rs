@@ -36,6 +36,11 @@ pub struct Rates {
     pub max_blocks_per_sm: f64,
     /// Shared memory per SM, bytes.
     pub shared_per_sm: f64,
+    /// 32-bit registers per SM (a thread holds at most 255).
+    pub registers_per_sm: f64,
+    /// One instruction for one lane: an SM issues four warps' instructions a cycle (128
+    /// lanes), 132 SMs at 1.755 GHz.
+    pub lane_issue: f64,
     /// Streaming multiprocessors.
     pub sms: f64,
     /// How much faster L2 serves a sector read again soon than DRAM serves it the first time.
@@ -68,6 +73,8 @@ impl Rates {
         max_threads_per_sm: 2048.0,
         max_blocks_per_sm: 32.0,
         shared_per_sm: 228.0 * 1024.0,
+        registers_per_sm: 65536.0,
+        lane_issue: 3.0e12 / (128.0 * 132.0 * 1.755e9),
         sms: 132.0,
         l2_over_dram: 3.0,
         serial_load: 30e-9 * 3.0e12,

@@ -437,11 +437,14 @@ fn block_dims(text: &str, env: &mut Env, typical: f64, guesses: &mut u32) -> [f6
     let dim3 = resolved.trim_start().starts_with("dim3");
     let parts = components(&resolved).unwrap_or_else(|| vec![resolved.clone()]);
     let mut out = [1.0; 3];
+    // The first axis whose size is a guess (`dim3 block(1, n_cols / 4)` of a run-time row).
+    let mut guessed_axis = None;
     for (axis, (slot, part)) in out.iter_mut().zip(parts.iter()).enumerate() {
         let before = env.missing.borrow().clone();
         match env.eval(part) {
             Some(e) if e.guesses == 0 => *slot = e.value.max(1.0),
             _ => {
+                guessed_axis.get_or_insert(axis);
                 *env.missing.borrow_mut() = before;
                 *guesses += 1;
                 let at = |env: &mut Env, unknown: f64| {
@@ -457,6 +460,12 @@ fn block_dims(text: &str, env: &mut Env, typical: f64, guesses: &mut u32) -> [f6
                 *slot = capped.unwrap_or(if axis == 0 { typical } else { 1.0 });
             }
         }
+    }
+    // A block whose size rests on a guessed axis has the typical block's threads, whichever
+    // axis it is: `(1, n_cols / 4, 1)` is a row of threads along y, not a single thread.
+    if let Some(axis) = guessed_axis.filter(|a| *a > 0 && out[*a] == 1.0) {
+        let known: f64 = out.iter().product();
+        out[axis] = (typical / known).floor().max(1.0);
     }
     let name = text.trim();
     if !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') && !env.values.contains_key(name) {

@@ -195,6 +195,24 @@ impl Env {
         e
     }
 
+    /// Evaluates a condition (C's `n < 1024 && !fast`, Python's `n < 1024 and not fast`) as
+    /// 1 or 0, without naming what it lacks as a problem size; `None` if it is not one.
+    pub fn eval_condition(&self, text: &str) -> Option<Eval> {
+        let before = self.missing.borrow().clone();
+        let tokens = tokenize(text.trim());
+        let e = tokens.and_then(|tokens| {
+            let mut p = ExprParser { tokens: &tokens, pos: 0, env: self, guesses: 0, device_queries: 0, depth: 0 };
+            let value = p.logical_or()?;
+            (p.pos == tokens.len() && value.is_finite()).then_some(Eval {
+                value,
+                guesses: p.guesses,
+                device_queries: p.device_queries,
+            })
+        });
+        *self.missing.borrow_mut() = before;
+        e
+    }
+
     /// Evaluates, falling back to `default` (counted as a guess) on failure.
     pub fn eval_or(&self, text: Option<&str>, default: f64) -> Eval {
         text.and_then(|t| self.eval(t)).unwrap_or(Eval { value: default, guesses: 1, device_queries: 0 })
@@ -347,9 +365,9 @@ fn tokenize(text: &str) -> Option<Vec<Tok>> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
-    const OPS: [&str; 24] = [
-        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "(", ")", ",", "?", ":", "<", ">",
-        "[", "&", "|", "^",
+    const OPS: [&str; 27] = [
+        "//", "<<", ">>", "**", "<=", ">=", "==", "!=", "&&", "||", "+", "-", "*", "/", "%", "(", ")", ",", "?", ":",
+        "<", ">", "[", "&", "|", "^", "!",
     ];
     while i < bytes.len() {
         let c = bytes[i] as char;
@@ -447,7 +465,82 @@ impl ExprParser<'_> {
     }
 
     fn expr(&mut self) -> Option<f64> {
-        let cond = self.bitwise(0)?;
+        let value = self.ternary()?;
+        if !self.eat_word("if") {
+            return Some(value);
+        }
+        // Python's `a if c else b` (`BLOCK = 128 if not TESLA else 64`): `c` decides where it
+        // has a value; where it has none or rests on a guess (a device's name, `x in {16,
+        // 32}`, a size known at run time), `a`, the value as written first, is taken as a guess.
+        let (start, guesses) = (self.pos, self.guesses);
+        let missing = self.env.missing.borrow().clone();
+        let cond = self.logical_or().filter(|_| self.word_at(self.pos, "else") && self.guesses == guesses);
+        if cond.is_none() {
+            self.guesses = guesses;
+            *self.env.missing.borrow_mut() = missing;
+            self.guesses += 1;
+            self.pos = self.else_after(start)?;
+        }
+        if !self.eat_word("else") {
+            return None;
+        }
+        let other = self.expr()?;
+        Some(if cond.unwrap_or(1.0) != 0.0 { value } else { other })
+    }
+
+    fn word_at(&self, at: usize, word: &str) -> bool {
+        matches!(self.tokens.get(at), Some(Tok::Name(n)) if n == word)
+    }
+
+    fn eat_word(&mut self, word: &str) -> bool {
+        let found = self.word_at(self.pos, word);
+        self.pos += usize::from(found);
+        found
+    }
+
+    /// Where the `else` of a conditional expression whose condition starts at `start` is,
+    /// outside brackets.
+    fn else_after(&self, start: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for at in start..self.tokens.len() {
+            match &self.tokens[at] {
+                Tok::Op("(" | "[") => depth += 1,
+                Tok::Op(")" | "]") => depth -= 1,
+                Tok::Name(n) if n == "else" && depth == 0 => return Some(at),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// Python's `or`, `and` and `not` (C's `||`, `&&` and `!`) over comparisons, as 1 or 0.
+    fn logical_or(&mut self) -> Option<f64> {
+        let mut v = self.logical_and()?;
+        while self.eat_word("or") || self.eat("||") {
+            let r = self.logical_and()?;
+            v = f64::from(v != 0.0 || r != 0.0);
+        }
+        Some(v)
+    }
+
+    fn logical_and(&mut self) -> Option<f64> {
+        let mut v = self.logical_not()?;
+        while self.eat_word("and") || self.eat("&&") {
+            let r = self.logical_not()?;
+            v = f64::from(v != 0.0 && r != 0.0);
+        }
+        Some(v)
+    }
+
+    fn logical_not(&mut self) -> Option<f64> {
+        if self.eat_word("not") || self.eat("!") {
+            return Some(f64::from(self.logical_not()? == 0.0));
+        }
+        self.bitwise(0)
+    }
+
+    fn ternary(&mut self) -> Option<f64> {
+        let cond = self.logical_or()?;
         if self.eat("?") {
             let a = self.expr()?;
             if !self.eat(":") {
@@ -596,9 +689,13 @@ impl ExprParser<'_> {
                 }
                 if self.eat("(") {
                     let mut args = Vec::new();
+                    // Whether the first argument rested on a guess (`tl.where`'s condition).
+                    let mut first_guessed = false;
                     if !self.eat(")") {
                         loop {
+                            let guesses = self.guesses;
                             args.push(self.expr()?);
+                            first_guessed |= args.len() == 1 && self.guesses > guesses;
                             if self.eat(")") {
                                 break;
                             }
@@ -606,6 +703,11 @@ impl ExprParser<'_> {
                                 return None;
                             }
                         }
+                    }
+                    if let ("tl.where" | "torch.where", [cond, a, b]) = (name.as_str(), &args[..]) {
+                        // `block_mask = tl.where(start < seq_len, 1, 0)`: the condition decides
+                        // where it has a value, else the value it picks when true.
+                        return Some(if first_guessed || *cond != 0.0 { *a } else { *b });
                     }
                     if let Some(body) = self.env.expand(&name, &args) {
                         let e = self.env.eval_depth(&body, self.depth + 1)?;
@@ -634,6 +736,16 @@ impl ExprParser<'_> {
                         }
                         // `x.element_size()`: a float's bytes, whatever the tensor.
                         None if name.ends_with(".element_size") && args.is_empty() => Some(4.0),
+                        // `x.size(0)`, `x.numel()` that nothing gives: a size known only at
+                        // run time, named as `x.shape[0]` is (one name for both spellings),
+                        // so the sizes a program reads are taken together (`spread`).
+                        None if tensor_size_key(&name, &args).is_some() => {
+                            let key = tensor_size_key(&name, &args)?;
+                            let e = self.env.lookup(&key, self.depth);
+                            self.guesses += e.guesses;
+                            self.device_queries += e.device_queries;
+                            Some(e.value)
+                        }
                         None => {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;
@@ -691,6 +803,20 @@ const INTEGER_WORDS: [&str; 16] = [
     "int", "unsigned", "signed", "long", "short", "char", "const", "size_t", "int32_t", "uint32_t", "int64_t",
     "uint64_t", "int16_t", "uint16_t", "int8_t", "uint8_t",
 ];
+
+/// The name a tensor's size read by a call goes by: `x.size(1)` is `x.shape[1]`,
+/// `x.numel()` itself; `None` for other calls (`x.size()` is a tuple, `x.stride(0)` a
+/// stride, not a size of the problem).
+fn tensor_size_key(name: &str, args: &[f64]) -> Option<String> {
+    let integral = args.iter().all(|a| a.fract() == 0.0);
+    match (name.rsplit_once('.'), args) {
+        (Some((tensor, "size")), [dim]) if integral && !tensor.is_empty() => {
+            Some(format!("{tensor}.shape[{}]", *dim as i64))
+        }
+        (Some((tensor, "numel")), []) if !tensor.is_empty() => Some(format!("{tensor}.numel()")),
+        _ => None,
+    }
+}
 
 /// The name a call with constant arguments is defined under: `x.stride(0)`, `x.numel()`.
 fn call_key(name: &str, args: &[f64]) -> String {

@@ -151,12 +151,25 @@ pub(super) fn problem_sizes(kernel: &Kernel, params: &[String], missing: &BTreeS
             let sized = [".shape[", ".size(", ".numel("].iter().any(|s| name.contains(s));
             (sized || !name.contains('[')) && !name.starts_with("tl.") && !buffers.contains(name.as_str())
         })
+        // A float scalar by its name (`eps`, `sm_scale`, Python's untyped ones too) is never a size.
+        .filter(|name| !float_named(name))
         .filter(|name| {
             let root = name.split('.').next().unwrap_or(name);
             params.iter().any(|p| p == root) || launch_words.contains(root)
         })
         .cloned()
         .collect()
+}
+
+/// `eps`, `variance_epsilon`, `sm_scale`, `alpha`: a name that says it holds a float.
+fn float_named(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n == "eps"
+        || n.ends_with("_eps")
+        || n.starts_with("eps_")
+        || n.contains("epsilon")
+        || n.ends_with("scale")
+        || ["alpha", "beta", "momentum", "lr", "temperature", "softcap", "weight_decay"].contains(&n.as_str())
 }
 
 /// The CUDA kernel's floating-point scalar parameters (`float eps`, `double alpha`).

@@ -176,9 +176,35 @@ impl Profile {
     /// Scales a launch's profile by the trips of the loops around it in its launching
     /// function (a pass loop, one launch per tensor): traffic, work, launches and cost.
     fn repeat(&mut self, kernel: &Kernel, assumed: f64) {
-        let Some(site) = kernel.launches.first().filter(|s| !s.trips.is_empty()) else { return };
+        let Some(site) = kernel.launches.first().filter(|s| !s.trips.is_empty() || !s.taken.is_empty()) else {
+            return;
+        };
         let env = launch::environment(kernel, &[], assumed);
         let mut times = 1.0;
+        // A launch in a branch that the program's sizes (or the sizes assumed) do not take
+        // does not run: `if (n < 1024) small<<<…>>>(…); else big<<<…>>>(…);` runs one.
+        // Branches taken on a guess count as one guess, however many.
+        let mut guessed = 0;
+        for branch in &site.taken {
+            // A size taken on a guess decides an order (`n < 1024`), never an equality
+            // (`mode == 6`, a `case`): equal to a guess is nothing but chance.
+            let decided =
+                env.eval_condition(&branch.condition).filter(|e| e.guesses == 0 || !branch.condition.contains("=="));
+            let runs = match decided {
+                Some(e) => {
+                    guessed += e.guesses.min(1);
+                    (e.value != 0.0) == branch.holds
+                }
+                None => {
+                    guessed += 1;
+                    branch.if_unknown
+                }
+            };
+            if !runs {
+                times = 0.0;
+            }
+        }
+        self.guesses += guessed.min(1);
         for text in &site.trips {
             match env.eval_quiet(text).filter(|e| e.value >= 1.0) {
                 Some(e) if e.guesses == 0 => times *= e.value.round(),
@@ -241,8 +267,10 @@ impl Profile {
         c.sync += q.sync;
         c.atomics += q.atomics;
         c.compute += q.compute;
-        c.overhead += q.overhead + rates.launch;
-        c.total += q.total + rates.launch;
+        // A launch in a branch not taken (no launches) costs nothing, not even its latency.
+        let launch = if o.launches > 0.0 { rates.launch } else { 0.0 };
+        c.overhead += q.overhead + launch;
+        c.total += q.total + launch;
         self.guesses += other.guesses;
         for name in &other.assumed {
             if !self.assumed.contains(name) {

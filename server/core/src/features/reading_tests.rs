@@ -5,9 +5,11 @@ use crate::extract::extract_text;
 use crate::kernel::Language;
 
 mod constant_memory;
+mod exclusive;
 mod host_code;
 mod kernels;
 mod python;
+mod run_time_sizes;
 mod tails;
 mod torch;
 mod torch_fusion;

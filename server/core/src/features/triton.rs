@@ -78,6 +78,9 @@ struct Acc {
     /// Accessed bytes, and the same weighted by the access's vector width in words.
     accessed: f64,
     vector_words: f64,
+    /// Lanes a program's loads and stores issue: the tile's whole width each trip, the
+    /// masked-off lanes too (a loop of 0.25 trips runs once).
+    lanes: f64,
     guesses: u32,
 }
 
@@ -95,6 +98,8 @@ struct Walker<'a> {
     elem: f64,
     acc: Acc,
     loop_load: Vec<f64>,
+    /// Trips the loops being walked run, each rounded up (a tile runs whole).
+    issue: f64,
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
@@ -236,6 +241,7 @@ fn profile_config(
         elem,
         acc: Acc::default(),
         loop_load: vec![0.0],
+        issue: 1.0,
     };
     let swizzle = params.iter().any(|p| p.contains("GROUP"));
     if let Some(def) = def {
@@ -264,7 +270,11 @@ fn profile_config(
     let threads = 32.0 * num_warps;
     let smem = if acc.tensor_flops > 0.0 { acc.iter_load * num_stages.max(1.0) } else { 0.0 };
     let by_smem = if smem > 0.0 { (rates.shared_per_sm / smem).floor().max(1.0) } else { f64::INFINITY };
-    let per_sm = rates.max_blocks_per_sm.min((rates.max_threads_per_sm / threads).floor()).min(by_smem);
+    let per_sm = rates
+        .max_blocks_per_sm
+        .min((rates.max_threads_per_sm / threads).floor())
+        .min(by_smem)
+        .min(if acc.tensor_flops > 0.0 { f64::INFINITY } else { by_registers(acc.tile, threads, rates) });
     let pipelined = if acc.loops > 0.0 { (num_stages - 1.0).max(1.0) } else { 1.0 };
     let (resident, sm_fill, waves) = cost::fill(programs, per_sm, rates);
     let in_flight = resident * acc.iter_load.max(4.0) * pipelined;
@@ -305,7 +315,10 @@ fn profile_config(
     let cost = Cost {
         memory: memory_bytes / efficiency,
         atomics: (acc.atomics * rates.atomic + acc.contended * rates.contended_atomic) * programs,
-        compute: programs * (acc.tensor_flops * rates.tensor_flop / tile_eff + acc.scalar_ops * rates.scalar_op / 32.0),
+        compute: programs
+            * (acc.tensor_flops * rates.tensor_flop / tile_eff
+                + acc.scalar_ops * rates.scalar_op / 32.0
+                + acc.lanes * ACCESS_INSTRUCTIONS * rates.lane_issue),
         overhead: programs * rates.block_overhead,
         efficiency,
         ..Cost::default()
@@ -314,4 +327,23 @@ fn profile_config(
     // In order: the launch's arguments bind the parameters by position.
     let assumed = launch::problem_sizes(kernel, order, &walker.env.missing.borrow());
     Profile { language: Language::Triton, features, cost, guesses, assumed }
+}
+
+/// Instructions each lane of a load or store issues: its pointer (a 64-bit add), its mask,
+/// the access, a conversion and the arithmetic on the value. A block four times wider
+/// than its row (`BLOCK_SIZE = 16384` over 4096 columns) issues four times as many: at
+/// 16-bit elements that, not memory, bounds an RMSNorm.
+const ACCESS_INSTRUCTIONS: f64 = 7.0;
+
+/// Programs an SM holds by their registers: a tile's elements are spread over the
+/// program's threads, a 32-bit register each, and a few tiles are live at once (the
+/// accumulator, the loaded tile, its offsets and mask), beside some 32 registers of
+/// addresses and loop state. A block far wider than its threads (`BLOCK_SIZE = 16384` on
+/// 8 warps: 64 elements a thread) leaves room for one program per SM where a block as
+/// wide as the row leaves room for several. (A `tl.dot` kernel's tiles pass through
+/// shared memory, which `by_smem` counts.)
+fn by_registers(tile: f64, threads: f64, rates: &Rates) -> f64 {
+    const LIVE_TILES: f64 = 3.0;
+    let per_thread = (32.0 + LIVE_TILES * tile / threads.max(1.0)).min(255.0);
+    (rates.registers_per_sm / (per_thread * threads.max(1.0))).floor().max(1.0)
 }

@@ -271,7 +271,7 @@ impl Walker<'_> {
                 let pointer = name.as_str() != type_text.as_str()
                     && (d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "pointer_declarator")
                         || declared.contains('*')
-                        || (type_text.trim() == "auto" && self.is_address(value)));
+                        || (type_text.trim() == "auto" && (self.is_address(value) || cast_to_pointer(&value_text))));
                 if pointer {
                     if let Some(width) = self.global_in(value) {
                         let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };
@@ -416,4 +416,15 @@ fn device_condition(text: &str, env: &super::super::expr::Env) -> Option<bool> {
     }
     let e = env.eval_quiet(&t).filter(|e| e.guesses == 0)?;
     Some(e.value != 0.0)
+}
+
+/// `reinterpret_cast<const float4*>(&x[i])`, `static_cast<T*>(p)`: a cast to a pointer type
+/// (what an `auto` declared from it is).
+fn cast_to_pointer(value: &str) -> bool {
+    let v = value.trim();
+    ["reinterpret_cast<", "static_cast<", "const_cast<"]
+        .iter()
+        .find_map(|c| v.strip_prefix(c))
+        .and_then(|rest| rest.split_once('>'))
+        .is_some_and(|(ty, _)| ty.trim_end().ends_with('*'))
 }

@@ -30,7 +30,10 @@ fn evaluates_launch_arithmetic() {
     assert_eq!(exact("(threads + 37) & 31"), Some(5.0));
     assert_eq!(exact("n & 0xFF | 1 << 12"), Some(64.0 + 4096.0));
     assert_eq!(exact("6 ^ 3"), Some(5.0));
-    assert!(env.eval("n && threads").is_none());
+    // C's logic, as 1 or 0 (a launch's `if (n <= 4096 && !fast)`).
+    assert_eq!(exact("n && threads"), Some(1.0));
+    assert_eq!(exact("!(n > 0) || threads == 128"), Some(0.0));
+    assert_eq!(exact("(threads == 256 && n > 0) ? 2 : 3"), Some(2.0));
     assert!(env.eval("a +* b").is_none());
     assert!(env.eval("x[").is_none());
 }

@@ -268,3 +268,35 @@ fn a_kernel_launched_through_cuda_launch_kernel_is_sized_by_that_launch() {
     assert!((bytes / 134.2e6 - 1.0).abs() < 0.05, "{bytes} B: {:?}", p.features);
     assert!(p.assumed.is_empty(), "{:?}", p.assumed);
 }
+
+#[test]
+fn a_row_of_threads_along_y_reading_through_an_auto_cast_pointer_is_read() {
+    // A torch extension's row softmax: a block of `n_cols / 4` threads along y (x is 1),
+    // each reading a float4 through `auto v = reinterpret_cast<const float4*>(…)`.
+    let src = r#"
+#include <torch/extension.h>
+__device__ float biggest(float4 v) { return fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)); }
+template <typename T>
+__global__ void row_max4(T* __restrict__ input, T* __restrict__ output, int n_cols, int n_rows) {
+    const int col = threadIdx.y;
+    if (col >= n_cols / 4) return;
+    for (int row = blockIdx.x * blockDim.x + threadIdx.x; row < n_rows; row += gridDim.x) {
+        auto v = reinterpret_cast<const float4*>(&input[row * n_cols]);
+        output[row * (n_cols / 4) + col] = biggest(v[col]);
+    }
+}
+torch::Tensor run(torch::Tensor in) {
+    const int n_rows = in.size(0);
+    const int n_cols = in.size(1);
+    auto out = torch::empty({n_rows, n_cols / 4}, in.options());
+    dim3 block(1, n_cols / 4, 1);
+    dim3 grid(std::min(n_rows, 65535), 1, 1);
+    row_max4<float><<<grid, block>>>(in.data_ptr<float>(), out.data_ptr<float>(), n_cols, n_rows);
+    return out;
+}
+"#;
+    let p = profile_of(src, "row_max4");
+    assert!(p.features.block_threads >= 128.0, "a row of threads, not one: {:?}", p.features);
+    assert_eq!(p.features.vector_width, 4.0, "{:?}", p.features);
+    assert!(p.features.load_bytes > 1e6, "its rows are read: {:?}", p.features);
+}

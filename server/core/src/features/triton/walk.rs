@@ -37,8 +37,29 @@ impl Walker<'_> {
                     "zeros" | "full" | "empty" => {
                         if let Some(t) = args.and_then(|a| a.named_child(0)) {
                             let mut c = t.walk();
-                            for dim in t.named_children(&mut c) {
-                                shape.insert(self.text(dim).to_string());
+                            let dims: Vec<Node> = t.named_children(&mut c).collect();
+                            // `tl.zeros([M, N])`: each size on its own axis, as `rows[:, None]`
+                            // and `cols[None, :]` place theirs, so the tile and the ranges that
+                            // index it (`tl.where(offs_m[:, None] >= offs_n[None, :], qk, …)`)
+                            // are one M×N tile, not M×N×M×N.
+                            for (slot, dim) in dims.iter().enumerate() {
+                                let text = self.text(*dim).to_string();
+                                shape.insert(if dims.len() > 1 { format!("{text}@{slot}") } else { text });
+                            }
+                        }
+                        false
+                    }
+                    // (M, K) · (K, N) is M×N: the rows of the first, the columns of the second.
+                    "dot" => {
+                        let operand = |i: u32| args.and_then(|a| a.named_child(i)).map(|n| self.shape_of(n));
+                        if let (Some(a), Some(b)) = (operand(0), operand(1)) {
+                            let rows = a.iter().filter(|d| d.ends_with("@0"));
+                            let cols = b.iter().filter(|d| d.ends_with("@1"));
+                            let tagged: Shape = rows.chain(cols).cloned().collect();
+                            if tagged.len() == 2 {
+                                shape.extend(tagged);
+                            } else {
+                                shape.extend(a.into_iter().chain(b));
                             }
                         }
                         false
@@ -120,10 +141,15 @@ impl Walker<'_> {
                 }
                 let before = self.acc.load;
                 self.loop_load.push(0.0);
+                let issue = self.issue;
+                self.issue *= trip.ceil();
                 if let Some(body) = node.child_by_field_name("body") {
                     self.block(body, mult * trip, depth + 1);
                 }
-                let per_iter = self.loop_load.pop().unwrap_or(0.0);
+                self.issue = issue;
+                // A loop of less than one trip (`range(0, N, BLOCK)` with a block wider
+                // than N) runs once with its tile masked to N: that much is in flight.
+                let per_iter = self.loop_load.pop().unwrap_or(0.0) * trip.min(1.0);
                 self.acc.iter_load = self.acc.iter_load.max(per_iter);
                 self.acc.loop_loads += self.acc.load - before;
                 if top && self.acc.load > before {
@@ -133,9 +159,12 @@ impl Walker<'_> {
             "while_statement" => {
                 self.acc.loops += 1.0;
                 self.acc.guesses += 1;
+                let issue = self.issue;
+                self.issue *= 8.0;
                 if let Some(body) = node.child_by_field_name("body") {
                     self.block(body, mult * 8.0, depth + 1);
                 }
+                self.issue = issue;
             }
             "if_statement" | "else_clause" | "elif_clause" | "with_statement" | "block" => {
                 if let Some(c) = node.child_by_field_name("condition") {
@@ -250,6 +279,7 @@ impl Walker<'_> {
                 let shape = self.shape_of(ptr);
                 let elems = self.size(&shape);
                 self.acc.tile = self.acc.tile.max(elems);
+                self.acc.lanes += elems * self.issue;
                 let (per_element, vector) = self.sectors(ptr);
                 let useful = elems * self.elem;
                 let bytes = elems * per_element;
