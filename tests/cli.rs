@@ -369,4 +369,18 @@ fn profile_prints_units_for_people_and_json_for_machines() {
     let out = stdout(&o);
     assert!(out.contains("torch program `ref_kernel`") && out.contains("torch.softmax"), "{out}");
     assert!(out.contains("MB loaded"), "{out}");
+    // Of two launches in exclusive branches, the profile says which one the sizes select.
+    let branches = dir.path().join("branches.cu");
+    std::fs::write(
+        &branches,
+        "__global__ void small_k(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] *= 2.0f; }\n\
+         __global__ void big_k(float* a, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) a[i] *= 2.0f; }\n\
+         void run(float* a) {\n    const int n = 1 << 24;\n    if (n < 1024) small_k<<<1, 1024>>>(a, n);\n    \
+         else big_k<<<(n + 255) / 256, 256>>>(a, n);\n}\n",
+    )
+    .expect("write");
+    let o = kforecast(&["profile", &branches.display().to_string()]);
+    let out = stdout(&o);
+    assert!(out.contains("where `n < 1024`: does not run at the sizes read"), "{out}");
+    assert!(out.contains("where not `n < 1024`: runs at the sizes read"), "{out}");
 }

@@ -79,6 +79,31 @@ fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
+/// The branches of its launching function the launch lies in, and whether it runs at the
+/// sizes read (of exclusive launches, only the branch the program's sizes select runs).
+fn branch(k: &Kernel, p: &Profile) -> Option<String> {
+    let site = k.launches.first().filter(|s| !s.taken.is_empty())?;
+    let conditions: Vec<String> = site
+        .taken
+        .iter()
+        .map(|b| {
+            let c = b.condition.trim();
+            let c = c.strip_prefix('(').and_then(|c| c.strip_suffix(')')).unwrap_or(c);
+            if b.holds {
+                format!("`{c}`")
+            } else {
+                format!("not `{c}`")
+            }
+        })
+        .collect();
+    let runs = if p.features.launches > 0.0 {
+        "runs at the sizes read"
+    } else {
+        "does not run at the sizes read (another branch's launch does): costs nothing"
+    };
+    Some(format!("where {}: {runs}", conditions.join(" and ")))
+}
+
 /// One kernel's profile as labelled lines with units.
 fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> String {
     let f = &p.features;
@@ -103,6 +128,9 @@ fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> St
         launch
     };
     rows.push(("launch", launch.unwrap_or_else(|| "no launch site in the file (shape assumed)".to_string())));
+    if let Some(branch) = branch(k, p) {
+        rows.push(("branch", branch));
+    }
     rows.push((
         "shape",
         format!(
