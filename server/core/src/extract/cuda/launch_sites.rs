@@ -1,0 +1,304 @@
+//! Launch sites (`kernel<<<grid, block, shared, stream>>>(args)`) and what the host code
+//! around them says: the launching function's locals at the launch, the branch or `case`
+//! a launch lies in, and calls of a host function from other files.
+
+use super::*;
+
+/// `kernel<<<grid, block, shared, stream>>>(args)` sites under `node`.
+pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
+    let mut host_name: Option<String> = None;
+    let first = facts.launches.len();
+    let mut cases: Vec<Option<crate::extract::SwitchCase>> = Vec::new();
+    walk::preorder(node, |n| {
+        if n.kind() != "call_expression" {
+            return true;
+        }
+        let mut cursor = n.walk();
+        let Some(config) = n.children(&mut cursor).find(|c| c.kind() == "kernel_call_syntax") else {
+            if let Some(draft) = api::launch(n, node, src) {
+                facts.launches.push(draft);
+                cases.push(None);
+            }
+            return true;
+        };
+        let Some(function) = n.child_by_field_name("function") else {
+            return true;
+        };
+        let (callee, template_args) = match function.kind() {
+            "template_function" => {
+                let name = function.child_by_field_name("name").map(|c| node_text(c, src).into_owned());
+                let args = list_texts(function.child_by_field_name("arguments"), src);
+                (name.unwrap_or_default(), args)
+            }
+            _ => {
+                let text = node_text(function, src);
+                (text.rsplit("::").next().unwrap_or_default().trim().to_string(), Vec::new())
+            }
+        };
+        let mut c = config.walk();
+        let operands: Vec<String> = config.named_children(&mut c).map(|o| squash(&node_text(o, src))).collect();
+        let args = list_texts(n.child_by_field_name("arguments"), src);
+        // The locals this launch sees: a branch's `const uint BM = 64;` is not the other
+        // branch's.
+        let locals = host_locals(node, src, n.start_byte());
+        let host_name = host_name.get_or_insert_with(|| enclosing_name(node, src)).clone();
+        let mut draft = draft_at(n, node, src, callee, &operands, args, locals, host_name);
+        draft.template_args = template_args;
+        facts.launches.push(draft);
+        cases.push(switch_case(n, src));
+        true
+    });
+    mark_block_cases(&mut facts.launches, first, cases);
+}
+
+/// The launch of `callee` by the call `at` in `item`, its configuration (grid, block, shared
+/// bytes, stream) as written.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn draft_at(
+    at: Node,
+    item: Node,
+    src: &SourceText,
+    callee: String,
+    config: &[String],
+    args: Vec<String>,
+    locals: BTreeMap<String, String>,
+    host_name: String,
+) -> LaunchDraft {
+    LaunchDraft {
+        callee,
+        template_args: Vec::new(),
+        host_template: Vec::new(),
+        host_fn_params: enclosing_params(at, src),
+        case: None,
+        site: LaunchSite {
+            range: node_range(at),
+            grid: config.first().cloned(),
+            block: config.get(1).cloned(),
+            shared_mem: config.get(2).cloned(),
+            stream: config.get(3).cloned(),
+            meta: BTreeMap::new(),
+            args,
+            locals,
+            host_params: Vec::new(),
+            host_defaults: BTreeMap::new(),
+            host_name,
+            external: None,
+            allocations: BTreeMap::new(),
+            trips: crate::extract::trips::loop_trips(at, item, src),
+            taken: crate::extract::branches::branches(at, item, src),
+        },
+    }
+}
+
+/// Where a launch is one case of a `switch (threads) { case 512: k<512><<<…>>>(…); … }`.
+fn switch_case(launch: Node, src: &SourceText) -> Option<crate::extract::SwitchCase> {
+    let mut at = launch;
+    while let Some(parent) = at.parent() {
+        if parent.kind() == "function_definition" {
+            return None;
+        }
+        if parent.kind() == "case_statement" {
+            let switch = parent.parent().and_then(|b| b.parent()).filter(|s| s.kind() == "switch_statement")?;
+            let variable = node_text(switch.child_by_field_name("condition")?, src);
+            let variable = variable.trim().trim_start_matches('(').trim_end_matches(')').trim().to_string();
+            let body = switch.child_by_field_name("body")?;
+            let mut cursor = body.walk();
+            let values: Vec<f64> = body
+                .named_children(&mut cursor)
+                .filter(|c| c.kind() == "case_statement")
+                .filter_map(|c| c.child_by_field_name("value"))
+                .filter_map(|v| node_text(v, src).trim().parse::<f64>().ok())
+                .collect();
+            let value = parent.child_by_field_name("value")?;
+            let value = node_text(value, src).trim().parse::<f64>().ok()?;
+            return Some(crate::extract::SwitchCase { variable, value, values });
+        }
+        at = parent;
+    }
+    None
+}
+
+/// A switch over block sizes launches one of its cases at run time: each case's launch
+/// keeps its case, and assembly keeps the one the switch's variable picks (see
+/// `assemble::pick_cases`).
+fn mark_block_cases(drafts: &mut [LaunchDraft], first: usize, cases: Vec<Option<crate::extract::SwitchCase>>) {
+    for (i, case) in cases.into_iter().enumerate() {
+        let case = case.filter(|c| c.values.len() >= 2 && c.values.iter().any(|v| *v >= 32.0));
+        if let (Some(d), Some(case)) = (drafts.get_mut(first + i), case) {
+            d.case = Some(case);
+        }
+    }
+}
+
+/// The name of the function an item defines (its last `::` part), or "".
+pub(super) fn enclosing_name(node: Node, src: &SourceText) -> String {
+    let def = if node.kind() == "function_definition" {
+        Some(node)
+    } else {
+        let mut cursor = node.walk();
+        let found = node.named_children(&mut cursor).find(|c| c.kind() == "function_definition");
+        found
+    };
+    def.and_then(|d| crate::extract::callers::signature(d, src)).map(|(name, _)| name).unwrap_or_default()
+}
+
+/// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch (or call) at byte `at`
+/// may refer to: declared in a block that holds it (not in another branch).
+pub(in crate::extract) fn host_locals(node: Node, src: &SourceText, at: usize) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    walk::preorder_with_ancestors(node, |n, ancestors| {
+        if n.kind() == "assignment_expression" {
+            // After the launch, an assignment reaches it only around a loop holding both.
+            let reaches = n.start_byte() < at
+                || ancestors.iter().any(|a| {
+                    matches!(a.kind(), "for_statement" | "while_statement" | "do_statement")
+                        && a.start_byte() <= at
+                        && at < a.end_byte()
+                });
+            if reaches {
+                reassign(n, ancestors, src, &mut out);
+            }
+            return true;
+        }
+        if n.kind() == "call_expression" {
+            sm_count_query(n, src, &mut out);
+            return true;
+        }
+        if n.kind() != "declaration" {
+            return true;
+        }
+        if n.parent().is_some_and(|scope| !(scope.start_byte() <= at && at < scope.end_byte())) {
+            return false;
+        }
+        let ty = n.child_by_field_name("type").map(|t| node_text(t, src).into_owned()).unwrap_or_default();
+        let mut cursor = n.walk();
+        for decl in n.children_by_field_name("declarator", &mut cursor) {
+            // `dim3 block(32, 8);` parses as a function declarator (C++'s vexing parse).
+            let (name, value) = match decl.kind() {
+                "init_declarator" => (decl.child_by_field_name("declarator"), decl.child_by_field_name("value")),
+                "function_declarator" => {
+                    (decl.child_by_field_name("declarator"), decl.child_by_field_name("parameters"))
+                }
+                _ => continue,
+            };
+            let (Some(name), Some(value)) = (name, value) else { continue };
+            let value_text = squash(&node_text(value, src));
+            let value_text = if matches!(value.kind(), "argument_list" | "parameter_list") {
+                format!("{ty}{value_text}")
+            } else {
+                value_text
+            };
+            out.insert(node_text(name, src).into_owned(), value_text);
+        }
+        false
+    });
+    out
+}
+
+/// `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)` sets `sms` to the
+/// device's SM count (a device query, `num_sms()`), whatever it was initialised with.
+fn sm_count_query(call: Node, src: &SourceText, out: &mut BTreeMap<String, String>) {
+    let Some(function) = call.child_by_field_name("function") else { return };
+    if node_text(function, src).trim() != "cudaDeviceGetAttribute" {
+        return;
+    }
+    let Some(args) = call.child_by_field_name("arguments") else { return };
+    let (Some(target), Some(attr)) = (args.named_child(0), args.named_child(1)) else { return };
+    if node_text(attr, src).trim() == "cudaDevAttrMultiProcessorCount" {
+        let name = node_text(target, src).trim().trim_start_matches('&').trim().to_string();
+        out.insert(name, "num_sms()".to_string());
+    }
+}
+
+/// A later assignment to a local: `blocks = min(blocks, cap);` and `blocks += 1;` update
+/// its value, `if (blocks > cap) blocks = cap;` caps it; any other conditional
+/// assignment marks it [`SET_ON_SOME_PATHS`] (so a launch that uses it cannot be taken as
+/// written, and a job asks for `grid =` instead of launching the wrong shape).
+fn reassign(n: Node, ancestors: &[Node], src: &SourceText, out: &mut BTreeMap<String, String>) {
+    let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
+        return;
+    };
+    let name = node_text(left, src).into_owned();
+    let Some(old) = out.get(&name).cloned() else {
+        return;
+    };
+    let right = squash(&node_text(right, src));
+    let op = n.child_by_field_name("operator").map(|o| node_text(o, src).into_owned()).unwrap_or_else(|| "=".into());
+    let value = match op.strip_suffix('=') {
+        Some("") => substitute(&right, &name, &format!("({old})")),
+        Some(binary) => format!("({old}) {binary} ({right})"),
+        None => return,
+    };
+    // Conditional: inside an `if`, a loop or a `switch` of the launching function.
+    let mut guard = None;
+    for p in ancestors.iter().rev() {
+        if matches!(p.kind(), "function_definition" | "lambda_expression") {
+            break;
+        }
+        if matches!(
+            p.kind(),
+            "if_statement"
+                | "for_statement"
+                | "while_statement"
+                | "do_statement"
+                | "switch_statement"
+                | "conditional_expression"
+        ) {
+            guard = Some(*p);
+            break;
+        }
+    }
+    let value = match guard {
+        None => Some(value),
+        Some(g) if g.kind() == "if_statement" && g.child_by_field_name("alternative").is_none() => {
+            let cond = g.child_by_field_name("condition").map(|c| squash(&node_text(c, src))).unwrap_or_default();
+            let cond = cond.trim_start_matches('(').trim_end_matches(')').trim().to_string();
+            let cap = [(">", "min"), (">=", "min"), ("<", "max"), ("<=", "max")].into_iter().find_map(|(cmp, f)| {
+                let (l, r) = cond.split_once(&format!(" {cmp} "))?;
+                (l.trim() == name && r.trim() == right && !r.contains(['<', '>', '='])).then_some(f)
+            });
+            cap.map(|f| format!("{f}({old}, {right})"))
+        }
+        Some(_) => None,
+    };
+    out.insert(name, value.unwrap_or_else(|| SET_ON_SOME_PATHS.to_string()));
+}
+
+/// Calls of the host function `host` in a CUDA/C++ text (not kernel launches): their
+/// arguments and the calling function's locals.
+pub(in crate::extract) fn host_calls(text: &str, host: &str) -> Vec<crate::extract::workspace::HostCall> {
+    let src = SourceText::new(crate::kernel::Language::Cuda, text);
+    let Some(tree) = src.tree() else { return Vec::new() };
+    let mut out = Vec::new();
+    let root = tree.root_node();
+    let mut cursor = root.walk();
+    for item in root.named_children(&mut cursor) {
+        if !node_text(item, &src).contains(host) {
+            continue;
+        }
+        walk::preorder(item, |n| {
+            if n.kind() != "call_expression" || out.len() >= 16 {
+                return true;
+            }
+            let Some(function) = n.child_by_field_name("function") else { return true };
+            if function.kind() != "identifier" || node_text(function, &src) != host {
+                return true;
+            }
+            let mut c = n.walk();
+            if n.children(&mut c).any(|ch| ch.kind() == "kernel_call_syntax") {
+                return true;
+            }
+            let args: Vec<String> = n
+                .child_by_field_name("arguments")
+                .map(|list| {
+                    let mut c = list.walk();
+                    list.named_children(&mut c).map(|a| squash(&node_text(a, &src))).collect()
+                })
+                .unwrap_or_default();
+            let locals = host_locals(item, &src, n.start_byte());
+            out.push(crate::extract::workspace::HostCall { args, locals, at: n.start_byte() });
+            true
+        });
+    }
+    out
+}
