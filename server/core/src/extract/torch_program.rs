@@ -240,7 +240,8 @@ fn data_function<'t>(root: Node<'t>, src: &SourceText, m: &Module<'t>) -> Option
 /// name assigned again gets a key of its own, `h__2`, and later statements read that one,
 /// so `h = h * r` after `h = x.float()` is two launches), an augmented one (`y += b` as
 /// `y = y + b`), what the function returns (`return`, the last one) and each call made for
-/// its effect (`out.add_(b)`, `y[:, :k].copy_(f)`) under a key no name has (`line 12`).
+/// its effect (`out.add_(b)`, `y[:, :k].copy_(f)`, and `y[:, :k] = f` as that copy) under a
+/// key no name has (`line 12`).
 fn statements(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>) {
     // The key each name assigned so far is read from.
     let mut current: BTreeMap<String, String> = BTreeMap::new();
@@ -260,7 +261,28 @@ fn statements(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>
                 let (Some(left), Some(right)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) else {
                     return false;
                 };
-                if left.kind() != "identifier" || right.kind() == "assignment" {
+                if right.kind() == "assignment" {
+                    return false;
+                }
+                if left.kind() == "subscript" {
+                    // `a[:] = b + 1`: the value computed, then copied into the view.
+                    let (target, value) =
+                        (renamed(&node_text(left, src), &current), renamed(&node_text(right, src), &current));
+                    let line = n.start_position().row + 1;
+                    if n.kind() == "augmented_assignment" {
+                        // `a[i] += b`: one in-place operation on the view.
+                        let op = n
+                            .child_by_field_name("operator")
+                            .map(|o| node_text(o, src).into_owned())
+                            .unwrap_or_default();
+                        let Some(method) = in_place(&op) else { return false };
+                        locals.insert(format!("line {line}"), format!("{target}.{method}({value})"));
+                        return false;
+                    }
+                    locals.insert(format!("line {line}"), format!("{target}.copy_({value})"));
+                    return false;
+                }
+                if left.kind() != "identifier" {
                     return false;
                 }
                 let name = node_text(left, src).into_owned();
@@ -297,6 +319,17 @@ fn statements(def: Node, src: &SourceText, locals: &mut BTreeMap<String, String>
             _ => true,
         }
     });
+}
+
+/// The in-place tensor method of an augmented assignment's operator (`+=` → `add_`).
+fn in_place(op: &str) -> Option<&'static str> {
+    Some(match op {
+        "+=" => "add_",
+        "-=" => "sub_",
+        "*=" => "mul_",
+        "/=" => "div_",
+        _ => return None,
+    })
 }
 
 /// Whether `def` runs calls in a Python loop (`for`, `while`).

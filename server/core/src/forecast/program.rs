@@ -164,7 +164,13 @@ pub fn forecast_program(
         let unknown = unknown_torch_op(&base_ops, &candidate_ops).map(|op| {
             format!("not sure: `{op}` is a torch operation whose cost kforecast does not know; measure it on the GPU")
         });
-        match looped.or(unknown) {
+        // A torch program none of whose statements is read as a torch operation is costed
+        // at nothing: whatever it runs was missed.
+        let empty =
+            b.iter().chain(&c).find(|k| k.torch_program && torch_ops(std::slice::from_ref(*k)).is_empty()).map(|k| {
+                format!("not sure: kforecast reads no torch operation in `{}`; measure it on the GPU", k.name)
+            });
+        match looped.or(unknown).or(empty) {
             Some(why) => f.widened(UNREAD, Some(why)),
             None => f,
         }
@@ -308,6 +314,23 @@ mod tests {
         let p = forecast_program(|x, y| misread.forecast(x, y), &misread, &PairingDoubt::shipped(), &base, &cand);
         assert!(p.forecast.confidence <= crate::forecast::trained::FLIP_CAP, "{:?}", p.forecast);
         assert!(p.forecast.reasons.iter().any(|r| r.contains("over 10 s a run")), "{:?}", p.forecast.reasons);
+    }
+
+    #[test]
+    fn a_torch_program_none_of_whose_statements_is_read_is_never_claimed_surely() {
+        let f = TrainedForecaster::shipped().expect("model");
+        let py = |src: &str| crate::extract::extract_text(Language::Triton, src).kernels;
+        let unread = vec![crate::extract::torch_program(
+            "import torch\n\ndef step(a, b):\n    a = a.contiguous()\n    torch.cuda.synchronize()\n",
+        )
+        .expect("a torch program")];
+        let kernel = py("import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+             def k(a, b, n, BLOCK: tl.constexpr):\n    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+             tl.store(a + o, tl.load(b + o, mask=o < n) + 1, mask=o < n)\n\n\
+             def step(a, b):\n    n = a.numel()\n    k[(triton.cdiv(n, 1024),)](a, b, n, BLOCK=1024)\n");
+        let p = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &unread, &kernel);
+        assert!(p.forecast.confidence <= crate::forecast::trained::FLIP_CAP, "{:?}", p.forecast);
+        assert!(p.forecast.reasons.iter().any(|r| r.contains("reads no torch operation")), "{:?}", p.forecast.reasons);
     }
 
     #[test]

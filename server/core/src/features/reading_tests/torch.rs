@@ -455,3 +455,20 @@ fn factorisations_sorts_and_unknown_torch_functions_are_not_free() {
     assert_eq!(block.guesses, 1, "{block:?}");
     assert!(block.features.scalar_ops <= p.features.scalar_ops * 1.01, "{:?}", block.features);
 }
+
+#[test]
+fn an_assignment_into_a_view_is_the_value_then_a_copy_and_an_augmented_one_in_place() {
+    let torch = |line: &str| {
+        torch_program_profile(&format!(
+            "import torch\n\ndef step(a, b):\n    a = a.contiguous()\n    {line}\n    return a\n"
+        ))
+    };
+    let (assigned, copied) = (torch("a[:] = b + 1"), torch("a.copy_(b + 1)"));
+    // Read at all (it was costed at nothing), and as the copy it is.
+    assert!(assigned.features.load_bytes > 0.0, "{:?}", assigned.features);
+    assert_eq!(assigned.features.load_bytes, copied.features.load_bytes);
+    assert_eq!(assigned.features.launches, copied.features.launches);
+    // `a[:, 1:] += b`: one in-place add on the view, not an add and a copy.
+    let added = torch("a[:, 1:] += b");
+    assert!(added.features.launches < assigned.features.launches, "{:?}", added.features);
+}
