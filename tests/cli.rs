@@ -383,4 +383,16 @@ fn profile_prints_units_for_people_and_json_for_machines() {
     let out = stdout(&o);
     assert!(out.contains("where `n < 1024`: does not run at the sizes read"), "{out}");
     assert!(out.contains("where not `n < 1024`: runs at the sizes read"), "{out}");
+    // A dispatcher's `switch` on a value the file does not give: each case's kernel is read.
+    std::fs::write(
+        &branches,
+        "__global__ void k1(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] *= 2.0f; }\n\
+         __global__ void k2(float* a, int n) { int i = threadIdx.x; if (i < n) a[i] += 2.0f; }\n\
+         void run(int kernel_num, float* a, int n) {\n    switch (kernel_num) {\n        \
+         case 1: k1<<<(n + 255) / 256, 256>>>(a, n); break;\n        case 2: k2<<<(n + 255) / 256, 256>>>(a, n); break;\n    }\n}\n",
+    )
+    .expect("write");
+    let o = kforecast(&["profile", &branches.display().to_string()]);
+    let out = stdout(&o);
+    assert!(out.contains("where `kernel_num == 2`: runs at the sizes read"), "{out}");
 }

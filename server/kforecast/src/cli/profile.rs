@@ -87,8 +87,8 @@ fn branch(k: &Kernel, p: &Profile) -> Option<String> {
         .taken
         .iter()
         .map(|b| {
-            let c = b.condition.trim();
-            let c = c.strip_prefix('(').and_then(|c| c.strip_suffix(')')).unwrap_or(c);
+            let bare = bare_operands(b.condition.trim());
+            let c = unparenthesized(&bare);
             if b.holds {
                 format!("`{c}`")
             } else {
@@ -102,6 +102,44 @@ fn branch(k: &Kernel, p: &Profile) -> Option<String> {
         "does not run at the sizes read (another branch's launch does): costs nothing"
     };
     Some(format!("where {}: {runs}", conditions.join(" and ")))
+}
+
+/// `text` with the parentheses around single names and numbers dropped (`((n)) == (1)` →
+/// `n == 1`); a call's parentheses (`f(n)`) stay.
+fn bare_operands(text: &str) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.';
+    let mut out = text.to_string();
+    loop {
+        let chars: Vec<char> = out.chars().collect();
+        let found = (0..chars.len()).find_map(|i| {
+            if chars[i] != '(' || (i > 0 && word(chars[i - 1])) {
+                return None;
+            }
+            let len = chars[i + 1..].iter().take_while(|c| word(**c)).count();
+            (len > 0 && chars.get(i + 1 + len) == Some(&')')).then_some((i, len))
+        });
+        let Some((i, len)) = found else { return out };
+        let inner: String = chars[i + 1..i + 1 + len].iter().collect();
+        out = chars[..i].iter().collect::<String>() + &inner + &chars[i + 2 + len..].iter().collect::<String>();
+    }
+}
+
+/// `text` without the parentheses around all of it (`(n < 1024)`), kept where they close
+/// earlier (`(a) == (1)`).
+fn unparenthesized(text: &str) -> &str {
+    let Some(inner) = text.strip_prefix('(').and_then(|t| t.strip_suffix(')')) else { return text };
+    let mut depth = 0i32;
+    for ch in inner.chars() {
+        depth += match ch {
+            '(' => 1,
+            ')' => -1,
+            _ => 0,
+        };
+        if depth < 0 {
+            return text;
+        }
+    }
+    inner
 }
 
 /// One kernel's profile as labelled lines with units.
