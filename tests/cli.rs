@@ -243,8 +243,13 @@ fn eval_of_a_set_scores_the_weights_given_and_names_a_missing_split() {
     let v: Value = serde_json::from_slice(&std::fs::read(&json).expect("json")).expect("parse");
     assert!(v["splits"][0]["metrics"]["pairs"].as_u64().expect("pairs") > 50, "{v}");
     // The analytic baseline scores a set too, under its own name.
-    let o = kforecast(&["eval", "--set", "corpus/foreign", "--split", "calib", "--forecaster", "analytic"]);
+    let o =
+        kforecast(&["eval", "--set", "corpus/foreign", "--split", "calib", "--forecaster", "analytic", "--per-family"]);
     assert!(o.status.success() && stdout(&o).contains("embedded-roofline"), "{}", stderr(&o));
+    // Each family's clear pairs right, and of those kept, right: where the misses are.
+    let report = stdout(&o);
+    let rows = report.lines().skip_while(|l| !l.contains("per family:")).skip(1);
+    assert!(rows.filter(|l| l.contains(" kept ") && l.contains('/')).count() > 3, "{report}");
     // A calibration split the set lacks is named with the splits it has.
     let o = kforecast(&["eval", "--fit-doubt", "corpus/foreign:nope"]);
     assert!(!o.status.success() && stderr(&o).contains("calib, report"), "{}", stderr(&o));

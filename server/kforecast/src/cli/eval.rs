@@ -48,7 +48,8 @@ pub struct EvalArgs {
     /// Write every measured pair with both profiles here (JSON lines), for analysis.
     #[arg(long, value_name = "FILE")]
     dump: Option<PathBuf>,
-    /// Also print each family's direction accuracy and log score, worst first.
+    /// Also print each family's direction accuracy and log score, worst first (with
+    /// `--set`: each family's clear pairs right, and of those kept, right).
     #[arg(long)]
     per_family: bool,
 }
@@ -86,7 +87,7 @@ pub fn run(args: EvalArgs, cache: &super::CacheOptions) -> anyhow::Result<ExitCo
             set,
             args.measurements.as_deref(),
             args.split.as_deref(),
-            args.threshold,
+            super::evalset::Report { threshold: args.threshold, per_family: args.per_family },
             args.json.as_deref(),
             forecaster,
             cache,

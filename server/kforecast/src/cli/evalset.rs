@@ -225,7 +225,15 @@ pub fn longer_is_faster(set: &EvalSet, samples: &[Sample]) -> Option<f64> {
 }
 
 /// Prints one split's report.
-pub fn print_report(set: &EvalSet, split: &str, scored: &Scored, m: &Metrics, h: &Honesty, forecaster: &str) {
+pub fn print_report(
+    set: &EvalSet,
+    split: &str,
+    scored: &Scored,
+    m: &Metrics,
+    h: &Honesty,
+    forecaster: &str,
+    families: bool,
+) {
     let out = super::out;
     let r = &scored.reading;
     out(format!(
@@ -275,6 +283,46 @@ pub fn print_report(set: &EvalSet, split: &str, scored: &Scored, m: &Metrics, h:
         h.off_4x_confident_share * 100.0
     ));
     out(format!("  \"the longer file is faster\"            {:>6.1}%", h.longer_is_faster * 100.0));
+    if !families {
+        return;
+    }
+    out("  per family: clear pairs whose direction is right / clear; of those kept, right / kept".to_string());
+    for (family, f) in by_family(&scored.samples, h.threshold) {
+        out(format!("    {family:<40} {:>4}/{:<4} kept {:>3}/{}", f.right, f.clear, f.kept_right, f.kept));
+    }
+}
+
+/// One family's clear pairs and how many of them the forecast got right, overall and among
+/// those kept (not deferred).
+#[derive(Default)]
+struct FamilyCounts {
+    clear: usize,
+    right: usize,
+    kept: usize,
+    kept_right: usize,
+}
+
+fn by_family(samples: &[Sample], threshold: f64) -> BTreeMap<String, FamilyCounts> {
+    let mut out: BTreeMap<String, FamilyCounts> = BTreeMap::new();
+    for s in samples.iter().filter(|s| s.is_clear()) {
+        let f = out.entry(s.family.clone()).or_default();
+        let right = s.direction_right();
+        f.clear += 1;
+        f.right += usize::from(right);
+        if !s.forecast.defer(threshold) {
+            f.kept += 1;
+            f.kept_right += usize::from(right);
+        }
+    }
+    out
+}
+
+/// What a report shows: forecasts under `threshold` are deferred; `per_family` adds a line
+/// per family.
+#[derive(Clone, Copy, Debug)]
+pub struct Report {
+    pub threshold: f64,
+    pub per_family: bool,
 }
 
 /// Runs `eval --set` over each split of the set (or the one asked for).
@@ -282,7 +330,7 @@ pub fn run(
     root: &Path,
     measurements: Option<&Path>,
     split: Option<&str>,
-    threshold: f64,
+    report: Report,
     json: Option<&Path>,
     forecaster: Option<Arc<dyn Forecaster>>,
     cache: &CacheOptions,
@@ -305,9 +353,9 @@ pub fn run(
             None => score(&set, split, &doubt, cache),
         };
         let m = metrics(&scored.samples);
-        let h = honesty(&scored.samples, threshold, longer_is_faster(&set, &scored.samples));
+        let h = honesty(&scored.samples, report.threshold, longer_is_faster(&set, &scored.samples));
         let id = scored.samples.first().map(|s| s.forecast.forecaster.clone()).unwrap_or_default();
-        print_report(&set, split, &scored, &m, &h, &id);
+        print_report(&set, split, &scored, &m, &h, &id, report.per_family);
         let rows: Vec<Value> = scored.samples.iter().map(super::eval::sample_row).collect();
         reports.push(serde_json::json!({"split": split, "metrics": m, "honesty": h, "reading": scored.reading,
             "selective": selective(&scored.samples, &[0.0, 0.5, 0.6, 0.7, 0.8, 0.9]), "samples": rows}));
