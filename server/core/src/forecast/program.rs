@@ -176,8 +176,9 @@ pub fn forecast_program(
         }
     };
     // Combined forecasts keep no part's cap: the reading's doubts again, on the program.
-    let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
-    let f = read_doubts(f, &b, &c, |k| forecaster.weight(k));
+    let b: Vec<(&Kernel, f64)> = base.iter().map(|k| (k, forecaster.weight(k))).collect();
+    let c: Vec<(&Kernel, f64)> = candidate.iter().map(|k| (k, forecaster.weight(k))).collect();
+    let f = read_doubts(f, &b, &c);
     ProgramForecast { forecast: f, pairing }
 }
 

@@ -20,14 +20,9 @@ pub const UNREAD: Doubt = Doubt { sigma: 1.0, lost: 0.0, cap: super::trained::FL
 pub const CROSS_LANGUAGE: Doubt = Doubt { sigma: 0.5, lost: 0.0, cap: 0.6 };
 
 /// `f`, widened for each doubt of the reading that holds for `base` against `candidate`
-/// (`weight` is a kernel's modelled cost) and that `f` does not state already.
-pub fn read_doubts<'a>(
-    f: Forecast,
-    base: &[&'a Kernel],
-    candidate: &[&'a Kernel],
-    weight: impl Fn(&Kernel) -> f64,
-) -> Forecast {
-    let f = match implausible(base, candidate, weight) {
+/// (each kernel with its modelled cost) and that `f` does not state already.
+pub fn read_doubts(f: Forecast, base: &[(&Kernel, f64)], candidate: &[(&Kernel, f64)]) -> Forecast {
+    let f = match implausible(base.iter().chain(candidate)) {
         Some(why) => widen_once(f, UNREAD, why),
         None => f,
     };
@@ -45,8 +40,8 @@ fn widen_once(f: Forecast, doubt: Doubt, why: String) -> Forecast {
 }
 
 /// "not sure: …" when a kernel of either version is modelled past [`IMPLAUSIBLE_COST`].
-fn implausible(base: &[&Kernel], candidate: &[&Kernel], weight: impl Fn(&Kernel) -> f64) -> Option<String> {
-    let k = base.iter().chain(candidate).find(|k| weight(k) > IMPLAUSIBLE_COST)?;
+fn implausible<'a>(mut kernels: impl Iterator<Item = &'a (&'a Kernel, f64)>) -> Option<String> {
+    let (k, _) = kernels.find(|(_, cost)| *cost > IMPLAUSIBLE_COST)?;
     Some(format!(
         "not sure: `{}` is modelled at over 10 s a run (sizes the code leaves to run time misread); \
          measure it on the GPU",
@@ -56,13 +51,13 @@ fn implausible(base: &[&Kernel], candidate: &[&Kernel], weight: impl Fn(&Kernel)
 
 /// "not sure: …" when no kernel of one version shares a language with the other's (a
 /// PyTorch-only program is comparable to either: its torch operations are costed alike).
-fn crossed_languages(base: &[&Kernel], candidate: &[&Kernel]) -> Option<String> {
-    let torch = base.iter().chain(candidate).any(|k| k.torch_program);
-    let shared = base.iter().any(|x| candidate.iter().any(|y| y.language == x.language));
+fn crossed_languages(base: &[(&Kernel, f64)], candidate: &[(&Kernel, f64)]) -> Option<String> {
+    let torch = base.iter().chain(candidate).any(|(k, _)| k.torch_program);
+    let shared = base.iter().any(|(x, _)| candidate.iter().any(|(y, _)| y.language == x.language));
     if torch || shared {
         return None;
     }
-    let (b, c) = (base.first()?, candidate.first()?);
+    let ((b, _), (c, _)) = (base.first()?, candidate.first()?);
     Some(format!(
         "not sure: {:?} against {:?}: kforecast compares versions in different languages from few examples; \
          measure it on the GPU",

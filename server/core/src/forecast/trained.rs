@@ -465,14 +465,14 @@ impl Forecaster for TrainedForecaster {
         } else {
             self.forecast_over_sizes(&base, &candidate, &b, &c)
         };
-        // The profiles at hand are the two kernels' costs (asked for by address: no lookup).
-        let weight = |k: &Kernel| if std::ptr::eq(k, &*base) { b.cost.total } else { c.cost.total };
-        read_doubts(f, &[&*base], &[&*candidate], weight)
+        read_doubts(f, &[(&base, b.cost.total)], &[(&candidate, c.cost.total)])
     }
 
     fn forecast_programs(&self, base: &[&Kernel], candidate: &[&Kernel]) -> Option<Forecast> {
         let f = TrainedForecaster::forecast_programs(self, base, candidate)?;
-        Some(read_doubts(f, base, candidate, |k| self.profile(k).cost.total))
+        let b: Vec<(&Kernel, f64)> = base.iter().map(|k| (*k, self.profile(k).cost.total)).collect();
+        let c: Vec<(&Kernel, f64)> = candidate.iter().map(|k| (*k, self.profile(k).cost.total)).collect();
+        Some(read_doubts(f, &b, &c))
     }
 
     fn weight(&self, kernel: &Kernel) -> f64 {
