@@ -7,7 +7,7 @@
 use super::{analyzer, analyzer_of, load_program, CacheOptions};
 use anyhow::{bail, Context};
 use kforecast_core::analysis::Analyzer;
-use kforecast_core::eval::{metrics, selective, Metrics, Sample};
+use kforecast_core::eval::{metrics, per_family, selective, Metrics, Sample};
 use kforecast_core::forecast::{forecast_program, Forecaster, PairingDoubt};
 use serde::Serialize;
 use serde_json::Value;
@@ -286,35 +286,16 @@ pub fn print_report(
     if !families {
         return;
     }
-    out("  per family: clear pairs whose direction is right / clear; of those kept, right / kept".to_string());
-    for (family, f) in by_family(&scored.samples, h.threshold) {
-        out(format!("    {family:<40} {:>4}/{:<4} kept {:>3}/{}", f.right, f.clear, f.kept_right, f.kept));
+    out("  per family: clear pairs right / clear; of those kept, right / kept (worst direction first)".to_string());
+    // The same per-family scores as `eval CORPUS --per-family`, once over every pair and once
+    // over the kept ones.
+    let kept: Vec<Sample> = scored.samples.iter().filter(|s| !s.forecast.defer(h.threshold)).cloned().collect();
+    let kept: HashMap<String, (usize, usize)> =
+        per_family(&kept).into_iter().map(|f| (f.family, (f.clear_right, f.clear_pairs))).collect();
+    for f in per_family(&scored.samples) {
+        let (kept_right, kept) = kept.get(&f.family).copied().unwrap_or_default();
+        out(format!("    {:<40} {:>4}/{:<4} kept {kept_right:>3}/{kept}", f.family, f.clear_right, f.clear_pairs));
     }
-}
-
-/// One family's clear pairs and how many of them the forecast got right, overall and among
-/// those kept (not deferred).
-#[derive(Default)]
-struct FamilyCounts {
-    clear: usize,
-    right: usize,
-    kept: usize,
-    kept_right: usize,
-}
-
-fn by_family(samples: &[Sample], threshold: f64) -> BTreeMap<String, FamilyCounts> {
-    let mut out: BTreeMap<String, FamilyCounts> = BTreeMap::new();
-    for s in samples.iter().filter(|s| s.is_clear()) {
-        let f = out.entry(s.family.clone()).or_default();
-        let right = s.direction_right();
-        f.clear += 1;
-        f.right += usize::from(right);
-        if !s.forecast.defer(threshold) {
-            f.kept += 1;
-            f.kept_right += usize::from(right);
-        }
-    }
-    out
 }
 
 /// What a report shows: forecasts under `threshold` are deferred; `per_family` adds a line
