@@ -110,6 +110,9 @@ fn context(placed: &[(usize, Arc<ItemFacts>)], language: Language) -> ContentHas
     for (_, facts) in placed {
         for helper in &facts.helpers {
             h.str(&helper.name).str(&format!("{:?}", helper.kind)).hash(&helper.normalized).str(&helper.text);
+            for (condition, holds) in &helper.guard {
+                h.str(condition).str(if *holds { "1" } else { "0" });
+            }
             for used in &helper.uses {
                 h.str(used);
             }
@@ -150,13 +153,14 @@ pub(super) fn assemble(
     let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();
     let mut template_calls: HashMap<&str, &[String]> = HashMap::new();
     let mut callers = Callers::default();
+    let mut preprocessor = Preprocessor::default();
     for (at, (base, facts)) in placed.iter().enumerate() {
         callers.add(at, &facts.calls, &facts.out_params);
         for (callee, args) in &facts.template_calls {
             template_calls.entry(callee.as_str()).or_insert(args);
         }
         for h in &facts.helpers {
-            helpers.entry(h.name.as_str()).or_insert(h);
+            preprocessor.add(h, &mut helpers);
         }
         for (i, l) in facts.launches.iter().enumerate() {
             launches.entry(l.callee.as_str()).or_default().push((l, *base, at, i));
@@ -220,6 +224,44 @@ pub(super) fn assemble(
         add_companions(&mut kernels, &launches);
     }
     kernels
+}
+
+/// The file's definitions as the preprocessor meets them, in file order: a definition in
+/// an `#if` region is taken where the region's conditions hold given what is defined above
+/// it (and then replaces an earlier one, which the region must have `#undef`ined), dropped
+/// where they do not, and taken as the first of its name where they cannot be told.
+#[derive(Default)]
+struct Preprocessor {
+    env: crate::features::expr::Env,
+}
+
+impl Preprocessor {
+    fn add<'a>(&mut self, h: &'a HelperDraft, helpers: &mut HashMap<&'a str, &'a HelperDraft>) {
+        let holds = h.guard.iter().try_fold(true, |all, (condition, holds)| {
+            Some(all && self.env.preprocessor_condition(condition)? == *holds)
+        });
+        let taken = match holds {
+            Some(false) => return,
+            Some(true) if !h.guard.is_empty() => {
+                helpers.insert(h.name.as_str(), h);
+                true
+            }
+            _ => {
+                let first = !helpers.contains_key(h.name.as_str());
+                helpers.entry(h.name.as_str()).or_insert(h);
+                first
+            }
+        };
+        if taken {
+            match h.kind {
+                HelperKind::Define | HelperKind::Constant => {
+                    self.env.define(&h.name, crate::kernel::definition_value(h.kind, &h.text))
+                }
+                HelperKind::Macro => self.env.define_macro(&h.text),
+                HelperKind::DeviceFunction | HelperKind::JitFunction => {}
+            }
+        }
+    }
 }
 
 /// Of the launches in a `switch` over block sizes, the one its variable picks where the

@@ -40,6 +40,7 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                     kind,
                     normalized: crate::hash::Hasher::new().str(&squash(&node_text(item, src))).finish(),
                     uses: identifiers(item, src),
+                    guard: Vec::new(),
                     text,
                 });
             }
@@ -54,6 +55,7 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                     text: squash(&text),
                     normalized: norm.hash,
                     uses: norm.uses.clone(),
+                    guard: Vec::new(),
                 });
             }
         }
@@ -195,6 +197,7 @@ fn host_formula(def: Node, name: &str, src: &SourceText) -> Option<HelperDraft> 
         kind: HelperKind::Macro,
         normalized: crate::hash::Hasher::new().str(&text).finish(),
         uses: identifiers(value, src),
+        guard: Vec::new(),
         text,
     })
 }
@@ -229,6 +232,7 @@ fn function(def: Node, outer: Node, template: &[String], src: &SourceText, facts
                 text: node_text(outer, src).into_owned(),
                 normalized: norm.hash,
                 uses: norm.uses,
+                guard: Vec::new(),
             });
         }
         launches(def, src, facts);

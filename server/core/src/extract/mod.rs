@@ -97,7 +97,14 @@ struct HelperDraft {
     text: String,
     normalized: ContentHash,
     uses: BTreeSet<String>,
+    /// The `#if` regions it is defined in (see [`Guard`]).
+    guard: Guard,
 }
+
+/// The conditions of the `#if`/`#ifdef` regions a file-level item lies in, outermost
+/// first: each condition's C text (`use_padding == 1`, `defined(X)`) and whether it holds
+/// there (`false` in the `#else` part).
+type Guard = Vec<(String, bool)>;
 
 #[derive(Clone, Debug)]
 struct LaunchDraft {
@@ -225,11 +232,11 @@ impl Extractor {
         };
         let root = tree.root_node();
         let mut items = Vec::new();
-        collect_items(self.language, root, &mut items);
+        collect_items(self.language, root, src, &mut items);
 
         let mut live = HashMap::with_capacity(items.len());
         let mut placed: Vec<(usize, Arc<ItemFacts>)> = Vec::with_capacity(items.len());
-        for item in items {
+        for (item, _) in items {
             let key = src.hash_range(item.start_byte(), item.end_byte());
             let facts = match self.cache.get(&key) {
                 Some(facts) => facts.clone(),
@@ -275,9 +282,37 @@ pub fn source_for(language: Language, text: &str) -> SourceText {
     }
 }
 
-fn collect_items<'t>(language: Language, node: Node<'t>, out: &mut Vec<Node<'t>>) {
+fn collect_items<'t>(language: Language, node: Node<'t>, src: &SourceText, out: &mut Vec<(Node<'t>, Guard)>) {
+    collect_guarded(language, node, src, &Guard::new(), out);
+}
+
+/// The items of `node`'s containers (namespaces, `extern "C"` blocks, `#if` regions), each
+/// with the conditions of the `#if` regions around it (CUDA).
+fn collect_guarded<'t>(
+    language: Language,
+    node: Node<'t>,
+    src: &SourceText,
+    guard: &Guard,
+    out: &mut Vec<(Node<'t>, Guard)>,
+) {
+    let condition = preproc_condition(node, src);
+    let alternative = node.child_by_field_name("alternative");
+    let inner = match &condition {
+        Some((c, holds)) => {
+            let mut g = guard.clone();
+            g.push((c.clone(), *holds));
+            g
+        }
+        None => guard.clone(),
+    };
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
+        // A region's condition (`#if` expression, `#ifdef` name) is not an item.
+        if condition.is_some()
+            && (node.child_by_field_name("condition") == Some(child) || node.child_by_field_name("name") == Some(child))
+        {
+            continue;
+        }
         let container = match language {
             Language::Cuda => matches!(
                 child.kind(),
@@ -288,14 +323,58 @@ fn collect_items<'t>(language: Language, node: Node<'t>, out: &mut Vec<Node<'t>>
                     | "preproc_ifdef"
                     | "preproc_else"
                     | "preproc_elif"
+                    | "preproc_elifdef"
             ),
             Language::Triton => matches!(child.kind(), "if_statement" | "block" | "else_clause"),
         };
-        if container {
-            collect_items(language, child, out);
+        if Some(child) == alternative {
+            // `#else`, `#elif`: where the region's condition does not hold.
+            let mut g = guard.clone();
+            if let Some((c, holds)) = &condition {
+                g.push((c.clone(), !holds));
+            }
+            collect_guarded(language, child, src, &g, out);
+        } else if container {
+            collect_guarded(language, child, src, &inner, out);
         } else if child.kind() != "comment" {
-            out.push(child);
+            out.push((child, inner.clone()));
         }
+    }
+}
+
+/// The condition a CUDA `#if`, `#elif`, `#ifdef` or `#ifndef` region's body is read
+/// under: its C text and whether it holds there (`#ifndef X` is `defined(X)`, not holding).
+fn preproc_condition(node: Node, src: &SourceText) -> Option<(String, bool)> {
+    match node.kind() {
+        "preproc_if" | "preproc_elif" => {
+            let c = node.child_by_field_name("condition")?;
+            Some((squash(&node_text(c, src)), true))
+        }
+        "preproc_ifdef" | "preproc_elifdef" => {
+            let name = node.child_by_field_name("name")?;
+            let negated = node.child(0).is_some_and(|d| d.kind().ends_with("ifndef"));
+            Some((format!("defined({})", node_text(name, src)), !negated))
+        }
+        _ => None,
+    }
+}
+
+/// Marks an item's helpers with the `#if` regions around it; what a region's condition
+/// names is something each helper uses (a change of `use_padding` changes the kernels that
+/// use what `#if use_padding == 1` defines).
+fn guard_helpers(facts: &mut ItemFacts, guard: &Guard) {
+    if guard.is_empty() {
+        return;
+    }
+    for h in &mut facts.helpers {
+        h.guard.clone_from(guard);
+        for (condition, _) in guard {
+            h.uses.extend(
+                words(condition).filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_')).map(str::to_string),
+            );
+        }
+        h.uses.remove("defined");
+        h.uses.remove(&h.name);
     }
 }
 

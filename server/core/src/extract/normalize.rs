@@ -47,6 +47,10 @@ pub fn normalize<'t>(
             uses.insert(text.to_string());
         } else if kind == "identifier" || kind == "type_identifier" {
             uses.insert(text.to_string());
+        } else if kind == "preproc_arg" {
+            // `#pragma unroll UNROLL`: the names a directive's text mentions.
+            let names = super::words(&text).filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_'));
+            uses.extend(names.map(str::to_string));
         }
         hasher.str(&text);
         false

@@ -220,10 +220,14 @@ fn read_piece(parser: &mut Parser, text: &str) -> PieceFacts {
     };
     let root = tree.root_node();
     let mut nodes = Vec::new();
-    collect_items(Language::Cuda, root, &mut nodes);
+    collect_items(Language::Cuda, root, &piece, &mut nodes);
     let items = nodes
         .into_iter()
-        .map(|item| (item.start_byte(), Arc::new(cuda::item_facts(item, &piece).relative_to(item.start_byte()))))
+        .map(|(item, guard)| {
+            let mut facts = cuda::item_facts(item, &piece).relative_to(item.start_byte());
+            super::guard_helpers(&mut facts, &guard);
+            (item.start_byte(), Arc::new(facts))
+        })
         .collect();
     let mut errors = Vec::new();
     if root.has_error() {

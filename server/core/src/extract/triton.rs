@@ -26,6 +26,7 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                             text: squash(&node_text(right, src)),
                             normalized: norm.hash,
                             uses: norm.uses,
+                            guard: Vec::new(),
                         });
                     }
                 }

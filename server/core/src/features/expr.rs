@@ -235,6 +235,43 @@ impl Env {
         Some(Eval { value, guesses: p.guesses, device_queries: p.device_queries })
     }
 
+    /// Whether a preprocessor condition holds for an H100 build (`__CUDA_ARCH__` 900, a CUDA
+    /// 12 toolkit); `None` where it reads other macros than those and the file's constants.
+    pub fn preprocessor_condition(&self, text: &str) -> Option<bool> {
+        const DEVICE: [(&str, &str); 5] = [
+            ("__CUDA_ARCH__", "900"),
+            ("CUDA_VERSION", "12040"),
+            ("__CUDACC_VER_MAJOR__", "12"),
+            ("__CUDACC__", "1"),
+            ("__NVCC__", "1"),
+        ];
+        let mut t = text.replace('\\', " ").replace("&&", "&").replace("||", "|");
+        // `defined(X)`, `defined X`: 1 for the device's macros and the file's constants.
+        while let Some(at) = t.find("defined") {
+            let rest = t[at + "defined".len()..].trim_start();
+            let (name, len) = match rest.strip_prefix('(') {
+                Some(inner) => {
+                    let close = inner.find(')')?;
+                    (inner[..close].trim().to_string(), t.len() - at - (inner.len() - close - 1))
+                }
+                None => {
+                    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                    (rest[..end].to_string(), t.len() - at - (rest.len() - end))
+                }
+            };
+            let known = DEVICE.iter().any(|(m, _)| *m == name) || self.defines(&name);
+            t.replace_range(at..at + len, if known { "1" } else { "0" });
+        }
+        if t.contains('!') && t.replace("!=", "").contains('!') {
+            return None;
+        }
+        for (m, v) in DEVICE {
+            t = crate::extract::substitute(&t, m, v);
+        }
+        let e = self.eval_quiet(&t).filter(|e| e.guesses == 0)?;
+        Some(e.value != 0.0)
+    }
+
     /// Whether `name` has a value or a definition.
     pub fn defines(&self, name: &str) -> bool {
         self.values.contains_key(name) || self.texts.contains_key(name)

@@ -129,3 +129,50 @@ fn half_typed_code_does_not_panic() {
         }
     }
 }
+
+/// Kernel Tuner's style: tunable parameters as `#define`s, read by `#if` regions that
+/// define what the kernel uses, and by the kernel's pragmas.
+fn tuned(padding: u32, unroll: u32) -> String {
+    format!(
+        r#"
+#define block_size_x 48
+#define use_padding {padding}
+constexpr int unroll_factor = {unroll};
+#define width (block_size_x + 16)
+#ifndef use_padding
+    #define use_padding 1
+#endif
+#if use_padding == 1
+    #undef width
+    #define width (block_size_x + 32)
+#endif
+__global__ void tuned(float* out, const float* in) {{
+    __shared__ float tile[8][width];
+    float s = 0.0f;
+    #pragma unroll unroll_factor
+    for (int j = 0; j < 8; j++) s += in[j * blockDim.x + threadIdx.x];
+    tile[threadIdx.y][threadIdx.x] = s;
+    out[threadIdx.x] = tile[threadIdx.y][threadIdx.x];
+}}
+"#
+    )
+}
+
+#[test]
+fn a_tunable_parameter_read_by_an_if_region_or_a_pragma_changes_the_kernel() {
+    let id = |padding, unroll| extract_text(Language::Cuda, &tuned(padding, unroll)).kernels[0].identity();
+    assert_ne!(id(0, 1), id(1, 1), "padding on defines another width: not the same kernel");
+    assert_ne!(id(0, 1), id(0, 8), "another unroll factor: not the same kernel");
+    assert_eq!(id(0, 1), id(0, 1));
+}
+
+#[test]
+fn the_definition_an_if_region_takes_is_the_one_the_kernel_uses() {
+    let width = |padding| {
+        let ex = extract_text(Language::Cuda, &tuned(padding, 1));
+        let k = &ex.kernels[0];
+        k.helpers.iter().find(|h| h.name == "width").map(|h| h.value().to_string())
+    };
+    assert_eq!(width(0).as_deref(), Some("(block_size_x + 16)"));
+    assert_eq!(width(1).as_deref(), Some("(block_size_x + 32)"));
+}

@@ -88,8 +88,7 @@ impl Walker<'_> {
                 }
                 self.step_loops.pop();
                 let per_iter = self.loop_load.pop().unwrap_or(0.0);
-                let unrolled = self.preceded_by_unroll(node);
-                let ilp = if unrolled { trip.clamp(1.0, 4.0) } else { 1.0 };
+                let ilp = self.unroll_factor(node).map_or(1.0, |f| trip.min(f).clamp(1.0, 4.0));
                 self.acc.iter_load = self.acc.iter_load.max(per_iter * ilp);
                 if top && self.acc.load > loads_before {
                     self.acc.passes += 1.0;
@@ -151,7 +150,7 @@ impl Walker<'_> {
             }
             "preproc_if" | "preproc_elif" | "preproc_else" => self.preprocessed(node, mult, frac, depth),
             "preproc_call" => {
-                if self.text(node).contains("unroll") {
+                if self.pragma_unroll(node).is_some_and(|f| f > 1.0) {
                     self.acc.unrolled += 1.0;
                 }
             }
@@ -189,7 +188,7 @@ impl Walker<'_> {
         let alternative = node.child_by_field_name("alternative");
         let taken = match node.kind() {
             "preproc_else" => Some(true),
-            _ => cond.and_then(|c| device_condition(self.text(c), &self.env)),
+            _ => cond.and_then(|c| self.env.preprocessor_condition(self.text(c))),
         };
         let Some(taken) = taken else {
             self.expr(node, mult, frac, depth + 1);
@@ -209,8 +208,24 @@ impl Walker<'_> {
         }
     }
 
-    pub(super) fn preceded_by_unroll(&self, node: Node) -> bool {
-        node.prev_named_sibling().is_some_and(|p| p.kind() == "preproc_call" && self.text(p).contains("unroll"))
+    /// How far the `#pragma unroll` before a loop unrolls it (infinite for a bare one:
+    /// fully); `None` without one.
+    fn unroll_factor(&self, node: Node) -> Option<f64> {
+        node.prev_named_sibling().filter(|p| p.kind() == "preproc_call").and_then(|p| self.pragma_unroll(p))
+    }
+
+    /// A `#pragma unroll [N]` directive's factor (`N` read through the file's constants;
+    /// infinite where it gives none or its value is not known); `None` for other directives.
+    /// `#pragma unroll 1` keeps a loop rolled.
+    fn pragma_unroll(&self, node: Node) -> Option<f64> {
+        let text = self.text(node);
+        let rest = text.trim_start().strip_prefix("#pragma")?.trim_start().strip_prefix("unroll")?;
+        let factor = rest.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        if factor.is_empty() {
+            return Some(f64::INFINITY);
+        }
+        let e = self.env.eval_quiet(factor).filter(|e| e.guesses == 0);
+        Some(e.map_or(f64::INFINITY, |e| e.value.max(1.0)))
     }
 
     pub(super) fn declaration(&mut self, node: Node, mult: f64, frac: f64) {
@@ -379,43 +394,6 @@ impl Walker<'_> {
             _ => false,
         }
     }
-}
-
-/// Whether a preprocessor condition holds for an H100 build (`__CUDA_ARCH__` 900, a CUDA
-/// 12 toolkit); `None` where it reads other macros than those and the file's constants.
-fn device_condition(text: &str, env: &super::super::expr::Env) -> Option<bool> {
-    const DEVICE: [(&str, &str); 5] = [
-        ("__CUDA_ARCH__", "900"),
-        ("CUDA_VERSION", "12040"),
-        ("__CUDACC_VER_MAJOR__", "12"),
-        ("__CUDACC__", "1"),
-        ("__NVCC__", "1"),
-    ];
-    let mut t = text.replace('\\', " ").replace("&&", "&").replace("||", "|");
-    // `defined(X)`, `defined X`: 1 for the device's macros and the file's constants.
-    while let Some(at) = t.find("defined") {
-        let rest = t[at + "defined".len()..].trim_start();
-        let (name, len) = match rest.strip_prefix('(') {
-            Some(inner) => {
-                let close = inner.find(')')?;
-                (inner[..close].trim().to_string(), t.len() - at - (inner.len() - close - 1))
-            }
-            None => {
-                let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_')).unwrap_or(rest.len());
-                (rest[..end].to_string(), t.len() - at - (rest.len() - end))
-            }
-        };
-        let known = DEVICE.iter().any(|(m, _)| *m == name) || env.defines(&name);
-        t.replace_range(at..at + len, if known { "1" } else { "0" });
-    }
-    if t.contains('!') && t.replace("!=", "").contains('!') {
-        return None;
-    }
-    for (m, v) in DEVICE {
-        t = crate::extract::substitute(&t, m, v);
-    }
-    let e = env.eval_quiet(&t).filter(|e| e.guesses == 0)?;
-    Some(e.value != 0.0)
 }
 
 /// `reinterpret_cast<const float4*>(&x[i])`, `static_cast<T*>(p)`: a cast to a pointer type

@@ -457,3 +457,30 @@ void run(const float *a, float *b, int N) {
     assert!((0.5..2.0).contains(&ratio), "{ratio}: {:?}", p.features);
     assert!((p.features.store_bytes / (4.0 * threads) - 1.0).abs() < 0.01, "{:?}", p.features);
 }
+
+#[test]
+fn pragma_unroll_one_keeps_a_loop_rolled() {
+    let src = |pragma: &str| {
+        format!(
+            r#"
+#define UNROLL 1
+__global__ void sum8(const float *in, float *out, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.0f;
+    {pragma}
+    for (int j = 0; j < 8; j++) s += in[j * n + i];
+    out[i] = s;
+}}
+void run(const float *in, float *out) {{
+    const int n = 1 << 22;
+    sum8<<<n / 256, 256>>>(in, out, n);
+}}
+"#
+        )
+    };
+    let unrolled = |pragma: &str| profile_of(&src(pragma), "sum8").features.unrolled_loops;
+    assert_eq!(unrolled("#pragma unroll"), 1.0);
+    assert_eq!(unrolled("#pragma unroll 4"), 1.0);
+    assert_eq!(unrolled("#pragma unroll 1"), 0.0, "`unroll 1` keeps the loop rolled");
+    assert_eq!(unrolled("#pragma unroll UNROLL"), 0.0, "through the file's constant");
+}
