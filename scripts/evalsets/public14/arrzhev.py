@@ -59,8 +59,18 @@ class Assembler:
                 if re.search(r'm\.def\("' + re.escape(binder_name) + r'"', ln)]
         if not defs:
             return None, None
-        text += (f"\n\n{MARK} binding: the `m.def` line of {binder}, in a module named by torch's load\n"
-                 f"#include <torch/extension.h>\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{{\n    {defs[0]}\n}}\n")
+        line, note = defs[0], ""
+        fname = re.search(r"&(\w+)", line).group(1)
+        if re.search(r"__device__[^;{]*\b" + fname + r"\s*\(", text):
+            # in the source the binder is a translation unit of its own that sees only the torch
+            # function; here the kernels' __device__ overloads of the same name are visible too
+            decl = re.search(r"torch::Tensor\s+" + fname + r"\s*\(([^)]*)\)\s*;", text)
+            types = ", ".join(re.sub(r"\s+\w+\s*$", "", a.strip()) for a in decl.group(1).split(","))
+            line = line.replace(f"&{fname}", f"static_cast<torch::Tensor (*)({types})>(&{fname})")
+            note = (f"\n{MARK} &{fname} cast to the torch function's type: the kernels' __device__ {fname}"
+                    f" overloads share this file (in the source the binder is a file of its own)")
+        text += (f"\n\n{MARK} binding: the `m.def` line of {binder}, in a module named by torch's load{note}\n"
+                 f"#include <torch/extension.h>\nPYBIND11_MODULE(TORCH_EXTENSION_NAME, m)\n{{\n    {line}\n}}\n")
         return text, [api, kern, binder]
 
 
