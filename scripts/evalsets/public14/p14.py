@@ -158,7 +158,9 @@ class Builder:
         self.family("p14-cc-transpose", files, r, "templated",
                     "chongchen1999's templated float transpose headers v1-v5, each with its own launcher "
                     "(launchTranspose, timing events and printf included), run once on main()'s 4096 x 5000 "
-                    "matrix: v1 naive, v2 naive with swapped indexing, v3 shared tile, v4 padded tile, v5 XOR-swizzled tile.",
+                    "matrix: v1 naive, v2 naive with swapped indexing, v3 shared tile, v4 padded tile, v5 XOR-swizzled tile. "
+                    "Measured 2026-11-27 (H100): v2-v5 fail the check at main()'s own non-square size (their bounds "
+                    "tests swap M and N, leaving 904 output rows unwritten); only v1 passes, so no pair.",
                     "bench_cc_transpose.py", paths + [main_p])
 
     def cc_softmax(self):
@@ -236,7 +238,9 @@ class Builder:
                     "Superjomn's transpose study (one file, a kernel per FLAGS_kernel case): read-coalesced, "
                     "write-coalesced, padded shared tile (static), padded shared tile (dynamic), and the read/write "
                     "versions unrolled 4 tasks per thread. uint64 elements, 4096 x 4096 (flags' default 1024 raised, "
-                    "marked); gflags replaced by constants; common.cuh inlined.", "bench_sj_transpose.py", [p, "common.cuh"])
+                    "marked); gflags replaced by constants; common.cuh inlined. Measured 2026-11-27 (H100): case 3 "
+                    "(tiled_coalesce1) faults (its dynamic shared memory is sized TILE*TILE, the kernel indexes "
+                    "TILE*(TILE+1)) and is a failing line.", "bench_sj_transpose.py", [p, "common.cuh"])
 
     def sj_vecadd(self):
         r = self.repo("Superjomn/cuda-from-scratch")
