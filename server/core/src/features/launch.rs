@@ -36,6 +36,8 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
             if k == v {
                 continue;
             }
+            let shadowed = l.meta.get(k) == Some(v) && l.locals.contains_key(k);
+            let v = if shadowed { &host_local(&mut env, k, v) } else { v };
             env.define(k, v);
             // `y = torch.empty_like(x)`: y has x's shape.
             if let Some(source) = like(v) {
@@ -98,6 +100,24 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
     }
     env.missing.borrow_mut().clear();
     env
+}
+
+/// A meta-parameter that shadows a launcher's local of the same name (`BLOCK_SIZE =
+/// 32768` in the launcher, `finish[1,](…, BLOCK_SIZE=num_blocks)` where `num_blocks =
+/// cdiv(N, BLOCK_SIZE)`): the local keeps its value under a name of its own, and the
+/// launcher's texts that read it (`value` too) read that name, so the kernel's parameter
+/// is not bound back to itself.
+fn host_local(env: &mut Env, name: &str, value: &str) -> String {
+    let host = format!("{name}__launcher");
+    if let Some(local) = env.texts.remove(name) {
+        env.texts.insert(host.clone(), local);
+    }
+    for text in env.texts.values_mut() {
+        if crate::extract::words(text).any(|w| w == name) {
+            *text = crate::extract::substitute(text, name, &host);
+        }
+    }
+    crate::extract::substitute(value, name, &host)
 }
 
 /// Names of a pooling or convolution window's padding and radius, and the value taken

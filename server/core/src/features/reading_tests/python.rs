@@ -235,3 +235,24 @@ fn a_tile_of_two_ranges_of_one_size_is_their_product() {
     assert!((loaded / 134.2e6 - 1.0).abs() < 0.05, "{loaded} B loaded: {:?}", p.features);
     assert_eq!(p.features.tile_elems, 1024.0, "a 32×32 tile: {:?}", p.features);
 }
+
+#[test]
+fn a_second_kernel_s_meta_parameter_does_not_unbind_the_launcher_s_local() {
+    // A two-stage reduction: the launcher's `BLOCK_SIZE` tiles the input; the finishing
+    // kernel takes a `BLOCK_SIZE` of its own, the number of partial results.
+    let src = "import triton\nimport triton.language as tl\n\n\
+               @triton.jit\ndef partial_max(x_ptr, part_ptr, n, BLOCK_SIZE: tl.constexpr):\n    \
+               pid = tl.program_id(0)\n    offs = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)\n    \
+               x = tl.load(x_ptr + offs, mask=offs < n, other=-float('inf'))\n    \
+               tl.store(part_ptr + pid, tl.max(x, axis=0))\n\n\
+               @triton.jit\ndef finish_max(part_ptr, out_ptr, BLOCK_SIZE: tl.constexpr):\n    \
+               x = tl.load(part_ptr + tl.arange(0, BLOCK_SIZE))\n    tl.store(out_ptr, tl.max(x, axis=0))\n\n\
+               def solve(x, part, out, n: int):\n    BLOCK_SIZE = 32768\n    num_blocks = triton.cdiv(n, BLOCK_SIZE)\n    \
+               partial_max[(num_blocks,)](x, part, n, BLOCK_SIZE=BLOCK_SIZE)\n    \
+               finish_max[1,](part, out, BLOCK_SIZE=num_blocks)\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = crate::features::profile(ex.kernel("partial_max").expect("kernel"));
+    let n = crate::features::expr::ASSUMED_SIZE;
+    assert_eq!(p.features.blocks, (n / 32768.0).ceil(), "one program per 32768 elements of the assumed size");
+    assert_eq!(p.assumed, vec!["n".to_string()], "only the problem size is unknown");
+}
