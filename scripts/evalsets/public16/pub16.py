@@ -10,11 +10,6 @@ by family), one folder per family with one program file per version (reference f
 bench.py adapter (ours, from adapters/), and `_vendor/` (headers the CUDA programs include).
 
 Sources and how a version is made from them:
-- deepreinforce-ai/CUDA-L1 (`optimized_cuda_code/<gpu>.json`): the RL-trained model's
-  KernelBench-style `ModelNew` modules with load_inline CUDA, one per target GPU (RTX 3090,
-  A100, H100, H20, L40) for a level-1 task; a version is one distinct module, verbatim (the
-  GPUs that got the same text share it). The reference is an eager-torch module of the task's
-  op written here (marked as ours; KernelBench's own problem files are not used).
 - b0nes164/GPUPrefixSums (`GPUPrefixSumsCUDA/`): device-wide inclusive scans, each a
   dispatcher class (host code) with its kernels; a version is the dispatcher header verbatim
   with its kernel header inlined verbatim where it is included, plus a KFORECAST `kf_run`
@@ -33,8 +28,6 @@ Everything is report-only: split "public16", never tuned on, never run through k
 its builder.
 """
 
-import ast
-import json
 import os
 import re
 import sys
@@ -50,7 +43,6 @@ SPLIT = "public16"
 PREFIX = "p16-"
 
 REPOS = {
-    "cudal1": "deepreinforce-ai/CUDA-L1",
     "scan": "b0nes164/GPUPrefixSums",
     "sort": "b0nes164/GPUSorting",
     "trimul": "isaac9000/trimul-openevolve",
@@ -60,164 +52,6 @@ REPOS = {
 
 def fail(msg):
     raise SystemExit(f"pub16.py: {msg}")
-
-
-# ---------------------------------------------------------------- CUDA-L1 (load_inline modules)
-
-L1_GPUS = ("3090", "a100", "h100", "h20", "l40")
-
-# task id -> (family, our eager-torch reference module, adapter, notes). The level-1 tasks (single
-# ops, no matrix multiply) where two target GPUs got distinct load_inline modules that can build
-# (a family of three versions with the reference; the other tasks have at most one).
-L1_TASKS = {
-    84: ("p16-l1-dwconv", """import torch
-import torch.nn as nn
-
-
-class Model(nn.Module):
-    \"\"\"Depthwise 2-D convolution (groups = in_channels), square kernel, no bias.\"\"\"
-
-    def __init__(self, in_channels, out_channels, kernel_size, stride=1, padding=0):
-        super().__init__()
-        self.conv = nn.Conv2d(in_channels, out_channels, kernel_size, stride=stride, padding=padding,
-                              groups=in_channels, bias=False)
-
-    def forward(self, x):
-        return self.conv(x)
-""", "bench_p16_l1_dwconv.py", "Depthwise 3x3 convolution (3 channels, stride 1, no padding, weights "
-        "drawn after torch.manual_seed(0)) of a float32 16 x 3 x 1024 x 1024 tensor."),
-    95: ("p16-l1-cross-entropy", """import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Model(nn.Module):
-    \"\"\"Mean cross-entropy of logits against class targets.\"\"\"
-
-    def __init__(self):
-        super().__init__()
-
-    def forward(self, predictions, targets):
-        return F.cross_entropy(predictions, targets)
-""", "bench_p16_l1_cross_entropy.py", "Mean cross-entropy of float32 logits over 10 classes (the task's) "
-        "for 2^22 rows with int64 targets."),
-    96: ("p16-l1-huber", """import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class Model(nn.Module):
-    \"\"\"Mean smooth-L1 (Huber, beta 1) loss.\"\"\"
-
-    def __init__(self):
-        super().__init__()
-
-    def forward(self, predictions, targets):
-        return F.smooth_l1_loss(predictions, targets)
-""", "bench_p16_l1_huber.py", "Mean smooth-L1 loss of two float32 16384 x 4096 tensors (2^26 elements)."),
-}
-
-
-def load_inline_calls(code):
-    """(cpp_sources, functions) of every load_inline call in a module, evaluated from its AST
-    where they are literals or module-level names bound to literals ('?' where not)."""
-    tree = ast.parse(code)
-    consts = {}
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-            try:
-                consts[n.targets[0].id] = ast.literal_eval(n.value)
-            except (ValueError, SyntaxError, TypeError):
-                pass
-
-    def value(node):
-        if node is None:
-            return None
-        if isinstance(node, ast.Name):
-            return consts.get(node.id, "?")
-        try:
-            return ast.literal_eval(node)
-        except (ValueError, SyntaxError, TypeError):
-            return "?"
-
-    calls = []
-    for n in ast.walk(tree):
-        if isinstance(n, ast.Call):
-            f = n.func
-            name = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-            if name != "load_inline":
-                continue
-            kw = {k.arg: k.value for k in n.keywords}
-            cpp = kw.get("cpp_sources", n.args[1] if len(n.args) > 1 else None)
-            calls.append((value(cpp), value(kw.get("functions"))))
-    return calls
-
-
-def cannot_build(code):
-    """Why a load_inline module's extension cannot compile, or None. torch's load_inline
-    binds each name of `functions` in the generated main.cpp, which holds only cpp_sources:
-    a function that cpp_sources does not declare is an undeclared identifier there."""
-    for cpp, fns in load_inline_calls(code):
-        if fns in (None, "?"):
-            continue
-        names = [fns] if isinstance(fns, str) else list(fns)
-        if isinstance(cpp, str):
-            text = cpp
-        elif isinstance(cpp, (list, tuple)) and all(isinstance(x, str) for x in cpp):
-            text = "\n".join(cpp)
-        else:
-            continue
-        for fn in names:
-            if not re.search(r"\b" + re.escape(fn) + r"\s*\(", text):
-                return f"load_inline binds {fn}, which its cpp_sources does not declare"
-    return None
-
-
-def cudal1_families(cl, out):
-    rows = {}
-    for gpu in L1_GPUS:
-        path = f"optimized_cuda_code/{gpu}.json"
-        for line in cl.show(path).splitlines():
-            if not line.strip():
-                continue
-            r = json.loads(line)
-            rows[(gpu, r["level_id"], r["task_id"])] = r
-    fams, sources = [], {}
-    for task, (name, ref, bench, what) in L1_TASKS.items():
-        distinct, dropped = {}, {}  # code -> [gpus]; gpu -> why
-        for gpu in L1_GPUS:
-            r = rows.get((gpu, 1, task))
-            code = (r or {}).get("custom_code") or ""
-            if "load_inline" not in code or "__global__" not in code:
-                dropped[gpu] = "no load_inline CUDA"
-                continue
-            why = cannot_build(code)
-            if why:
-                dropped[gpu] = why
-                continue
-            distinct.setdefault(code, []).append(gpu)
-        if len(distinct) < 2:
-            fail(f"CUDA-L1 level-1 task {task} has fewer than two buildable load_inline modules; update the builder")
-        files = [("torch_reference.py", TEXT.ours_py(
-            f"The eager-torch op of CUDA-L1's level-1 task {task} (the family's reference).", ref))]
-        for code, gpus in distinct.items():
-            src = ", ".join(f"optimized_cuda_code/{g}.json" for g in gpus)
-            hdr = (f"{TEXT.built_by('#')}\n# {cl.name} at commit {cl.commit}:\n"
-                   f"# {src}: level 1, task {task}, field custom_code (the model's output for "
-                   f"{', '.join(gpus)}).\n# Verbatim.\n")
-            files.append((f"cudal1_{gpus[0]}.py", hdr + "\n" + code))
-        left_out = "; ".join(f"{g}: {w}" for g, w in dropped.items())
-        fams.append(family_entry(out, name, files, cl.at(), "kernelbench-load_inline",
-                                 f"{what} Reference: eager torch (ours). Versions: CUDA-L1's ModelNew modules "
-                                 f"(load_inline CUDA), one per distinct text among its target GPUs "
-                                 f"({'; '.join('/'.join(g) for g in distinct.values())}). Left out as "
-                                 f"unbuildable or without CUDA: {left_out or 'none'}. A module whose extension "
-                                 "fails to build on the GPU machine is a failing version (it would fall back "
-                                 "to torch).", bench))
-        sources[name] = {"repository": cl.name, "commit": cl.commit,
-                         "paths": [f"optimized_cuda_code/{g}.json" for g in L1_GPUS], "task": f"level 1 / {task}",
-                         "left_out": dropped}
-    return fams, sources
 
 
 # ---------------------------------------------------------------- GPUPrefixSums (CUDA + host code)
@@ -331,15 +165,22 @@ def scan_program(sc, variant):
 def scan_family(sc, out):
     for h in SCAN_SHARED:
         write(os.path.join(out, "_vendor", "gpuprefixsums", h), sc.show(f"{SCAN_DIR}/{h}"))
-    variants = ["ReduceThenScan", "ChainedScanDecoupledLookback", "EmulatedDeadlocking", "Cub"]
+    # ReduceThenScan is left out: it fails the correctness check (H100, 2026-11-27: 65 M of 67 M
+    # words wrong at 2^26). Its SpineScan adds s_red[WARPS - 1] (the whole pass's total) where the
+    # warps before it are meant (s_red[WARP_INDEX - 1]), so only scans of up to 128 partitions come
+    # out right; the source's own large-size tests initialise and validate 26..28 words only.
+    variants = ["Cub", "ChainedScanDecoupledLookback", "EmulatedDeadlocking"]
     files = [(f"{v}.cu", scan_program(sc, v)) for v in variants]
     name = "p16-scan"
     fam = family_entry(out, name, files, sc.at(), "host-code",
                        "Device-wide inclusive prefix sum of 2^26 32-bit words in place (the source tests "
-                       "and times 2^28; values 0..3): reduce-then-scan (reference, three kernels), chained scan with "
-                       "decoupled lookback (one kernel), its emulated-deadlocking fallback variant, and "
-                       "CUB's DeviceScan::InclusiveSum; each with its dispatcher class as the source has it "
-                       "and a KFORECAST kf_run running the dispatcher's launch lines.",
+                       "and times 2^28; values 0..3): CUB's DeviceScan::InclusiveSum (reference, the source's "
+                       "baseline), chained scan with decoupled lookback (one kernel) and its emulated-"
+                       "deadlocking variant; each with its dispatcher class as the source has it and a "
+                       "KFORECAST kf_run running the dispatcher's launch lines. Left out: the reduce-then-scan "
+                       "version, which fails the correctness check (its spine scan is wrong past 128 "
+                       "partitions). NOT MEASURED YET: the one H100 run of 2026-11-27 had reduce-then-scan "
+                       "as this family's reference, so none of its versions was checked.",
                        "bench_p16_scan.py")
     return [fam], {name: {"repository": sc.name, "commit": sc.commit,
                           "paths": [f"{SCAN_DIR}/{v}Dispatcher.cuh" for v in variants]}}
@@ -522,7 +363,9 @@ def trimul_family(tm, out):
                        "(LLM-written candidates) evolved it on an H100: custom_kernel(data) at the problem's "
                        "largest benchmark shape (bs 1, seqlen 1024, dim 384, hidden 128, with mask). The "
                        "starting point (reference) and each run's best program at checkpoint 5 and at the end "
-                       "(the intermediate checkpoints repeat these texts).", "bench_p16_trimul.py")
+                       "(the intermediate checkpoints repeat these texts). Measured 2026-11-27 (H100): run1_best fails the "
+                       "check (21 of 403 M outputs off the reference by more than 2e-2, bf16 contraction).",
+                       "bench_p16_trimul.py")
     return [fam], {name: {"repository": tm.name, "commit": tm.commit, "paths": [p for _, p, _ in TRIMUL_VERSIONS]}}
 
 
@@ -531,9 +374,10 @@ def trimul_family(tm, out):
 AGENT_TASKS = {
     "p16-agent-swiglu-smoke": ("swiglu", ["claude_smoke", "codex_smoke", "kimi_smoke"], "bench_p16_agent_swiglu.py",
                                "SwiGLU gate silu(x) * y on bf16 (1, 512, 6144) (the task's own canonical shape, "
-                               "25.2 M elements): the task's eager reference and the Triton kernels that three LLM "
+                               "3.1 M elements, about 16 us in eager torch on an H100): the task's eager reference and the Triton kernels that three LLM "
                                "coding agents (Claude, Codex, Kimi) wrote for it in the smoke runs (the first, "
-                               "looser harness)."),
+                               "looser harness). Measured 2026-11-27 (H100): codex_smoke fails the check (about a "
+                               "fifth of the outputs wrong)."),
     "p16-agent-swiglu-strict": ("swiglu", ["claude_strict", "codex_strict", "kimi_strict"], "bench_p16_agent_swiglu.py",
                                 "SwiGLU gate silu(x) * y on bf16 (1, 512, 6144) (the task's canonical shape): the "
                                 "task's eager reference and the three agents' Triton kernels from the strict-harness "
@@ -541,7 +385,9 @@ AGENT_TASKS = {
     "p16-agent-rmsnorm": ("rmsnorm", ["claude_v1", "codex_v1", "kimi_v1"], "bench_p16_agent_rmsnorm.py",
                           "Residual add + RMSNorm (fp32 math, bf16 out) over rows of 2048 (Qwen3-1.7B's hidden "
                           "size): the task's eager reference and the three agents' Triton kernels, at 8192 "
-                          "rows (2^24 elements; the task's canonical 512 rows are 2^20)."),
+                          "rows (2^24 elements; the task's canonical 512 rows are 2^20). Measured 2026-11-27 "
+                          "(H100): codex_v1 fails the check (it hardcodes 128 blocks of 4 rows, the "
+                          "canonical 512)."),
 }
 
 
@@ -585,7 +431,7 @@ def main():
     clear_set(out)
     write(os.path.join(out, "p16common.py"), TEXT.adapter("p16common.py"))
     families, sources = [], {}
-    for build, key in ((cudal1_families, "cudal1"), (scan_family, "scan"), (sort_family, "sort"), (trimul_family, "trimul"),
+    for build, key in ((scan_family, "scan"), (sort_family, "sort"), (trimul_family, "trimul"),
                       (agent_families, "agents")):
         repo = Repo(args.mirror, REPOS[key])
         fams, srcs = build(repo, out)

@@ -6,7 +6,7 @@ import torch
 
 from progbuild import load_program  # the harness puts its folder on sys.path
 
-SHAPE = (1, 512, 6144)
+SHAPE = (1, 512, 6144)  # the task's canonical shape (3.1 M elements; some candidates hardcode it)
 TOL = {"rtol": 1.6e-2, "atol": 1e-2}  # bf16 output
 
 
