@@ -296,16 +296,8 @@ pub fn point_metrics(samples: &[Sample]) -> Metrics {
     m.claim_accuracy = claim as f64 / nf;
     m.ece_bin = ece(&bin_conf);
     m.ece_claim = ece(&claim_conf);
-    // Risk–coverage: keep the most confident first.
-    let mut order = claim_conf.clone();
-    order.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let mut errors = 0usize;
-    let mut risks = Vec::with_capacity(n);
-    for (k, (_, ok)) in order.iter().enumerate() {
-        errors += (!ok) as usize;
-        risks.push(errors as f64 / (k + 1) as f64);
-    }
-    m.aurc = risks.iter().sum::<f64>() / nf;
+    let (aurc, risks) = risk_coverage(&claim_conf);
+    m.aurc = aurc;
     m.risk_coverage = [0.1, 0.25, 0.5, 0.75, 1.0]
         .iter()
         .map(|c| {
@@ -385,6 +377,20 @@ pub struct SelectivePoint {
 }
 
 /// The selective policy's trade-off between coverage and error at each threshold.
+/// Risk–coverage of claims `(confidence, holds)`, the most confident kept first: the area
+/// under the curve (AURC, the mean risk over coverages) and the risk at each coverage.
+pub fn risk_coverage(claims: &[(f64, bool)]) -> (f64, Vec<f64>) {
+    let mut order = claims.to_vec();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let mut errors = 0usize;
+    let mut risks = Vec::with_capacity(order.len());
+    for (k, (_, ok)) in order.iter().enumerate() {
+        errors += (!ok) as usize;
+        risks.push(errors as f64 / (k + 1) as f64);
+    }
+    (risks.iter().sum::<f64>() / claims.len().max(1) as f64, risks)
+}
+
 pub fn selective(samples: &[Sample], thresholds: &[f64]) -> Vec<SelectivePoint> {
     thresholds
         .iter()

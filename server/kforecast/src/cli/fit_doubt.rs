@@ -2,14 +2,15 @@
 //! whole-program forecast (a PyTorch-only one more) and features outside the training range
 //! deserve, fitted on code written in other styles than the training corpus (calibration
 //! sets, never a set it is reported on). Coordinate descent over the doubt's parameters,
-//! scored by the log score of the measured bin plus the calibration error of the claim and
-//! the bin.
+//! scored by the log score of the measured bin, the calibration error of the claim and the
+//! bin, and the claim's risk–coverage (AURC): a doubt must also rank the right forecasts
+//! above the wrong ones, not only widen every forecast alike.
 
 use super::evalset::SetPair;
 use super::LoadedFile;
 use anyhow::{bail, Context};
 use kforecast_core::bins::bin_of;
-use kforecast_core::eval::{ece, log_loss};
+use kforecast_core::eval::{ece, log_loss, risk_coverage};
 use kforecast_core::forecast::novelty::Coverage;
 use kforecast_core::forecast::{forecast_program, Claim, Forecast, Forecaster, PairingDoubt, TrainedForecaster};
 use std::collections::HashMap;
@@ -59,7 +60,7 @@ const GRID: [&[f64]; 9] = [
     &[0.0, 0.1, 0.2, 0.35, 0.5],
 ];
 
-/// The score minimised: log score + claim ECE + bin ECE (lower is better).
+/// The score minimised: log score + claim ECE + bin ECE + claim AURC (lower is better).
 fn score(forecasts: &[(Forecast, f64)]) -> f64 {
     if forecasts.is_empty() {
         return f64::INFINITY;
@@ -79,7 +80,7 @@ fn score(forecasts: &[(Forecast, f64)]) -> f64 {
         .collect();
     let bins: Vec<(f64, bool)> =
         forecasts.iter().map(|(f, s)| (f.bins.0[f.bins.argmax()], f.bins.argmax() == bin_of(*s))).collect();
-    log + ece(&claims) + ece(&bins)
+    log + ece(&claims) + ece(&bins) + risk_coverage(&claims).0
 }
 
 /// One calibration set: the readable pairs of a set (or of one split of it).
@@ -173,7 +174,7 @@ pub fn run(sets: &[CalibrationSet], doubt_out: &Path, coverage_out: &Path) -> an
         .with_context(|| format!("cannot write {}", coverage_out.display()))?;
     let described: Vec<String> = sets.iter().map(|s| format!("{} ({} pairs)", s.name, s.pairs.len())).collect();
     super::out(format!(
-        "kforecast eval --fit-doubt on {}; mean score (log score + claim ECE + bin ECE) {start:.3} -> {best_score:.3}",
+        "kforecast eval --fit-doubt on {}; mean score (log score + claim ECE + bin ECE + AURC) {start:.3} -> {best_score:.3}",
         described.join(", ")
     ));
     super::out(format!("  pairing doubt {doubt:?}"));
