@@ -43,12 +43,12 @@ struct KfPtr { void* p; template <class T> operator T*() const { return (T*)p; }
 
 
 def _host_function(text, launch_at):
-    """(signature params text, body start) of the host function holding the launch."""
+    """The header match (group 2: its parameters) of the host function holding the launch."""
     heads = [m for m in re.finditer(r"^(?:void|float|int)\s+(\w+)\s*\(([^)]*)\)\s*\{", text, re.M)
              if m.start() < launch_at]
     if not heads:
         raise SystemExit(f"pub17: no host function before the launch at {launch_at}")
-    return heads[-1].group(2)
+    return heads[-1]
 
 
 def cuda_program(repo, path, scalars):
@@ -62,15 +62,23 @@ def cuda_program(repo, path, scalars):
     launch = re.search(r"^[ \t]*\w+\s*<<<.*?>>>\s*\((.*?)\)\s*;", prelude, re.M | re.S)
     if launch is None:
         raise SystemExit(f"pub17: no kernel launch in {path}")
-    params = _host_function(prelude, launch.start())
+    head_m = _host_function(prelude, launch.start())
+    params = head_m.group(2)
     types = {}
     for p in params.split(","):
         m = re.match(r"\s*(.*?)\s*(\w+)\s*$", p)
         if m and "*" not in m.group(1):
             types[m.group(2)] = m.group(1)
-    body_start = prelude.rfind("{", 0, launch.start())
-    host = prelude[prelude.rfind("\n", 0, prelude.rfind(")", 0, body_start)):launch.start()]
+    host = prelude[head_m.start():launch.start()]
     dims = [ln.strip() for ln in host.splitlines() if re.match(r"\s*dim3\s", ln)]
+    # constants the host function sets before the launch (cudaMemcpyToSymbol from a local)
+    setup = []
+    for m in re.finditer(r"^\s*cudaMemcpyToSymbol\(\s*\w+\s*,\s*&(\w+).*?;", host, re.M):
+        decl = re.search(rf"^\s*[\w ]+\s{m.group(1)}\s*=.*?;", host, re.M)
+        if decl is None:
+            raise SystemExit(f"pub17: no declaration of {m.group(1)} in {path}")
+        setup += [decl.group(0).strip(), m.group(0).strip()]
+    dims = setup + dims
     args = [a.strip() for a in launch.group(1).split(",")]
     ptrs = [a for a in args if re.fullmatch(r"\w+", a) and a not in types and a not in scalars]
     sig = [f"void* kf_p{i}" for i in range(len(ptrs))] + [f"{types.get(s, 'int')} {s}" for s in scalars]
