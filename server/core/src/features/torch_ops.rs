@@ -380,12 +380,6 @@ impl Reader<'_> {
                 self.emit(what, tensors, out.clone(), Work::PerElement(4.0));
                 Some(out)
             }
-            Kind::Pool => {
-                let first = first?;
-                let out = Size::Reduced(Box::new(first.clone()));
-                self.emit(what, vec![first], out.clone(), Work::PerElement(4.0));
-                Some(out)
-            }
             Kind::Elementwise => {
                 first.as_ref()?;
                 let out = broadcast(&tensors);

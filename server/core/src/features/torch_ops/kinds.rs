@@ -138,17 +138,6 @@ const COMPARISONS: [&str; 14] = [
     "margin_ranking_loss",
     "cosine_embedding_loss",
 ];
-/// Pooling windows: read the input, write a fraction of it.
-const POOLS: [&str; 8] = [
-    "avg_pool1d",
-    "avg_pool2d",
-    "avg_pool3d",
-    "max_pool1d",
-    "max_pool2d",
-    "max_pool3d",
-    "adaptive_avg_pool2d",
-    "adaptive_max_pool2d",
-];
 /// Functions that fill a new tensor of the shape their arguments give (one write).
 const FILLS: [&str; 9] = ["zeros", "ones", "full", "randn", "rand", "randint", "arange", "linspace", "logspace"];
 
@@ -249,8 +238,6 @@ pub(super) enum Kind {
     Rowwise,
     /// Reads its tensors, writes a number or a row's worth (a loss, a similarity).
     Comparison,
-    /// Reads one tensor, writes a window's fraction of it.
-    Pool,
     Matmul,
     /// Attends queries to keys and values in one fused kernel.
     Attention,
@@ -295,8 +282,6 @@ fn known_kind(function: &str) -> Option<Kind> {
         Kind::Reduction
     } else if COMPARISONS.contains(&function) {
         Kind::Comparison
-    } else if POOLS.contains(&function) {
-        Kind::Pool
     } else if FILLS.contains(&function) || ["zeros_like", "ones_like", "full_like"].contains(&function) {
         Kind::Fill
     } else if ELEMENTWISE.contains(&function) {
