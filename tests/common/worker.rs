@@ -3,11 +3,11 @@
 
 use super::{binary, repo_root};
 use serde_json::{json, Value};
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 pub const TOKEN: &str = "s3cret-token";
 
@@ -23,28 +23,34 @@ impl Drop for Worker {
     }
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).map(|a| a.port()).expect("port")
-}
-
-/// Starts a worker; `python` replaces the Triton runner's interpreter (a test double).
+/// Starts a worker on a port the system picks (a port chosen before the worker binds it
+/// can be taken by another test's worker meanwhile); `python` replaces the Triton runner's
+/// interpreter (a test double).
 pub fn worker(extra: &[&str], python: Option<&Path>) -> Worker {
-    let addr = format!("127.0.0.1:{}", free_port());
     let mut cmd = Command::new(binary());
-    cmd.args(["worker", "--listen", &addr])
+    cmd.args(["worker", "--listen", "127.0.0.1:0"])
         .args(extra)
         .env("KFORECAST_WORKER_TOKEN", TOKEN)
         .stdout(Stdio::null())
-        .stderr(Stdio::null());
+        .stderr(Stdio::piped());
     if let Some(p) = python {
         cmd.env("KFORECAST_PYTHON", p);
     }
-    let child = cmd.spawn().expect("spawn worker");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while TcpStream::connect(&addr).is_err() {
-        assert!(Instant::now() < deadline, "worker did not listen");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let mut child = cmd.spawn().expect("spawn worker");
+    // The address it announces; the rest of its log is read on so that it never blocks.
+    let log = child.stderr.take().expect("the worker's stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut tx = Some(tx);
+        for line in BufReader::new(log).lines().map_while(Result::ok) {
+            if let Some(addr) = line.strip_prefix("kforecast worker listening on http://") {
+                if let Some(tx) = tx.take() {
+                    let _ = tx.send(addr.trim().to_string());
+                }
+            }
+        }
+    });
+    let addr = rx.recv_timeout(Duration::from_secs(20)).expect("worker did not listen");
     Worker { child, addr }
 }
 
