@@ -11,6 +11,7 @@ use crate::declaration::{is_comment_line, items_before, Declared, PREFIX as DECL
 use crate::hash::{ContentHash, Hasher};
 use crate::kernel::{definition_value, Helper, HelperKind, Kernel, Language, LaunchSite};
 use crate::source::SourceText;
+use std::collections::hash_map::Entry as Slot;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -229,37 +230,41 @@ pub(super) fn assemble(
 /// The file's definitions as the preprocessor meets them, in file order: a definition in
 /// an `#if` region is taken where the region's conditions hold given what is defined above
 /// it (and then replaces an earlier one, which the region must have `#undef`ined), dropped
-/// where they do not, and taken as the first of its name where they cannot be told.
+/// where they do not, and taken as the first of its name where they cannot be told. The
+/// definitions taken are evaluated only once a file has an `#if` region to decide.
 #[derive(Default)]
 struct Preprocessor {
-    env: crate::features::expr::Env,
+    env: Option<crate::features::expr::Env>,
 }
 
 impl Preprocessor {
     fn add<'a>(&mut self, h: &'a HelperDraft, helpers: &mut HashMap<&'a str, &'a HelperDraft>) {
-        let holds = h.guard.iter().try_fold(true, |all, (condition, holds)| {
-            Some(all && self.env.preprocessor_condition(condition)? == *holds)
+        if !h.guard.is_empty() && self.env.is_none() {
+            let mut env = crate::features::expr::Env::default();
+            for d in helpers.values() {
+                env.define_definition(&d.name, d.kind, &d.text);
+            }
+            self.env = Some(env);
+        }
+        let holds = self.env.as_ref().and_then(|env| {
+            h.guard
+                .iter()
+                .try_fold(true, |all, (condition, holds)| Some(all && env.preprocessor_condition(condition)? == *holds))
         });
-        let taken = match holds {
-            Some(false) => return,
-            Some(true) if !h.guard.is_empty() => {
-                helpers.insert(h.name.as_str(), h);
+        let taken = match (holds, helpers.entry(h.name.as_str())) {
+            (Some(false), _) => false,
+            (Some(true), Slot::Occupied(mut e)) if !h.guard.is_empty() => {
+                e.insert(h);
                 true
             }
-            _ => {
-                let first = !helpers.contains_key(h.name.as_str());
-                helpers.entry(h.name.as_str()).or_insert(h);
-                first
+            (_, Slot::Vacant(e)) => {
+                e.insert(h);
+                true
             }
+            (_, Slot::Occupied(_)) => false,
         };
-        if taken {
-            match h.kind {
-                HelperKind::Define | HelperKind::Constant => {
-                    self.env.define(&h.name, crate::kernel::definition_value(h.kind, &h.text))
-                }
-                HelperKind::Macro => self.env.define_macro(&h.text),
-                HelperKind::DeviceFunction | HelperKind::JitFunction => {}
-            }
+        if let Some(env) = self.env.as_mut().filter(|_| taken) {
+            env.define_definition(&h.name, h.kind, &h.text);
         }
     }
 }

@@ -296,6 +296,10 @@ fn collect_guarded<'t>(
     out: &mut Vec<(Node<'t>, Guard)>,
 ) {
     let condition = preproc_condition(node, src);
+    // A region's condition (`#if` expression, `#ifdef` name) is not an item.
+    let condition_node = condition
+        .as_ref()
+        .and_then(|_| node.child_by_field_name("condition").or_else(|| node.child_by_field_name("name")));
     let alternative = node.child_by_field_name("alternative");
     let inner = match &condition {
         Some((c, holds)) => {
@@ -307,10 +311,7 @@ fn collect_guarded<'t>(
     };
     let mut cursor = node.walk();
     for child in node.named_children(&mut cursor) {
-        // A region's condition (`#if` expression, `#ifdef` name) is not an item.
-        if condition.is_some()
-            && (node.child_by_field_name("condition") == Some(child) || node.child_by_field_name("name") == Some(child))
-        {
+        if Some(child) == condition_node {
             continue;
         }
         let container = match language {
@@ -369,9 +370,7 @@ fn guard_helpers(facts: &mut ItemFacts, guard: &Guard) {
     for h in &mut facts.helpers {
         h.guard.clone_from(guard);
         for (condition, _) in guard {
-            h.uses.extend(
-                words(condition).filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_')).map(str::to_string),
-            );
+            h.uses.extend(names_in(condition).map(str::to_string));
         }
         h.uses.remove("defined");
         h.uses.remove(&h.name);
@@ -396,6 +395,16 @@ impl ItemFacts {
 /// The identifier-like words of `text` (runs of letters, digits and `_`; empty ones too).
 pub(crate) fn words(text: &str) -> impl Iterator<Item = &str> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+}
+
+/// The names among `text`'s words (those that start as an identifier does, not `4` or `0x10`).
+pub(crate) fn names_in(text: &str) -> impl Iterator<Item = &str> {
+    words(text).filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_'))
+}
+
+/// What follows `#pragma unroll` in a directive's text (` 4`, ``), if it is one.
+pub(crate) fn pragma_unroll(text: &str) -> Option<&str> {
+    text.trim_start().strip_prefix("#pragma")?.trim_start().strip_prefix("unroll")
 }
 
 /// `text` with the identifier `name` replaced by `with` (whole words only).

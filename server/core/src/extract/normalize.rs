@@ -49,8 +49,7 @@ pub fn normalize<'t>(
             uses.insert(text.to_string());
         } else if kind == "preproc_arg" {
             // `#pragma unroll UNROLL`: the names a directive's text mentions.
-            let names = super::words(&text).filter(|w| w.starts_with(|c: char| c.is_alphabetic() || c == '_'));
-            uses.extend(names.map(str::to_string));
+            uses.extend(super::names_in(&text).map(str::to_string));
         }
         hasher.str(&text);
         false

@@ -146,9 +146,15 @@ impl Env {
     /// What a file-level helper stands for: a `#define` or constant's value, or a
     /// function-like macro (functions have nothing to evaluate).
     pub fn define_helper(&mut self, h: &Helper) {
-        match h.kind {
-            HelperKind::Define | HelperKind::Constant => self.define(&h.name, h.value()),
-            HelperKind::Macro => self.define_macro(&h.text),
+        self.define_definition(&h.name, h.kind, &h.text);
+    }
+
+    /// A file-level definition of `kind` named `name` whose text is `text` (see
+    /// [`Env::define_helper`]).
+    pub fn define_definition(&mut self, name: &str, kind: HelperKind, text: &str) {
+        match kind {
+            HelperKind::Define | HelperKind::Constant => self.define(name, crate::kernel::definition_value(kind, text)),
+            HelperKind::Macro => self.define_macro(text),
             HelperKind::DeviceFunction | HelperKind::JitFunction => {}
         }
     }

@@ -4,7 +4,7 @@
 //! not pair (a fused kernel against the two it replaces) are forecast as whole programs.
 
 use super::combine::{combine, forecast_unit, Part};
-use super::read_doubts::{read_doubts, UNREAD};
+use super::read_doubts::{read_doubts, with_costs, UNREAD};
 use super::{Doubt, Forecast, Forecaster};
 use crate::features::torch_ops::TorchOp;
 use crate::kernel::Kernel;
@@ -176,9 +176,8 @@ pub fn forecast_program(
         }
     };
     // Combined forecasts keep no part's cap: the reading's doubts again, on the program.
-    let b: Vec<(&Kernel, f64)> = base.iter().map(|k| (k, forecaster.weight(k))).collect();
-    let c: Vec<(&Kernel, f64)> = candidate.iter().map(|k| (k, forecaster.weight(k))).collect();
-    let f = read_doubts(f, &b, &c);
+    let cost = |k: &Kernel| forecaster.weight(k);
+    let f = read_doubts(f, &with_costs(base, cost), &with_costs(candidate, cost));
     ProgramForecast { forecast: f, pairing }
 }
 

@@ -1,8 +1,9 @@
 //! Doubts about what the reader made of the code, whatever forecaster is asked: a kernel
 //! modelled at an implausible cost (unknown sizes multiplied into a grid), versions in
-//! different languages, and a forecast the versions' modelled costs contradict. The trained forecaster applies them to every pair it forecasts (an
-//! editor's hint as much as `kforecast forecast`), and a program's forecast again after its
-//! kernels' forecasts are combined (a combination is a plain normal that keeps no cap).
+//! different languages, and a forecast the versions' modelled costs contradict. The trained
+//! forecaster applies them to every pair it forecasts (an editor's hint as much as
+//! `kforecast forecast`), and a program's forecast again after its kernels' forecasts are
+//! combined (a combination is a plain normal that keeps no cap).
 
 use super::{Doubt, Forecast};
 use crate::kernel::Kernel;
@@ -63,6 +64,14 @@ fn roofline_disagrees(f: &Forecast, base: &[(&Kernel, f64)], candidate: &[(&Kern
     Some(format!(
         "not sure: the modelled costs make it ≈{ratio:.1}× {way}, the trained model the other way; measure it on the GPU"
     ))
+}
+
+/// Each kernel of `kernels` with its modelled cost, as [`read_doubts`] takes them.
+pub fn with_costs<'a>(
+    kernels: impl IntoIterator<Item = &'a Kernel>,
+    cost: impl Fn(&Kernel) -> f64,
+) -> Vec<(&'a Kernel, f64)> {
+    kernels.into_iter().map(|k| (k, cost(k))).collect()
 }
 
 fn widen_once(f: Forecast, doubt: Doubt, why: String) -> Forecast {

@@ -10,7 +10,7 @@
 
 use super::fast_trees::CompiledMembers;
 use super::gbt::{BoostParams, Booster};
-use super::read_doubts::read_doubts;
+use super::read_doubts::{read_doubts, with_costs};
 use super::{explain, EmbeddedForecaster, Forecast, Forecaster};
 use crate::features::{Features, Profile};
 use crate::hash::ContentHash;
@@ -470,9 +470,8 @@ impl Forecaster for TrainedForecaster {
 
     fn forecast_programs(&self, base: &[&Kernel], candidate: &[&Kernel]) -> Option<Forecast> {
         let f = TrainedForecaster::forecast_programs(self, base, candidate)?;
-        let b: Vec<(&Kernel, f64)> = base.iter().map(|k| (*k, self.profile(k).cost.total)).collect();
-        let c: Vec<(&Kernel, f64)> = candidate.iter().map(|k| (*k, self.profile(k).cost.total)).collect();
-        Some(read_doubts(f, &b, &c))
+        let cost = |k: &Kernel| self.weight(k);
+        Some(read_doubts(f, &with_costs(base.iter().copied(), cost), &with_costs(candidate.iter().copied(), cost)))
     }
 
     fn weight(&self, kernel: &Kernel) -> f64 {

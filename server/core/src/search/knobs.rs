@@ -313,9 +313,7 @@ fn cuda_knobs(text: &str, k: &Kernel) -> Vec<Knob> {
     }
     // `#pragma unroll [N]` in the kernel.
     for (start, line) in lines_in(text, k.range.start, k.range.end) {
-        let trimmed = line.trim_start();
-        let Some(rest) = trimmed.strip_prefix("#pragma") else { continue };
-        let Some(after) = rest.trim_start().strip_prefix("unroll") else { continue };
+        let Some(after) = crate::extract::pragma_unroll(line) else { continue };
         let at = start + (line.len() - after.len());
         let digits = at + (after.len() - after.trim_start().len());
         let (value, end) = match int_at(text, digits) {

@@ -218,9 +218,8 @@ impl Walker<'_> {
     /// infinite where it gives none or its value is not known); `None` for other directives.
     /// `#pragma unroll 1` keeps a loop rolled.
     fn pragma_unroll(&self, node: Node) -> Option<f64> {
-        let text = self.text(node);
-        let rest = text.trim_start().strip_prefix("#pragma")?.trim_start().strip_prefix("unroll")?;
-        let factor = rest.trim().trim_start_matches('(').trim_end_matches(')').trim();
+        let factor =
+            crate::extract::pragma_unroll(self.text(node))?.trim().trim_start_matches('(').trim_end_matches(')').trim();
         if factor.is_empty() {
             return Some(f64::INFINITY);
         }
