@@ -367,6 +367,19 @@ impl Reader<'_> {
                 self.emit(what, vec![first], out.clone(), Work::PerElement(1.0));
                 Some(out)
             }
+            Kind::Comparison => {
+                first.as_ref()?;
+                let unreduced = inside.replace(' ', "").contains("reduction='none'")
+                    || inside.replace(' ', "").contains("reduction=\"none\"");
+                let rows = function.ends_with("similarity") || function.ends_with("distance");
+                let out = match &first {
+                    _ if unreduced => broadcast(&tensors),
+                    Some(f) if rows => Size::Reduced(Box::new(f.clone())),
+                    _ => Size::One,
+                };
+                self.emit(what, tensors, out.clone(), Work::PerElement(4.0));
+                Some(out)
+            }
             Kind::Elementwise => {
                 first.as_ref()?;
                 let out = broadcast(&tensors);

@@ -472,3 +472,32 @@ fn an_assignment_into_a_view_is_the_value_then_a_copy_and_an_augmented_one_in_pl
     let added = torch("a[:, 1:] += b");
     assert!(added.features.launches < assigned.features.launches, "{:?}", added.features);
 }
+
+#[test]
+fn losses_similarities_and_pads_are_costed_not_unknown() {
+    let src = r#"
+import torch
+import torch.nn.functional as F
+
+def ref_kernel(data):
+    p, q, img = data
+    loss = F.kl_div(p, q, reduction='batchmean')
+    sim = F.cosine_similarity(p, q, dim=1)
+    padded = F.pad(img, (1, 1, 1, 1))
+    return loss, sim, padded
+
+def generate_input(rows: int = 4096, cols: int = 8192, seed: int = 0):
+    p = torch.randn(rows, cols, device='cuda')
+    q = torch.randn(rows, cols, device='cuda')
+    img = torch.randn(8, 3, 1024, 1024, device='cuda')
+    return (p, q, img)
+"#;
+    let k = crate::extract::torch_program(src).expect("a torch program");
+    let ops = crate::features::torch_ops::torch_ops(&k.launches[0]);
+    let unknown: Vec<&str> =
+        ops.iter().filter(|o| o.work == crate::features::torch_ops::Work::Unknown).map(|o| o.name.as_str()).collect();
+    assert!(unknown.is_empty(), "every operation has a known cost: {unknown:?}");
+    let kl = ops.iter().find(|o| o.name.contains("kl_div")).expect("kl_div read");
+    assert_eq!(kl.reads.len(), 2, "a loss reads both operands");
+    assert_eq!(kl.writes, crate::features::torch_ops::Size::One, "and writes one number");
+}

@@ -36,7 +36,9 @@ const FREE: [&str; 28] = [
 ];
 
 /// Element-wise functions and methods (one read, one write).
-const ELEMENTWISE: [&str; 58] = [
+const ELEMENTWISE: [&str; 60] = [
+    "pad",
+    "gather",
     "glu",
     "softplus",
     "mish",
@@ -98,7 +100,8 @@ const ELEMENTWISE: [&str; 58] = [
 ];
 
 /// Reductions over a dimension (one read, a small write).
-const REDUCTIONS: [&str; 15] = [
+const REDUCTIONS: [&str; 16] = [
+    "bincount",
     "sum",
     "mean",
     "var",
@@ -116,6 +119,25 @@ const REDUCTIONS: [&str; 15] = [
     "count_nonzero",
 ];
 
+/// Losses and similarities: read both operands, write one number (a loss's default
+/// `reduction='mean'`) or a row's worth (`cosine_similarity(x1, x2, dim=1)`); a loss with
+/// `reduction='none'` writes the broadcast.
+const COMPARISONS: [&str; 14] = [
+    "kl_div",
+    "cosine_similarity",
+    "pairwise_distance",
+    "mse_loss",
+    "l1_loss",
+    "smooth_l1_loss",
+    "huber_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "nll_loss",
+    "triplet_margin_loss",
+    "hinge_embedding_loss",
+    "margin_ranking_loss",
+    "cosine_embedding_loss",
+];
 /// Functions that fill a new tensor of the shape their arguments give (one write).
 const FILLS: [&str; 9] = ["zeros", "ones", "full", "randn", "rand", "randint", "arange", "linspace", "logspace"];
 
@@ -214,6 +236,8 @@ pub(super) enum Kind {
     Reduction,
     /// Reads one tensor, writes one as large (about two passes in torch's fused kernels).
     Rowwise,
+    /// Reads its tensors, writes a number or a row's worth (a loss, a similarity).
+    Comparison,
     Matmul,
     /// Attends queries to keys and values in one fused kernel.
     Attention,
@@ -256,6 +280,8 @@ fn known_kind(function: &str) -> Option<Kind> {
         Kind::Rowwise
     } else if REDUCTIONS.contains(&function) {
         Kind::Reduction
+    } else if COMPARISONS.contains(&function) {
+        Kind::Comparison
     } else if FILLS.contains(&function) || ["zeros_like", "ones_like", "full_like"].contains(&function) {
         Kind::Fill
     } else if ELEMENTWISE.contains(&function) {
