@@ -1,8 +1,5 @@
-#!/usr/bin/env python3
-"""Builds evaluation set public18 ("p18-" families) from a local copy of
-ArchaeaSoftware/cudahandbook (The CUDA Handbook's sample code), outside the repository.
-
-    hbook.py --mirror /work/.mirror --out /work/main/target/evalsets/public18
+"""The p18-hbook-* families of evaluation set public18 (see pub18.py), from a local copy of
+ArchaeaSoftware/cudahandbook (The CUDA Handbook's sample code).
 
 A version is one CUDA program: the prelude (the #include lines) of the source's test
 driver (histogram.cu, nbody.cu, timeScan.cu, reduction.cu), one of the source's algorithm
@@ -11,29 +8,12 @@ launch configuration computed at run time), and an `extern "C" kf_run` entry poi
 marked KFORECAST, that does what the driver's main() does for that algorithm once, at the
 driver's own launch parameters (sizes from the driver's command-line options). The
 headers that the programs include (chLib/, scanWarp.cuh, ...) are vendored under
-`_vendor/cudahandbook/` and found with -I. Adapters (adapters/, ours) are copied next to
-each family. Split "public18": report-only, never tuned on, never run through kforecast
-by its builder.
+`_vendor/cudahandbook/` and found with -I.
 """
 
-import json
-import os
-import sys
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "public"))
-from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index  # noqa: E402
+from p18kit import header, kf
 
 REPO = "ArchaeaSoftware/cudahandbook"
-SPLIT = "public18"
-
-
-def header(repo, paths, what):
-    return ("// Evaluation set public18 (kforecast issue 20, 1(b)), written by "
-            "scripts/evalsets/public18/hbook.py.\n"
-            f"// Source: {repo.name}@{repo.commit} : {', '.join(paths)}\n"
-            f"// {what}\n"
-            "// Code below is the source's, verbatim, except where a comment says KFORECAST.\n\n")
 
 
 def prelude(repo, driver, skip):
@@ -44,16 +24,6 @@ def prelude(repo, driver, skip):
         if s.startswith("#include") and not any(k in s for k in skip):
             lines.append(line)
     return "\n".join(lines) + "\n\n"
-
-
-def kf(body):
-    return ("\n\n// KFORECAST: entry point (ours), what the driver's main() does for this "
-            "algorithm once.\n" + body.strip("\n") + "\n")
-
-
-def adapter(name):
-    with open(os.path.join(HERE, "adapters", name), encoding="utf-8") as f:
-        return f.read()
 
 
 # -- histogram: histogram/histogram.cu's TestHistogram (dHist cleared, then the
@@ -178,25 +148,9 @@ VENDOR = ["chLib/chError.h", "chLib/chError_cuda.h", "chLib/chError_hip.h", "chL
           "scan/int/scanWarp.cuh", "scan/int/scanBlock.cuh", "scan/int/reduceBlock.cuh"]
 
 
-def main():
-    args = builder_args(__doc__, "target/evalsets/public18")
-    out = args.out
-    clear_set(out)
-    repo = Repo(args.mirror, REPO)
-    for p in VENDOR:
-        if repo.has(repo.commit, p):
-            write(os.path.join(out, "_vendor", "cudahandbook", p), repo.show(p))
-    write(os.path.join(out, "_p18common.py"), adapter("_p18common.py"))
-    families, sources = [], {}
-
-    def family(name, files, paths, style, notes, bench):
-        for rel, text in files:
-            write(os.path.join(out, name, rel), text)
-        write(os.path.join(out, name, "bench.py"), adapter(bench))
-        families.append({"family": name, "files": [f"{name}/{rel}" for rel, _ in files], "split": SPLIT,
-                         "source": f"{repo.at()}:{', '.join(paths)}", "style": style, "notes": notes})
-        sources[name] = {"repo": repo.name, "commit": repo.commit, "paths": paths}
-
+def families(repo, family):
+    """Writes the p18-hbook-* families through `family(name, files, paths, style, notes, bench)`
+    and returns the headers to vendor (paths in the repository)."""
     family("p18-hbook-histogram",
            [(f"{fn}.cu", hist_program(repo, cuh, fn, t)) for cuh, fn, t in HIST],
            ["histogram/histogram.cu"] + sorted({f"histogram/{c}.cuh" for c, _, _ in HIST}), "host-code",
@@ -231,10 +185,5 @@ def main():
            "Reduction7 (__syncthreads_count variant) and the vectorized one (which includes the CG header) "
            "are left out to keep this op under a third of the pairs.", "bench_reduce.py")
 
-    write_index(out, families, sources)
-    progs, pairs = pair_counts(families)
-    print(f"hbook.py: {len(families)} families, {progs} programs, {pairs} ordered pairs -> {out}")
 
-
-if __name__ == "__main__":
-    main()
+    return VENDOR

@@ -7,14 +7,18 @@ import os
 from progbuild import nvcc_library
 
 SET = os.path.dirname(os.path.abspath(__file__))
-VENDOR = os.path.join(SET, "_vendor", "cudahandbook")
-INCLUDES = ["chLib", "nbody", "scan/int", "scan"]
+VENDOR = os.path.join(SET, "_vendor")
+HBOOK = [os.path.join("cudahandbook", d) for d in ("chLib", "nbody", "scan/int", "scan")]
+VIPER = [os.path.join("viperekura", "include")]
 
 
-def build_lib(path, argtypes):
+def build_lib(path, argtypes, includes, libs=()):
+    """nvcc -O3 -std=c++17 -I<each of `includes`, under _vendor/> PATH -l<libs>, loaded with
+    ctypes; returns its kf_run."""
     flags = ["-O3", "-std=c++17", "-Xlinker", "-Bsymbolic"]
-    for d in INCLUDES:
+    for d in includes:
         flags += ["-I", os.path.join(VENDOR, d)]
+    flags += [f"-l{x}" for x in libs]
     lib = nvcc_library(path, flags=flags)
     run = lib.kf_run
     run.restype = ctypes.c_int

@@ -22,7 +22,7 @@ def reference(img):
 
 
 def build(path):
-    run = kf.build_lib(path, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int])
+    run = kf.build_lib(path, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int], kf.HBOOK)
 
     def fn(img):
         hist = torch.empty(256, device=img.device, dtype=torch.int32)

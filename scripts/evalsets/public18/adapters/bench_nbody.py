@@ -25,7 +25,7 @@ def make_inputs(seed):
 
 
 def build(path):
-    run = kf.build_lib(path, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_float, ctypes.c_size_t])
+    run = kf.build_lib(path, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_float, ctypes.c_size_t], kf.HBOOK)
 
     def fn(pos):
         force = torch.empty(3 * N, device=pos.device, dtype=torch.float32)

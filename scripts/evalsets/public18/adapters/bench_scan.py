@@ -22,7 +22,7 @@ def reference(x):
 
 
 def build(path):
-    run = kf.build_lib(path, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t])
+    run = kf.build_lib(path, [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t], kf.HBOOK)
 
     def fn(x):
         out = torch.empty_like(x)
