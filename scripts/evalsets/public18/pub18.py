@@ -8,7 +8,8 @@ public repositories no other set uses:
 - hbook.py: ArchaeaSoftware/cudahandbook (histogram, n-body, scan, reduction ladders; CUDA
   programs with their own host launchers);
 - viper.py: ViperEkura/cuda-kernels (attention and 2-D convolution implementations of a
-  benchmark suite, each a .cu file with its launcher).
+  benchmark suite, each a .cu file with its launcher);
+- bitonic.py: georrous6/bitonic-sort-cuda (a bitonic sort ladder on host data).
 
 Writes families.json, SOURCES.json (a dict keyed by family), one folder per family (the
 versions, reference first, and bench.py, the adapter: ours, from adapters/), and
@@ -25,11 +26,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "public"))
 sys.path.insert(0, HERE)
 from setkit import Repo, builder_args, clear_set, pair_counts, write, write_index  # noqa: E402
 
+import bitonic  # noqa: E402
 import hbook  # noqa: E402
 import viper  # noqa: E402
 
 SPLIT = "public18"
-MODULES = [(hbook, "cudahandbook"), (viper, "viperekura")]
+MODULES = [(hbook, "cudahandbook"), (viper, "viperekura"), (bitonic, "bitonic")]
 
 
 def adapter(name):

@@ -8,8 +8,9 @@ from progbuild import nvcc_library
 
 SET = os.path.dirname(os.path.abspath(__file__))
 VENDOR = os.path.join(SET, "_vendor")
-HBOOK = [os.path.join("cudahandbook", d) for d in ("chLib", "nbody", "scan/int", "scan")]
+HBOOK = [os.path.join("cudahandbook", d) for d in ("chLib", "histogram", "nbody", "scan/int", "scan")]
 VIPER = [os.path.join("viperekura", "include")]
+BITONIC = [os.path.join("bitonic", "include")]
 
 
 def build_lib(path, argtypes, includes, libs=()):
@@ -18,7 +19,8 @@ def build_lib(path, argtypes, includes, libs=()):
     flags = ["-O3", "-std=c++17", "-Xlinker", "-Bsymbolic"]
     for d in includes:
         flags += ["-I", os.path.join(VENDOR, d)]
-    flags += [f"-l{x}" for x in libs]
+    if libs:  # linked for good even where the host linker defaults to --as-needed
+        flags += ["-Xlinker", "--no-as-needed"] + [f"-l{x}" for x in libs]
     lib = nvcc_library(path, flags=flags)
     run = lib.kf_run
     run.restype = ctypes.c_int
