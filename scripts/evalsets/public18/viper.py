@@ -81,7 +81,9 @@ def families(repo, family):
            "(reference), cuBLAS strided-batched GEMMs around a softmax kernel (handle and score buffer made "
            "per call, as the source does), and three flash-attention kernels (16x16 shared tiles, 64-row "
            "register tiles, the same with swizzled shared memory and __expf). Scale 1/sqrt(d) (the test "
-           "driver's sqrt(l_kv) saturates the softmax); eps 1e-5 as the driver.", "bench_attention.py")
+           "driver's sqrt(l_kv) saturates the softmax); eps 1e-5 as the driver. flash_v3 stays in the set "
+           "but fails the correctness check (H100, 2026-11-27: 979 of 262144 outputs off the float64 "
+           "reference, rel L2 1.6e-2), so it has no measured pairs.", "bench_attention.py")
     family("p18-viper-conv2d",
            [(f"conv2d_{n}.cu", conv_program(repo, n, fn)) for n, fn in CONV],
            ["tests/test_conv2d.cu"] + [f"src/conv2d/{n}.cu" for n, _ in CONV], "host-code",
