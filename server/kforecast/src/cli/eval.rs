@@ -23,7 +23,9 @@ pub struct EvalArgs {
     /// training range deserve on these calibration sets (`SET` or `SET:SPLIT`, repeated;
     /// never a set you report on), each weighing the same, and write it over
     /// `server/core/model/doubt.json` and the doubt in `server/core/model/h100-coverage.json`.
-    #[arg(long, value_name = "SET[:SPLIT]", conflicts_with_all = ["set", "corpus", "model"])]
+    /// `…@MODEL` forecasts a set with other weights: those of trees trained without it,
+    /// for a set the shipped trees learned from.
+    #[arg(long, value_name = "SET[:SPLIT][@MODEL]", conflicts_with_all = ["set", "corpus", "model"])]
     fit_doubt: Vec<String>,
     /// With --set: the confidence under which a forecast is deferred to the GPU.
     #[arg(long, default_value_t = 0.7, value_parser = super::check::parse_threshold)]
@@ -55,7 +57,7 @@ pub struct EvalArgs {
 }
 
 /// Weights from `kforecast train --out`, checked against this build's features.
-fn read_model(path: &Path) -> anyhow::Result<Arc<Model>> {
+pub(super) fn read_model(path: &Path) -> anyhow::Result<Arc<Model>> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
     let model = Model::from_json(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     Ok(Arc::new(model))

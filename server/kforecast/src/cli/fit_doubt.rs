@@ -1,10 +1,12 @@
-//! `kforecast eval --fit-doubt SET[:SPLIT] …`: how much doubt a guessed pairing, a
+//! `kforecast eval --fit-doubt SET[:SPLIT][@MODEL] …`: how much doubt a guessed pairing, a
 //! whole-program forecast (a PyTorch-only one more) and features outside the training range
 //! deserve, fitted on code written in other styles than the training corpus (calibration
 //! sets, never a set it is reported on). Coordinate descent over the doubt's parameters,
 //! scored by the log score of the measured bin, the calibration error of the claim and the
 //! bin, and the claim's risk–coverage (AURC): a doubt must also rank the right forecasts
-//! above the wrong ones, not only widen every forecast alike.
+//! above the wrong ones, not only widen every forecast alike. A set the shipped trees learned
+//! from is forecast by trees trained without it (`@MODEL`, weights written by `kforecast
+//! train --out`), so the doubt is fitted on forecasts of code the trees have not seen.
 
 use super::evalset::SetPair;
 use super::LoadedFile;
@@ -14,7 +16,7 @@ use kforecast_core::eval::{ece, log_loss, risk_coverage};
 use kforecast_core::forecast::novelty::Coverage;
 use kforecast_core::forecast::{forecast_program, Claim, Forecast, Forecaster, PairingDoubt, TrainedForecaster};
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The parameters fitted, as one vector: the pairing doubt's five, the coverage's two, then
 /// the torch programs' two.
@@ -85,16 +87,32 @@ fn score(forecasts: &[(Forecast, f64)]) -> f64 {
 
 /// One calibration set: the readable pairs of a set (or of one split of it).
 pub struct CalibrationSet {
-    /// `SET` or `SET:SPLIT`, as given.
+    /// `SET`, `SET:SPLIT`, and either with `@MODEL`, as given.
     pub name: String,
+    /// The weights that forecast it, where not the shipped ones.
+    model: Option<PathBuf>,
     files: HashMap<String, LoadedFile>,
     pairs: Vec<SetPair>,
 }
 
 impl CalibrationSet {
     /// Reads `SET` or `SET:SPLIT` (a split the set has), with the pairs both of whose
-    /// versions are read.
+    /// versions are read; `…@MODEL` forecasts it with the weights at MODEL.
     pub fn load(spec: &str, measurements: Option<&Path>) -> anyhow::Result<Self> {
+        let (set_spec, model) = match spec.rsplit_once('@') {
+            Some((set, model)) if !Path::new(spec).exists() => {
+                anyhow::ensure!(Path::new(model).is_file(), "{spec}: no weights file `{model}`");
+                (set, Some(PathBuf::from(model)))
+            }
+            _ => (spec, None),
+        };
+        let mut loaded = Self::load_set(set_spec, measurements)?;
+        loaded.name = spec.to_string();
+        loaded.model = model;
+        Ok(loaded)
+    }
+
+    fn load_set(spec: &str, measurements: Option<&Path>) -> anyhow::Result<Self> {
         let (root, split) = match spec.rsplit_once(':') {
             Some((root, split)) if !Path::new(spec).exists() => (root, Some(split)),
             _ => (spec, None),
@@ -122,7 +140,7 @@ impl CalibrationSet {
             .cloned()
             .collect();
         anyhow::ensure!(!pairs.is_empty(), "{spec}: no readable measured pairs");
-        Ok(Self { name: spec.to_string(), files, pairs })
+        Ok(Self { name: spec.to_string(), model: None, files, pairs })
     }
 
     /// Each pair's forecast under `doubt` and the coverage's doubt, with its measured S.
@@ -144,12 +162,25 @@ impl CalibrationSet {
 pub fn run(sets: &[CalibrationSet], doubt_out: &Path, coverage_out: &Path) -> anyhow::Result<()> {
     anyhow::ensure!(!sets.is_empty(), "give at least one calibration set");
     let base_coverage = Coverage::shipped().context("the shipped coverage does not fit this build")?;
-    // One forecaster for every doubt tried: each pair's profiles are read once.
-    let mut t = TrainedForecaster::shipped().map_err(anyhow::Error::msg)?;
+    // One forecaster of each weights for every doubt tried: each pair's profiles are read
+    // once.
+    let mut forecasters: HashMap<Option<PathBuf>, TrainedForecaster> = HashMap::new();
+    for set in sets {
+        if !forecasters.contains_key(&set.model) {
+            let t = match &set.model {
+                None => TrainedForecaster::shipped().map_err(anyhow::Error::msg)?,
+                Some(path) => TrainedForecaster::new(super::eval::read_model(path)?),
+            };
+            forecasters.insert(set.model.clone(), t);
+        }
+    }
     let mut evaluate = |v: &[f64]| -> f64 {
         let (doubt, coverage) = from_vec(v, &base_coverage);
-        t.set_coverage(Some(coverage));
-        sets.iter().map(|s| score(&s.forecasts(&t, &doubt))).sum::<f64>() / sets.len() as f64
+        for t in forecasters.values_mut() {
+            t.set_coverage(Some(coverage.clone()));
+        }
+        sets.iter().filter_map(|s| Some(score(&s.forecasts(forecasters.get(&s.model)?, &doubt)))).sum::<f64>()
+            / sets.len() as f64
     };
     let mut best = to_vec(&PairingDoubt::shipped(), &base_coverage);
     let mut best_score = evaluate(&best);

@@ -51,9 +51,15 @@ pub struct TrainArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "cv_only")]
     coverage: Option<PathBuf>,
     /// Measured programs of other styles to learn from as well: a set in the layout of
-    /// `eval --set` (repeat for several). Default: `CORPUS/foreign-train` when it exists.
+    /// `eval --set`, or its pairs stored by `--write-programs` (`.jsonl.gz`); repeat for
+    /// several. Default: `CORPUS/foreign-train` when it exists, then every
+    /// `CORPUS/public-train/*.jsonl.gz` by name.
     #[arg(long = "programs", value_name = "SET")]
     programs: Vec<PathBuf>,
+    /// Only read the sets of `--programs` as training reads them and store their pairs
+    /// here (gzipped JSON lines of profiles and measured speedups, no code); train nothing.
+    #[arg(long, value_name = "FILE.jsonl.gz", requires = "programs", conflicts_with_all = ["cv_only", "coverage"])]
+    write_programs: Option<PathBuf>,
     /// Learn from the corpus alone, not from `CORPUS/foreign-train`.
     #[arg(long, conflicts_with = "programs")]
     no_programs: bool,
@@ -74,16 +80,43 @@ fn program_sets(args: &TrainArgs) -> Vec<PathBuf> {
     if !args.programs.is_empty() {
         return args.programs.clone();
     }
+    let mut sets = Vec::new();
     let default = args.corpus.join("foreign-train");
     if default.join("families.json").is_file() {
-        vec![default]
-    } else {
-        Vec::new()
+        sets.push(default);
     }
+    if let Ok(entries) = std::fs::read_dir(args.corpus.join("public-train")) {
+        let mut stored: Vec<PathBuf> =
+            entries.filter_map(Result::ok).map(|e| e.path()).filter(|p| super::train_programs::is_stored(p)).collect();
+        stored.sort();
+        sets.extend(stored);
+    }
+    sets
+}
+
+/// `--write-programs`: the pairs of every `--programs` set, in order, to one file.
+fn write_programs(args: &TrainArgs, path: &std::path::Path, profiles: &EmbeddedForecaster) -> anyhow::Result<ExitCode> {
+    anyhow::ensure!(
+        super::train_programs::is_stored(path),
+        "--write-programs writes gzipped JSON lines: name a `.jsonl.gz` file, not {}",
+        path.display()
+    );
+    let mut pairs = Vec::new();
+    for set in &args.programs {
+        let programs = super::train_programs::load(set, profiles)?;
+        eprintln!("kforecast train: programs from {}", programs.describe);
+        pairs.extend(programs.pairs);
+    }
+    super::train_programs::save(&pairs, path)?;
+    super::out(format!("stored {} pairs in {}", pairs.len(), path.display()));
+    Ok(ExitCode::SUCCESS)
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<ExitCode> {
     let profiles = EmbeddedForecaster::new();
+    if let Some(path) = &args.write_programs {
+        return write_programs(&args, path, &profiles);
+    }
     let corpus = corpus::load(&args.corpus, args.measurements.as_deref(), &profiles)?;
     let mut pairs: Vec<TrainPair> = corpus
         .pairs
