@@ -152,6 +152,10 @@ pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile
         };
         return Profile { language: kernel.language, features, cost: Cost::default(), guesses: 0, assumed: Vec::new() };
     }
+    // A kernel launched from several branches (`if (n <= b) k<<<1, b>>>(…); … k<<<blocks,
+    // b>>>(…);`) runs from the one the sizes take: that launch shapes and costs it.
+    let running = running_site_first(kernel, assumed);
+    let kernel = running.as_ref().unwrap_or(kernel);
     let mut p = match kernel.language {
         Language::Cuda => cuda::profile(kernel, rates, assumed),
         Language::Triton => triton::profile(kernel, rates, assumed),
@@ -162,6 +166,48 @@ pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile
         p.absorb(&profile_assuming(companion, rates, assumed), rates);
     }
     p
+}
+
+/// The kernel with its first launch site that runs at the sizes read (or assumed) moved
+/// first, where the first site lies in a branch those sizes do not take and a later one
+/// runs; `None` where the first site runs, or none does.
+pub fn running_site_first(kernel: &Kernel, assumed: f64) -> Option<Kernel> {
+    let first = kernel.launches.first()?;
+    if kernel.launches.len() < 2 || first.taken.is_empty() || first_site_runs(kernel, assumed).0 {
+        return None;
+    }
+    (1..kernel.launches.len()).find_map(|i| {
+        let mut k = kernel.clone();
+        let site = k.launches.remove(i);
+        k.launches.insert(0, site);
+        first_site_runs(&k, assumed).0.then_some(k)
+    })
+}
+
+/// Whether the branches around a kernel's first launch let it run at the sizes read (or
+/// assumed), and whether any of them was decided on a guess.
+fn first_site_runs(kernel: &Kernel, assumed: f64) -> (bool, bool) {
+    let Some(site) = kernel.launches.first().filter(|s| !s.taken.is_empty()) else { return (true, false) };
+    let env = launch::environment(kernel, &[], assumed);
+    let (mut runs, mut guessed) = (true, false);
+    for branch in &site.taken {
+        // A size taken on a guess decides an order (`n < 1024`), never an equality
+        // (`mode == 6`, a `case`): equal to a guess is nothing but chance.
+        let decided =
+            env.eval_condition(&branch.condition).filter(|e| e.guesses == 0 || !branch.condition.contains("=="));
+        let holds = match decided {
+            Some(e) => {
+                guessed |= e.guesses > 0;
+                (e.value != 0.0) == branch.holds
+            }
+            None => {
+                guessed = true;
+                branch.if_unknown
+            }
+        };
+        runs &= holds;
+    }
+    (runs, guessed)
 }
 
 /// Trips of a loop around a launch whose count the text does not give (`for t in
@@ -180,31 +226,12 @@ impl Profile {
             return;
         };
         let env = launch::environment(kernel, &[], assumed);
-        let mut times = 1.0;
         // A launch in a branch that the program's sizes (or the sizes assumed) do not take
         // does not run: `if (n < 1024) small<<<…>>>(…); else big<<<…>>>(…);` runs one.
         // Branches taken on a guess count as one guess, however many.
-        let mut guessed = 0;
-        for branch in &site.taken {
-            // A size taken on a guess decides an order (`n < 1024`), never an equality
-            // (`mode == 6`, a `case`): equal to a guess is nothing but chance.
-            let decided =
-                env.eval_condition(&branch.condition).filter(|e| e.guesses == 0 || !branch.condition.contains("=="));
-            let runs = match decided {
-                Some(e) => {
-                    guessed += e.guesses.min(1);
-                    (e.value != 0.0) == branch.holds
-                }
-                None => {
-                    guessed += 1;
-                    branch.if_unknown
-                }
-            };
-            if !runs {
-                times = 0.0;
-            }
-        }
-        self.guesses += guessed.min(1);
+        let (runs, guessed) = first_site_runs(kernel, assumed);
+        let mut times = if runs { 1.0 } else { 0.0 };
+        self.guesses += u32::from(guessed);
         for text in &site.trips {
             match env.eval_quiet(text).filter(|e| e.value >= 1.0) {
                 Some(e) if e.guesses == 0 => times *= e.value.round(),

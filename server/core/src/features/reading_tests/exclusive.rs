@@ -147,3 +147,40 @@ PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("scale", &scale); }
     assert_eq!(p.assumed, ["x.numel()"], "{:?}", p.features);
     assert!(p.features.load_bytes > 1e6, "a tensor's worth, not 12 bytes: {:?}", p.features);
 }
+
+/// A scan that launches one kernel from two places: one block for a short input (and
+/// return), the whole grid otherwise, as the CUDA Handbook's scans do.
+const ONE_KERNEL_TWO_LAUNCHES: &str = r#"
+__global__ void scan_blocks(int* out, const int* in, size_t n, size_t blocks) {
+    extern __shared__ int part[];
+    for (size_t b = blockIdx.x; b < blocks; b += gridDim.x) {
+        size_t i = b * blockDim.x + threadIdx.x;
+        part[threadIdx.x] = i < n ? in[i] : 0;
+        __syncthreads();
+        if (i < n) out[i] = part[threadIdx.x];
+        __syncthreads();
+    }
+}
+void scan(int* out, const int* in, size_t n, int b) {
+    if (n <= b) {
+        scan_blocks<<<1, b, b * sizeof(int)>>>(out, in, n, 1);
+        return;
+    }
+    size_t blocks = (n + b - 1) / b;
+    scan_blocks<<<blocks, b, b * sizeof(int)>>>(out, in, n, blocks);
+}
+extern "C" void run(int* out, const int* in) { scan(out, in, 1 << 24, 128); }
+"#;
+
+#[test]
+fn a_kernel_launched_from_two_branches_runs_from_the_one_the_sizes_take() {
+    let ex = extract_text(Language::Cuda, ONE_KERNEL_TWO_LAUNCHES);
+    let k = ex.kernel("scan_blocks").expect("kernel");
+    assert_eq!(k.launches.len(), 2);
+    let p = crate::features::profile(k);
+    // The grid-wide launch runs, over the whole input: not the one-block launch written
+    // first, which would cost nothing at 2^24 elements.
+    assert_eq!(p.features.launches, 1.0);
+    assert_eq!(p.features.blocks, f64::from(1 << 17));
+    assert!(p.features.load_bytes >= 4.0 * f64::from(1 << 24), "{:?}", p.features);
+}
