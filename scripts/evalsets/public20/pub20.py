@@ -13,6 +13,9 @@ Sources (fetch them first with the session's `fetch` tool):
   into one module, the backward file of the same commit is vendored under
   `_vendor/nl2cuda/` and named in the family's `companions.json` (the adapter builds the
   two together, as `op.py` does).
+- yoenoo/eh_kernelbench: KernelBench-style `ModelNew` modules with CUDA in `load_inline`
+  strings, the samples an LLM wrote for two level-1 problems (GELU, hinge loss) in the
+  repository's pass@16 run, verbatim (the first four samples by index).
 - vesuppi/cuda-tutorial: a row-sum written as CuPy `RawKernel` programs (shared-memory tree,
   warp shuffle) and as a Triton program. A CuPy version is the step's `cuda_kernel.py`
   with the one line that reads `kernel.cu` from its folder replaced by that file's text
@@ -39,6 +42,23 @@ SPLIT = "public20"
 
 NL2 = "SilenceWanna/nl2cuda-kernel-agent"
 TUT = "vesuppi/cuda-tutorial"
+EHK = "yoenoo/eh_kernelbench"
+EHK_COMMIT = "3d3526ea85fc2d8f21fd48b812fe8151e018ff1c"  # "pass@16 eval": results/ (removed from the tree later)
+
+# (family, KernelBench level-1 problem, adapter, notes): versions are the problem's samples 0-3
+# (the first four by index, whatever they hold), sample 0 the reference.
+EHK_FAMILIES = [
+    ("p20-kb-gelu", 88, "bench_p20_kb_gelu.py",
+     "KernelBench level 1 problem 88 (MinGPT new GELU, tanh form) as LLM samples wrote it: "
+     "ModelNew modules with CUDA in load_inline strings, samples 0-3 of the repository's pass@16 "
+     "run (the first four by index), sample 0 the reference; x 8192x8192 (the samples' own size)."),
+    ("p20-kb-hinge", 100, "bench_p20_kb_hinge.py",
+     "KernelBench level 1 problem 100 (hinge loss, mean(clamp(1 - p*t, 0))) as LLM samples wrote "
+     "it: ModelNew modules with CUDA in load_inline strings, samples 0-3 (the first four by index), "
+     "sample 0 the reference; predictions and +-1 targets as 1-D tensors of 2^25 elements (the "
+     "problem's own 128 rows are far too small for an H100; 1-D keeps the op elementwise, as every "
+     "sample computes it)."),
+]
 
 # (family, forward file, backward file, adapter, notes, [(commit, built with the backward file?)])
 # The reference (first) is the case's first version in the repository's history.
@@ -171,13 +191,35 @@ def tutorial_family(repo, out):
     return [fam], {family: {"repo": repo.name, "head": repo.commit, "versions": srcs}}
 
 
+def ehk_families(repo, out):
+    fams, sources = [], {}
+    for family, problem, adapter, notes in EHK_FAMILIES:
+        files, srcs = [], []
+        for sample in range(4):
+            path = f"results/level_1_problem_{problem}_sample_{sample}_kernel.py"
+            name = f"v{sample + 1}_sample{sample}.py"
+            what = f"Sample {sample} of KernelBench level-1 problem {problem} (an LLM's ModelNew module)."
+            hdr = SET.built_by("#") + f"\n# {repo.name} at commit {EHK_COMMIT}:\n#   {path}\n# {what}\n" \
+                + "# Code below is the source's, verbatim.\n"
+            write(os.path.join(out, family, name), hdr + repo.show(path, EHK_COMMIT))
+            files.append(f"{family}/{name}")
+            srcs.append({"file": f"{family}/{name}", "commit": EHK_COMMIT, "path": path})
+        write(os.path.join(out, family, "bench.py"), SET.adapter(adapter))
+        fams.append({"family": family, "files": files, "split": SPLIT,
+                     "source": f"{repo.name}@{EHK_COMMIT[:12]} results/level_1_problem_{problem}_sample_*",
+                     "style": "kernelbench-load_inline", "notes": notes})
+        sources[family] = {"repo": repo.name, "head": repo.commit, "versions": srcs}
+    return fams, sources
+
+
 def main():
     args = builder_args(__doc__, "/work/main/target/evalsets/public20")
     nl2 = Repo(args.mirror, NL2)
     tut = Repo(args.mirror, TUT)
+    ehk = Repo(args.mirror, EHK)
     clear_set(args.out)
     families, sources = [], {}
-    for fams, srcs in (nl2_families(nl2, args.out), tutorial_family(tut, args.out)):
+    for fams, srcs in (nl2_families(nl2, args.out), tutorial_family(tut, args.out), ehk_families(ehk, args.out)):
         families += fams
         sources.update(srcs)
     write(os.path.join(args.out, "_p20common.py"), SET.adapter("_p20common.py"))

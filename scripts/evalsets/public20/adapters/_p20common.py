@@ -71,3 +71,17 @@ def entry(mod, names):
 
 def first(out):
     return out[0] if isinstance(out, (tuple, list)) else out
+
+
+def kernelbench_model(path, init=None):
+    """A KernelBench-style module: imported with progbuild.load_program (every torch extension
+    it builds gets a name and build folder of its own), then ModelNew built with
+    get_init_inputs() (or `init` where the module has none) inside the same renaming, since
+    some samples call load_inline in ModelNew.__init__."""
+    import progbuild
+
+    module = progbuild.load_program(path)
+    args = module.get_init_inputs() if hasattr(module, "get_init_inputs") else list(init or [])
+    with progbuild._unique_torch_extensions(progbuild.file_hash(path)):
+        model = module.ModelNew(*args)
+    return model.cuda().eval()
