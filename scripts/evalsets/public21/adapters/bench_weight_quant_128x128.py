@@ -1,0 +1,27 @@
+"""Adapter of the p21-weight-quant-128x128 family (kforecast's own code)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import _p21common as kf  # noqa: E402
+
+SHAPE = (8192, 14336)  # a Llama-3-8B MLP weight
+TOL = kf.TOL
+
+# file -> (function, returns the quantisation scale 448/amax rather than amax/448)
+ENTRIES = {
+    "torch_weight_quant.py": ("torch_blockwise_scale_weight_quant", True),
+    "ao_dsstyle_weight_quant.py": ("fp8_blockwise_weight_quant", False),
+    "ao_first_fp8_blockwise_weight_quant_rhs.py": ("fp8_blockwise_weight_quant_rhs", True),
+    "ao_chunks2d_fp8_blockwise_weight_quant_rhs.py": ("fp8_blockwise_weight_quant_rhs", False),
+    "ao_tritonop_fp8_blockwise_weight_quant_rhs.py": ("triton_fp8_blockwise_weight_quant_rhs", False),
+    "ao_head_fp8_blockwise_weight_quant_rhs.py": ("triton_fp8_blockwise_weight_quant_rhs", False),
+}
+
+
+def make_inputs(seed):
+    return kf.bf16_input(SHAPE, seed)
+
+
+def build(path):
+    return kf.entry(path, ENTRIES)
