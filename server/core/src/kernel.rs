@@ -111,6 +111,11 @@ pub struct LaunchSite {
     /// it runs where each holds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub taken: Vec<Branch>,
+    /// Calls into GPU libraries whose work kforecast does not cost (`cublasSgemm`,
+    /// `cudnnConvolutionForward`, `thrust::sort`, `cub::DeviceScan::…`) in the launching
+    /// function, in the order written.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub library: Vec<String>,
 }
 
 /// One branch a launch lies in: it runs where `condition` (C's or Python's form) is true

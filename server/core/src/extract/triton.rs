@@ -263,6 +263,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             allocations: BTreeMap::new(),
             trips: super::trips::loop_trips(n, node, src),
             taken: super::branches::branches(n, node, src),
+            library: Vec::new(),
         };
         for callee in callees {
             facts.launches.push(LaunchDraft {

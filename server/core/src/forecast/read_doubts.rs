@@ -31,6 +31,10 @@ pub fn read_doubts(f: Forecast, base: &[(&Kernel, f64)], candidate: &[(&Kernel, 
         Some(why) => widen_once(f, CROSS_LANGUAGE, why),
         None => f,
     };
+    let f = match library_differs(base, candidate) {
+        Some(why) => widen_once(f, UNREAD, why),
+        None => f,
+    };
     match roofline_disagrees(&f, base, candidate) {
         Some(why) => widen_once(f, ROOFLINE_DISAGREES, why),
         None => f,
@@ -91,6 +95,21 @@ fn implausible<'a>(mut kernels: impl Iterator<Item = &'a (&'a Kernel, f64)>) -> 
     ))
 }
 
+/// "not sure: …" when one version's launching code calls a GPU library (cuBLAS, cuDNN,
+/// Thrust, CUB's device-wide algorithms) the other's does not: its work is not in any
+/// kernel kforecast reads, so the kernels alone do not tell which version is faster.
+fn library_differs(base: &[(&Kernel, f64)], candidate: &[(&Kernel, f64)]) -> Option<String> {
+    let calls = |ks: &[(&Kernel, f64)]| -> std::collections::BTreeSet<String> {
+        ks.iter().flat_map(|(k, _)| k.launches.iter().flat_map(|l| l.library.iter().cloned())).collect()
+    };
+    let (b, c) = (calls(base), calls(candidate));
+    let call = b.symmetric_difference(&c).next()?;
+    Some(format!(
+        "not sure: `{call}` is a library call whose work kforecast does not cost, and only one version \
+         makes it; measure it on the GPU"
+    ))
+}
+
 /// "not sure: …" when no kernel of one version shares a language with the other's (a
 /// PyTorch-only program is comparable to either: its torch operations are costed alike).
 fn crossed_languages(base: &[(&Kernel, f64)], candidate: &[(&Kernel, f64)]) -> Option<String> {
@@ -133,5 +152,35 @@ mod tests {
         // Costs that agree, or that differ by less than the margin, leave it as it was.
         assert_eq!(read_doubts(sure.clone(), &[(&a, 2.0e9)], &[(&b, 1.0e9)]).confidence, sure.confidence);
         assert_eq!(read_doubts(sure.clone(), &[(&a, 1.0e9)], &[(&b, 1.1e9)]).confidence, sure.confidence);
+    }
+
+    #[test]
+    fn a_version_whose_work_is_in_a_library_call_is_not_sure() {
+        let naive = crate::extract::extract_text(
+            Language::Cuda,
+            "__global__ void scale(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             void run(float* x, float* y) { scale<<<1, 256>>>(x); scale<<<1, 256>>>(y); }\n",
+        )
+        .kernels
+        .remove(0);
+        let library = crate::extract::extract_text(
+            Language::Cuda,
+            "__global__ void scale(float* x) { x[threadIdx.x] *= 2.0f; }\n\
+             void run(cublasHandle_t h, float* x, float* y) {\n\
+               cublasCreate(&h);\n\
+               cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, 256, 256, 256, 0, x, 256, y, 256, 0, y, 256);\n\
+               scale<<<1, 256>>>(x);\n\
+             }\n",
+        )
+        .kernels
+        .remove(0);
+        // Only the work the kernel shows, not its handle's set-up.
+        assert_eq!(library.launches[0].library, vec!["cublasSgemm".to_string()]);
+        let sure = claim(1.5);
+        let f = read_doubts(sure.clone(), &[(&naive, 1.0e9)], &[(&library, 1.0e9)]);
+        assert!(f.confidence < 0.7, "{f:?}");
+        assert!(f.reasons.iter().any(|r| r.contains("`cublasSgemm` is a library call")), "{:?}", f.reasons);
+        // Both versions making the same call: the kernels tell them apart again.
+        assert_eq!(read_doubts(sure.clone(), &[(&library, 1.0e9)], &[(&library, 1.0e9)]).confidence, sure.confidence);
     }
 }

@@ -49,6 +49,53 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         true
     });
     mark_block_cases(&mut facts.launches, first, cases);
+    if facts.launches.len() > first {
+        let library = library_calls(node, src);
+        for draft in &mut facts.launches[first..] {
+            draft.site.library.clone_from(&library);
+        }
+    }
+}
+
+/// Prefixes of the calls into GPU libraries that do a launch's worth of work (not their
+/// handles, descriptors or settings, see [`library_call`]).
+const LIBRARY_PREFIXES: [&str; 8] =
+    ["cublas", "cudnn", "cufft", "cusparse", "curand", "cusolver", "cutlass::", "thrust::"];
+
+/// The name of the library call `function` (its callee's text), where it is one that runs
+/// work on the GPU: `cublasSgemm`, `thrust::sort`, `cub::DeviceReduce::Sum`; not
+/// `cublasCreate`, `cudnnSetTensor4dDescriptor` or `thrust::raw_pointer_cast`.
+fn library_call(function: &str) -> Option<String> {
+    let name = function.trim().trim_start_matches("::");
+    let name = name.split('<').next().unwrap_or(name).trim();
+    let device_wide = name.starts_with("cub::Device") || name.starts_with("hipcub::Device");
+    if !device_wide && !LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) {
+        return None;
+    }
+    let last = name.rsplit("::").next().unwrap_or(name);
+    let setup = ["Create", "Destroy", "Set", "Get", "Status", "Version", "Find", "Workspace", "Plan"]
+        .iter()
+        .any(|w| last.contains(w));
+    let thrust_helper = name.starts_with("thrust::")
+        && ["raw_pointer_cast", "device_pointer_cast", "make_", "placeholders", "device_vector", "host_vector"]
+            .iter()
+            .any(|w| last.starts_with(w));
+    (!setup && !thrust_helper && last.len() > 1).then(|| name.to_string())
+}
+
+/// The library calls under `node` that run work on the GPU ([`library_call`]), each once.
+fn library_calls(node: Node, src: &SourceText) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    walk::preorder(node, |n| {
+        if n.kind() == "call_expression" {
+            let name = n.child_by_field_name("function").and_then(|f| library_call(&node_text(f, src)));
+            if let Some(name) = name.filter(|name| !out.contains(name)) {
+                out.push(name);
+            }
+        }
+        true
+    });
+    out
 }
 
 /// The launch of `callee` by the call `at` in `item`, its configuration (grid, block, shared
@@ -86,6 +133,7 @@ pub(super) fn draft_at(
             allocations: BTreeMap::new(),
             trips: crate::extract::trips::loop_trips(at, item, src),
             taken: crate::extract::branches::branches(at, item, src),
+            library: Vec::new(),
         },
     }
 }
