@@ -173,22 +173,23 @@ pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile
 /// runs; `None` where the first site runs, or none does.
 pub fn running_site_first(kernel: &Kernel, assumed: f64) -> Option<Kernel> {
     let first = kernel.launches.first()?;
-    if kernel.launches.len() < 2 || first.taken.is_empty() || first_site_runs(kernel, assumed).0 {
+    if kernel.launches.len() < 2 || first.taken.is_empty() {
+        return None;
+    }
+    if site_runs(&launch::environment(kernel, &[], assumed), first).0 {
         return None;
     }
     (1..kernel.launches.len()).find_map(|i| {
         let mut k = kernel.clone();
         let site = k.launches.remove(i);
         k.launches.insert(0, site);
-        first_site_runs(&k, assumed).0.then_some(k)
+        site_runs(&launch::environment(&k, &[], assumed), &k.launches[0]).0.then_some(k)
     })
 }
 
-/// Whether the branches around a kernel's first launch let it run at the sizes read (or
-/// assumed), and whether any of them was decided on a guess.
-fn first_site_runs(kernel: &Kernel, assumed: f64) -> (bool, bool) {
-    let Some(site) = kernel.launches.first().filter(|s| !s.taken.is_empty()) else { return (true, false) };
-    let env = launch::environment(kernel, &[], assumed);
+/// Whether the branches around the launch `site` let it run at the sizes `env` holds (read
+/// or assumed), and whether any of them was decided on a guess.
+fn site_runs(env: &expr::Env, site: &crate::kernel::LaunchSite) -> (bool, bool) {
     let (mut runs, mut guessed) = (true, false);
     for branch in &site.taken {
         // A size taken on a guess decides an order (`n < 1024`), never an equality
@@ -229,7 +230,7 @@ impl Profile {
         // A launch in a branch that the program's sizes (or the sizes assumed) do not take
         // does not run: `if (n < 1024) small<<<…>>>(…); else big<<<…>>>(…);` runs one.
         // Branches taken on a guess count as one guess, however many.
-        let (runs, guessed) = first_site_runs(kernel, assumed);
+        let (runs, guessed) = site_runs(&env, site);
         let mut times = if runs { 1.0 } else { 0.0 };
         self.guesses += u32::from(guessed);
         for text in &site.trips {
