@@ -5,7 +5,7 @@ local copies of public repositories no other set uses, outside kforecast's repos
         --out /work/main/target/evalsets/public22
 
 Sources (fetched with the session's `fetch` tool first):
-- GaoXiangYa/KernelPractice: src/cuda/reduce/reduce_v1..v5.cu (a float sum ladder);
+- GaoXiangYa/KernelPractice: src/cuda/reduce/reduce_v0..v4.cu (a float sum ladder), src/cuda/rmsnorm/rmsnorm_v0..v2.cu;
 - tkob-vh/CUDA_kernels: kernels/ParallelHistogram (histogram v0-v3) and
   kernels/Convolution (2-D convolution v0-v2), each with its folder's header.
 
@@ -69,9 +69,9 @@ def gx_reduce(mirror, out):
     }
     fam = "p22-gx-reduce"
     files, notes = [], []
-    # reduce_v0 sums in place (input[i] += input[i + stride]): it destroys its input, so a
-    # second call on the same input gives another result; it is left out for that reason.
-    for v in (1, 2, 3, 4, 5):
+    # The ladder's first five steps (v0-v4): with v5 the sum would hold more than a third of
+    # the set's pairs (chosen before any measurement).
+    for v in (0, 1, 2, 3, 4):
         path = f"src/cuda/reduce/reduce_v{v}.cu"
         src = repo.show(path)
         host = cut_function(src, f"reduce_v{v}", with_comment=False)
@@ -99,8 +99,56 @@ def gx_reduce(mirror, out):
     setkit.write(os.path.join(out, fam, "bench.py"), TEXT.adapter("bench_p22_reduce.py"))
     return dict(family=fam, files=files, split=SPLIT, source=repo.at(), style="host-code",
                 notes="float sum of 32 Mi floats, partial sums per block (the source's host sums "
-                      "them; the adapter sums them in torch). reduce_v0 left out: it reduces in "
-                      "place and destroys its input. " + "; ".join(notes))
+                      "them; the adapter sums them in torch). The ladder's first five steps (v5 left out, before "
+                      "measuring, to keep the sum under a third of the set's pairs). reduce_v0 sums in place (its input "
+                      "is overwritten). " + "; ".join(notes))
+
+
+def gx_rmsnorm(mirror, out):
+    """GaoXiangYa/KernelPractice rmsnorm_v0..v2 (v3 keeps the whole input in one block's
+    shared memory, so it runs only at 8192 elements, and is left out). kf_run keeps the
+    launch lines of the source's rmsnorm_vN() host function and its constants; the
+    temporaries v0 cudaMallocs on every call come from the adapter instead."""
+    repo = setkit.Repo(mirror, "GaoXiangYa/KernelPractice")
+    headers = {"util.h": repo.show("src/cuda/utils/util.h"),
+               "util.cuh": repo.show("src/cuda/utils/util.cuh"),
+               "rmsnorm.h": repo.show("src/cuda/rmsnorm/rmsnorm.h")}
+    fam = "p22-gx-rmsnorm"
+    files = []
+    for v in (0, 1, 2):
+        path = f"src/cuda/rmsnorm/rmsnorm_v{v}.cu"
+        src = repo.show(path)
+        host = cut_function(src, f"rmsnorm_v{v}", with_comment=False)
+        bench = cut_function(src, f"rmsnorm_v{v}_benchmark", with_comment=False).rstrip("\n")
+        if bench not in src:
+            raise SystemExit(f"pub22.py: rmsnorm_v{v}_benchmark() not found verbatim")
+        body = host[host.index("{") + 1: host.rindex("}")]
+        keep = [st for st in statements(body)
+                if re.match(r"(//[^\n]*\n\s*)*(const int|constexpr int|const size_t|int round)", st)
+                or "<<<" in st]
+        keep = [re.sub(r"\n\s*", "\n  ", st) for st in keep]
+        cast = ("  float4 *input_dev = reinterpret_cast<float4 *>(input_f), "
+                "*output_dev = reinterpret_cast<float4 *>(output_f);\n" if v == 2 else
+                "  float *input_dev = input_f, *output_dev = output_f;\n")
+        entry = ("\n// KFORECAST entry point (ours): the constants and launch lines of the source's\n"
+                 "// rmsnorm_v%d() on device buffers (its cudaMalloc'd temporaries come as arguments).\n"
+                 "extern \"C\" void kf_run(float *input_f, float *output_f, const int input_len, const float eps,\n"
+                 "                       float *square_output, float *reduce_sum_dev, float *rms_dev) {\n" % v
+                 + cast + "  " + "\n  ".join(keep) + "\n}\n")
+        text = src.replace(bench, "// KFORECAST: the source's rmsnorm_v%d_benchmark() driver is cut here.\n" % v)
+        text = inline_headers(text, headers)
+        rel = f"{fam}/rmsnorm_v{v}.cu"
+        setkit.write(os.path.join(out, rel), TEXT.header(repo, [path, "src/cuda/utils/util.h",
+                     "src/cuda/utils/util.cuh", "src/cuda/rmsnorm/rmsnorm.h"],
+                     f"Version v{v} of the RMS norm (no weight) over one vector.") + text + entry)
+        files.append(rel)
+    setkit.write(os.path.join(out, fam, "bench.py"), TEXT.adapter("bench_p22_rmsnorm.py"))
+    return dict(family=fam, files=files, split=SPLIT, source=repo.at(), style="host-code",
+                notes="y = x / sqrt(mean(x^2) + eps) over one vector of 32 Mi floats, eps 1 "
+                      "(the source's benchmark): v0 three kernels (square, atomic block sums, "
+                      "rms, divide), v1 one 1024-thread block with warp shuffles, v2 the same "
+                      "with float4. rmsnorm_v3 left out: it holds the whole vector in shared "
+                      "memory (8192 floats at most)")
 
 
 # ---------------------------------------------------------------- tkob-vh histogram / conv
@@ -195,16 +243,107 @@ def tk_conway(mirror, out):
                 notes="3-D Game of Life on a 512^3 torus of 0/1 cells, 2 steps per call "
                       "(26 neighbours, survive 5-7, born at 6): v0 one thread per cell, v1 "
                       "shared-memory tiles with z iteration, v2 four cells per 32-bit word with "
-                      "shared memory. The adapter copies the start state into the first buffer "
-                      "before each call (the same 128 MiB copy for every version)")
+                      "shared memory. The program steps in place: the result lands in the first "
+                      "buffer, which the harness gives a fresh copy of for every check")
+
+
+def at_softmax(mirror, out):
+    """afanasyev-ilya/cuda_torch_tune: the attention extension's row softmax as it was
+    optimised commit by commit (torch-extension .cu with its pybind binding). A version is
+    the commit's includes, the softmax kernel with the helpers it calls and its host
+    function, and the binding line of the commit's custom_attention.cpp."""
+    repo = setkit.Repo(mirror, "afanasyev-ilya/cuda_torch_tune")
+    fam = "p22-at-softmax"
+    cu, cpp = "attention/custom_attention_kernels.cu", "attention/custom_attention.cpp"
+    commits = {c[:7]: c for c in repo.commits([cu])}
+    versions = [("custom_softmax", "72481ed", ["custom_softmax_forward_kernel", "custom_softmax_forward"]),
+                ("opt_softmax_72481ed", "72481ed", ["warp_reduce_max", "warp_reduce_sum",
+                                                     "opt_softmax_forward_kernel", "opt_softmax_forward"]),
+                ("opt_softmax_e8511da", "e8511da", ["warp_reduce_max", "warp_reduce_sum",
+                                                     "opt_softmax_forward_kernel", "opt_softmax_forward"]),
+                ("opt_softmax_118a84c", "118a84c", ["warp_reduce_max", "warp_reduce_sum",
+                                                     "opt_softmax_forward_kernel", "opt_softmax_forward"])]
+    files = []
+    for name, short, funcs in versions:
+        commit = commits[short]
+        src = repo.show(cu, commit)
+        binding = repo.show(cpp, commit)
+        includes = src[:src.index("template")].rstrip() + "\n"
+        parts = [includes]
+        kept = [cut_function(src, f, with_comment=True) for f in funcs]
+        defines = [m.group(0) for m in re.finditer(r"^#define (\w+)[^\n]*$", src, re.M)
+                   if any(re.search(r"\b%s\b" % m.group(1), k) for k in kept)]
+        if defines:
+            parts.append("\n".join(defines) + "\n")
+        parts += kept
+        host = funcs[-1]
+        line = re.search(r'^\s*m\.def\("%s".*$' % host, binding, re.M).group(0)
+        parts.append("// KFORECAST: the binding of this function, from the commit's custom_attention.cpp:\n"
+                     "PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {\n" + line + "\n}\n")
+        rel = f"{fam}/{name}.cu"
+        header = setkit.SetText.header(TEXT, _AtCommit(repo, commit), [cu, cpp],
+                                       f"{host} at commit {short}: one version of the row softmax.",
+                                       note=setkit.VERBATIM + "\nOnly this function, the kernel and "
+                                       "helpers it uses and the includes are kept.")
+        setkit.write(os.path.join(out, rel), header + "\n".join(parts))
+        files.append(rel)
+    setkit.write(os.path.join(out, fam, "bench.py"), TEXT.adapter("bench_p22_at_softmax.py"))
+    return dict(family=fam, files=files, split=SPLIT, source=repo.at(), style="torch-extension",
+                notes="softmax over the last axis of a (4, 4096, 4096) float tensor (attention "
+                      "scores, the source's llama2-like 4096 sequence), built with "
+                      "torch.utils.cpp_extension.load: custom_softmax (one thread per row), "
+                      "opt_softmax at 72481ed (warp shuffles, 512 threads a row), at e8511da "
+                      "(cleaned), at 118a84c (in place: the adapter returns the input it overwrote)")
+
+
+def hz_softmax(mirror, out):
+    """HamzaElshafie/CUDA_Kernels: the online softmax, one thread a row, and its shared-memory
+    version, one block a row (whole programs with main(); main()'s kernel configuration and
+    launch lines become kf_run)."""
+    repo = setkit.Repo(mirror, "HamzaElshafie/CUDA_Kernels")
+    fam = "p22-hz-softmax"
+    utils = repo.show("utils.h")
+    files = []
+    for stem, kernel in (("online_softmax", "online_softmax"), ("smem_online_softmax", "smem_online_softmax")):
+        path = f"activations/{stem}.cu"
+        src = repo.show(path)
+        main_fn = cut_function(src, "main", with_comment=False).rstrip("\n")
+        start = main_fn.index("    int threads_per_block")
+        cfg_end = main_fn.index("\n", main_fn.index("dim3 gridDim", start))
+        cfg = [ln for ln in main_fn[start:cfg_end].split("\n") if "std::cout" not in ln]
+        launch = re.search(r"^[ \t]*%s<<<[^;]*;" % kernel, main_fn, re.M).group(0)
+        entry = ("// KFORECAST entry point (ours): main()'s kernel configuration and launch on device\n"
+                 "// buffers (main() uses 1024 x 1024; the adapter gives the size).\n"
+                 "extern \"C\" void kf_run(const float *A_device, float *C_device, int num_rows, int num_columns) {\n"
+                 + "\n".join(cfg) + "\n" + launch + "\n}\n")
+        text = src.replace(main_fn, "// KFORECAST: the source's main() is cut here (see kf_run below).")
+        text = inline_headers(text, {"utils.h": utils})
+        rel = f"{fam}/{stem}.cu"
+        setkit.write(os.path.join(out, rel), TEXT.header(repo, [path, "utils.h"], f"{stem}: one version "
+                     "of the row softmax.") + text.rstrip() + "\n\n" + entry)
+        files.append(rel)
+    setkit.write(os.path.join(out, fam, "bench.py"), TEXT.adapter("bench_p22_hz_softmax.py"))
+    return dict(family=fam, files=files, split=SPLIT, source=repo.at(), style="host-code",
+                notes="row softmax of a 16384 x 4096 float matrix with values in [-100, 100] "
+                      "(the source's range; its main() uses 1024 x 1024): online_softmax one "
+                      "thread a row (256-thread blocks), smem_online_softmax one 1024-thread "
+                      "block a row with shared-memory reductions")
+
+
+class _AtCommit:
+    """A repository seen at one commit (for the provenance header)."""
+
+    def __init__(self, repo, commit):
+        self.name, self.commit = repo.name, commit
 
 
 def main():
     args = setkit.builder_args(__doc__, "/work/main/target/evalsets/public22")
     out_dir[0] = args.out
     setkit.clear_set(args.out)
-    fams = [gx_reduce(args.mirror, args.out), tk_histogram(args.mirror, args.out),
-            tk_conv(args.mirror, args.out), tk_conway(args.mirror, args.out)]
+    fams = [gx_reduce(args.mirror, args.out), gx_rmsnorm(args.mirror, args.out), tk_histogram(args.mirror, args.out),
+            tk_conv(args.mirror, args.out), tk_conway(args.mirror, args.out),
+            at_softmax(args.mirror, args.out), hz_softmax(args.mirror, args.out)]
     sources = {f["family"]: {"source": f["source"], "files": f["files"]} for f in fams}
     setkit.write_index(args.out, fams, sources)
     n, pairs = setkit.pair_counts(fams)

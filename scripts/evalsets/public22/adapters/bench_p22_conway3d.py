@@ -1,7 +1,7 @@
 """Adapter of p22-tk-conway3d (kforecast's own code): two steps of a 3-D Game of Life on a
 512^3 torus (26 neighbours; a live cell survives with 5-7, a dead one is born with 6).
-The program steps in place (its result lands back in the first buffer), so each call
-starts from a copy of the start state."""
+The program steps in place (its result lands back in the first buffer); the harness gives
+every check run fresh copies of the inputs, and the timed runs keep stepping the same state."""
 import ctypes
 
 import torch
@@ -15,12 +15,11 @@ TOL = {"rtol": 0, "atol": 0}
 def make_inputs(seed):
     g = torch.Generator(device="cuda").manual_seed(seed)
     start = (torch.rand(M, M, M, device="cuda", generator=g) < 0.2).to(torch.uint8)
-    a = torch.empty_like(start)
     b = torch.empty_like(start)
-    return (start, a, b)
+    return (start, b)
 
 
-def reference(start, a, b):
+def reference(start, b):
     s = start.to(torch.int16)
     for _ in range(STEPS):
         n = -s
@@ -38,8 +37,7 @@ def build(path):
     lib.kf_run.restype = None
     lib.kf_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
 
-    def fn(start, a, b):
-        a.copy_(start)
-        lib.kf_run(ptr(a), ptr(b), M, STEPS)
-        return a
+    def fn(cells, b):
+        lib.kf_run(ptr(cells), ptr(b), M, STEPS)
+        return cells
     return fn

@@ -24,7 +24,7 @@ def reference(x, partials):
 
 
 def build(path):
-    lib = nvcc_library(path, flags=("-O3", "-std=c++17"))
+    lib = nvcc_library(path, flags=("-O3", "-std=c++20", "--expt-relaxed-constexpr"))
     lib.kf_run.restype = ctypes.c_int
     lib.kf_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
 
