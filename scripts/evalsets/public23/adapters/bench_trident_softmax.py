@@ -1,0 +1,28 @@
+"""Adapter of the p23-trident-softmax family (kforecast's own code): trident's Softmax
+operation's host launcher (`__forward`) at each commit, on a row-wise softmax of a
+16384 x 4096 float32 matrix (2^26 elements)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import torch  # noqa: E402
+
+import _kfcommon as kf  # noqa: E402
+
+ROWS, COLS = 16384, 4096
+TOL = {"rtol": 2e-3, "atol": 1e-6}
+
+
+def make_inputs(seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return (torch.randn(ROWS, COLS, device="cuda", generator=g),)
+
+
+def reference(x):
+    return torch.softmax(x.double(), dim=1)
+
+
+def build(path):
+    op = kf.load_module(path).Softmax
+    fwd = op._Softmax__forward
+    return lambda x: kf.first(fwd(x, 1))
