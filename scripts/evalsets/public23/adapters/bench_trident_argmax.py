@@ -1,0 +1,26 @@
+"""Adapter of the p23-trident-argmax family (kforecast's own code): trident's Argmax
+operation's host launcher (`__forward`) at each commit, the argmax over dim 1 of a
+16384 x 4096 float32 matrix (2^26 elements; int64 indices, compared exactly)."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import torch  # noqa: E402
+
+import _kfcommon as kf  # noqa: E402
+
+ROWS, COLS = 16384, 4096
+
+
+def make_inputs(seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return (torch.randn(ROWS, COLS, device="cuda", generator=g),)
+
+
+def reference(x):
+    return x.double().argmax(dim=1)
+
+
+def build(path):
+    fwd = kf.load_module(path).Argmax._Argmax__forward
+    return lambda x: kf.first(fwd(x, 1))
