@@ -106,13 +106,12 @@ impl CalibrationSet {
             }
             _ => (spec, None),
         };
-        let mut loaded = Self::load_set(set_spec, measurements)?;
-        loaded.name = spec.to_string();
-        loaded.model = model;
-        Ok(loaded)
+        let (files, pairs) = Self::read(set_spec, measurements)?;
+        Ok(Self { name: spec.to_string(), model, files, pairs })
     }
 
-    fn load_set(spec: &str, measurements: Option<&Path>) -> anyhow::Result<Self> {
+    /// The versions read and the readable pairs of `SET` or `SET:SPLIT`.
+    fn read(spec: &str, measurements: Option<&Path>) -> anyhow::Result<(HashMap<String, LoadedFile>, Vec<SetPair>)> {
         let (root, split) = match spec.rsplit_once(':') {
             Some((root, split)) if !Path::new(spec).exists() => (root, Some(split)),
             _ => (spec, None),
@@ -140,7 +139,7 @@ impl CalibrationSet {
             .cloned()
             .collect();
         anyhow::ensure!(!pairs.is_empty(), "{spec}: no readable measured pairs");
-        Ok(Self { name: spec.to_string(), model: None, files, pairs })
+        Ok((files, pairs))
     }
 
     /// Each pair's forecast under `doubt` and the coverage's doubt, with its measured S.
@@ -179,8 +178,8 @@ pub fn run(sets: &[CalibrationSet], doubt_out: &Path, coverage_out: &Path) -> an
         for t in forecasters.values_mut() {
             t.set_coverage(Some(coverage.clone()));
         }
-        sets.iter().filter_map(|s| Some(score(&s.forecasts(forecasters.get(&s.model)?, &doubt)))).sum::<f64>()
-            / sets.len() as f64
+        // Every set's weights were loaded above.
+        sets.iter().map(|s| score(&s.forecasts(&forecasters[&s.model], &doubt))).sum::<f64>() / sets.len() as f64
     };
     let mut best = to_vec(&PairingDoubt::shipped(), &base_coverage);
     let mut best_score = evaluate(&best);

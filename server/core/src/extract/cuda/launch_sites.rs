@@ -9,12 +9,18 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut host_name: Option<String> = None;
     let first = facts.launches.len();
     let mut cases: Vec<Option<crate::extract::SwitchCase>> = Vec::new();
+    // The function's library calls (cuBLAS, Thrust, …), met on the same walk as its launches.
+    let mut library: Vec<String> = Vec::new();
     walk::preorder(node, |n| {
         if n.kind() != "call_expression" {
             return true;
         }
         let mut cursor = n.walk();
         let Some(config) = n.children(&mut cursor).find(|c| c.kind() == "kernel_call_syntax") else {
+            let call = n.child_by_field_name("function").and_then(|f| library_call(&node_text(f, src)));
+            if let Some(call) = call.filter(|call| !library.contains(call)) {
+                library.push(call);
+            }
             if let Some(draft) = api::launch(n, node, src) {
                 facts.launches.push(draft);
                 cases.push(None);
@@ -49,11 +55,8 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         true
     });
     mark_block_cases(&mut facts.launches, first, cases);
-    if facts.launches.len() > first {
-        let library = library_calls(node, src);
-        for draft in &mut facts.launches[first..] {
-            draft.site.library.clone_from(&library);
-        }
+    for draft in &mut facts.launches[first..] {
+        draft.site.library.clone_from(&library);
     }
 }
 
@@ -81,21 +84,6 @@ fn library_call(function: &str) -> Option<String> {
             .iter()
             .any(|w| last.starts_with(w));
     (!setup && !thrust_helper && last.len() > 1).then(|| name.to_string())
-}
-
-/// The library calls under `node` that run work on the GPU ([`library_call`]), each once.
-fn library_calls(node: Node, src: &SourceText) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    walk::preorder(node, |n| {
-        if n.kind() == "call_expression" {
-            let name = n.child_by_field_name("function").and_then(|f| library_call(&node_text(f, src)));
-            if let Some(name) = name.filter(|name| !out.contains(name)) {
-                out.push(name);
-            }
-        }
-        true
-    });
-    out
 }
 
 /// The launch of `callee` by the call `at` in `item`, its configuration (grid, block, shared
