@@ -7,6 +7,7 @@
 //! resolves helpers and attaches launch sites to kernels by name.
 
 mod assemble;
+mod autotune;
 mod branches;
 mod callers;
 mod cuda;

@@ -60,7 +60,7 @@ fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
             "jit" => jit = true,
             "autotune" => {
                 if let Some(call) = call {
-                    autotune = autotune_configs(call, src);
+                    autotune = super::autotune::configs(call, src);
                 }
             }
             _ => {}
@@ -158,57 +158,15 @@ fn locals_and_constexprs(def: Node, src: &SourceText) -> (HashSet<String>, Vec<S
     (locals, constexprs)
 }
 
-/// `configs=[triton.Config({'BLOCK_M': 128, …}, num_warps=8, num_stages=3), …]`.
-fn autotune_configs(call: Node, src: &SourceText) -> Vec<BTreeMap<String, String>> {
-    let mut out = Vec::new();
-    let Some(args) = call.child_by_field_name("arguments") else {
-        return out;
-    };
-    let mut cursor = args.walk();
-    let list = args.named_children(&mut cursor).find_map(|a| {
-        if a.kind() == "keyword_argument"
-            && a.child_by_field_name("name").is_some_and(|n| node_text(n, src) == "configs")
-        {
-            a.child_by_field_name("value")
-        } else if a.kind() == "list" {
-            Some(a)
-        } else {
-            None
-        }
-    });
-    let Some(list) = list.filter(|l| l.kind() == "list") else {
-        return out;
-    };
-    let mut cursor = list.walk();
-    for config in list.named_children(&mut cursor).filter(|c| c.kind() == "call") {
-        let mut entry = BTreeMap::new();
-        let Some(config_args) = config.child_by_field_name("arguments") else {
-            continue;
-        };
-        let mut c = config_args.walk();
-        for arg in config_args.named_children(&mut c) {
-            match arg.kind() {
-                "dictionary" => {
-                    let mut pc = arg.walk();
-                    for pair in arg.named_children(&mut pc).filter(|p| p.kind() == "pair") {
-                        if let (Some(k), Some(v)) = (pair.child_by_field_name("key"), pair.child_by_field_name("value"))
-                        {
-                            let key = node_text(k, src).trim_matches(|c| c == '"' || c == '\'').to_string();
-                            entry.insert(key, squash(&node_text(v, src)));
-                        }
-                    }
-                }
-                "keyword_argument" => {
-                    if let (Some(k), Some(v)) = (arg.child_by_field_name("name"), arg.child_by_field_name("value")) {
-                        entry.insert(node_text(k, src).into_owned(), squash(&node_text(v, src)));
-                    }
-                }
-                _ => {}
-            }
-        }
-        out.push(entry);
+/// The kernel a launch's subscripted value names: `wrap_triton(kernel)` (a `torch.library`
+/// custom op's launch) is `kernel`.
+fn unwrapped<'t>(value: Node<'t>, src: &SourceText) -> Node<'t> {
+    let wraps = value.kind() == "call"
+        && value.child_by_field_name("function").is_some_and(|f| node_text(f, src).ends_with("wrap_triton"));
+    match value.child_by_field_name("arguments").and_then(|a| a.named_child(0)).filter(|_| wraps) {
+        Some(kernel) => kernel,
+        None => value,
     }
-    out
 }
 
 /// `kernel[grid](args…, BLOCK_SIZE=…, num_warps=…)` sites under `node`.
@@ -222,7 +180,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         let Some(function) = n.child_by_field_name("function").filter(|f| f.kind() == "subscript") else {
             return true;
         };
-        let Some(value) = function.child_by_field_name("value") else {
+        let Some(value) = function.child_by_field_name("value").map(|v| unwrapped(v, src)) else {
             return true;
         };
         let callee = node_text(value, src).rsplit('.').next().unwrap_or_default().trim().to_string();
@@ -527,6 +485,15 @@ def run(x):
         assert_eq!(l.meta.get("num_warps").map(String::as_str), Some("4"));
         assert_eq!(l.args, vec!["x", "y", "out", "n"]);
         assert!(l.locals.get("grid").is_some_and(|g| g.contains("cdiv")));
+    }
+
+    #[test]
+    fn a_launch_through_wrap_triton_is_the_kernels_launch() {
+        let src = SRC.replace("add_kernel[grid](", "wrap_triton(add_kernel)[grid](");
+        let wrapped = extract_text(Language::Triton, &src);
+        let k = wrapped.kernel("add_kernel").expect("kernel");
+        assert_eq!(k.launches.len(), 1, "{:?}", k.launches);
+        assert_eq!(k.launches[0].args, vec!["x", "y", "out", "n"]);
     }
 
     #[test]

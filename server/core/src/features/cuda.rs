@@ -120,6 +120,8 @@ struct Walker<'a> {
     global: HashMap<String, f64>,
     /// Global pointers to integers (a warp's integer atomics on one address are combined).
     integers: std::collections::HashSet<String>,
+    /// Scalars declared `double` (math on them runs at the FP64 rate).
+    doubles: std::collections::HashSet<String>,
     shared: HashMap<String, Shared>,
     /// The file's `__constant__` arrays and their element counts.
     constant: HashMap<String, f64>,
@@ -275,6 +277,7 @@ fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) ->
         vars: HashMap::new(),
         global: HashMap::new(),
         integers: Default::default(),
+        doubles: Default::default(),
         shared: HashMap::new(),
         constant: constant::constant_arrays(&kernel.helpers),
         streamed: HashMap::new(),

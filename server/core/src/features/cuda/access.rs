@@ -218,6 +218,14 @@ impl Walker<'_> {
             && (short.contains("exp") || short.contains("log") || short.contains("sin") || short.contains("fdiv"))
         {
             self.acc.scalar_ops += 2.0 * self.issued(weight);
+        } else if matches!(short, "exp" | "log" | "sqrt" | "tanh" | "pow" | "sin" | "cos" | "erf" | "exp2")
+            && self.in_double(node)
+        {
+            // `tanh(sqrt(2.0 / M_PI) * x)`: the double-precision routine, a long FP64
+            // sequence at half the FP32 rate; one of constants alone is folded.
+            if !self.folded(node) {
+                self.acc.scalar_ops += DOUBLE_MATH * self.issued(weight);
+            }
         } else if matches!(
             short,
             "expf"
@@ -236,10 +244,34 @@ impl Walker<'_> {
                 | "erff"
                 | "exp2f"
         ) {
-            self.acc.scalar_ops += 8.0 * self.issued(weight);
+            if !self.folded(node) {
+                self.acc.scalar_ops += 8.0 * self.issued(weight);
+            }
         } else {
             self.inline_call(node, &name, weight);
         }
+    }
+
+    /// Whether a call's arguments are all constants (`sqrtf(2.0f / M_PI)`): the compiler
+    /// folds it.
+    fn folded(&self, call: Node) -> bool {
+        call.child_by_field_name("arguments").is_some_and(|a| {
+            let mut cursor = a.walk();
+            let args: Vec<Node> = a.named_children(&mut cursor).collect();
+            !args.is_empty() && args.iter().all(|x| self.compile_time(*x))
+        })
+    }
+
+    /// Whether a math call's arguments are double precision: a literal without an `f`
+    /// suffix (`2.0`, `1e-5`), a `<math.h>` constant (`M_PI`), a `(double)` cast or a
+    /// scalar declared `double`. (`tanh(x)` of a float calls the float overload.)
+    fn in_double(&self, call: Node) -> bool {
+        let Some(args) = call.child_by_field_name("arguments") else {
+            return false;
+        };
+        let text = self.text(args);
+        crate::extract::words(text).any(|w| math_constant(w) || w == "double" || self.doubles.contains(w))
+            || double_literal(text)
     }
 
     /// The work of `weight` lane-executions as the warps issue it (see `Walker::issue`): at
@@ -252,14 +284,15 @@ impl Walker<'_> {
     /// parameter or a `#define`/constant of the file (`% 32` is a mask, `% n` a division).
     fn compile_time(&self, node: Node) -> bool {
         let text = self.text(node);
-        crate::extract::words(text).all(|w| {
+        crate::extract::words(text).filter(|w| !w.is_empty()).all(|w| {
             w.chars().next().is_some_and(|c| c.is_ascii_digit())
                 || self.constants.contains(w)
                 || self.helpers.iter().any(|h| {
                     h.name == w
                         && matches!(h.kind, crate::kernel::HelperKind::Define | crate::kernel::HelperKind::Constant)
                 })
-                || matches!(w, "sizeof" | "int" | "unsigned" | "float" | "warpSize")
+                || matches!(w, "sizeof" | "int" | "unsigned" | "float" | "double" | "warpSize")
+                || math_constant(w)
         })
     }
 
@@ -369,7 +402,14 @@ impl Walker<'_> {
                 }
                 c => (c, width),
             },
-            _ => (Coef::Unknown, width),
+            // `x[row][col]` of a row-major array (a torch tensor accessor): the last index
+            // moves along a row, the others a row at a time.
+            _ => match indices.split_last() {
+                Some((last, rows)) if rows.iter().all(|i| self.coef(*i, 0) == Coef::Uniform) => {
+                    (self.coef(*last, 0), width)
+                }
+                _ => (Coef::Unknown, width),
+            },
         };
         self.acc.vector_width = self.acc.vector_width.max(group);
         // A pointer derived per lane (`plane = x + (n * C + c) * H * W`) varies with it.
@@ -578,4 +618,45 @@ pub(super) fn access_kind(node: Node, src: &str) -> (bool, bool) {
         }
         _ => (false, true),
     }
+}
+
+/// Operations a double-precision math routine (`tanh`, `exp`, `pow` of a double) costs,
+/// against 8 for the float one: some 50 FP64 instructions at half the FP32 rate on an H100.
+const DOUBLE_MATH: f64 = 96.0;
+
+/// Whether `text` holds a floating literal without an `f` suffix (`2.0`, `.5`, `1e-5`).
+fn double_literal(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let starts =
+            bytes[i].is_ascii_digit() || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
+        let inside_word = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
+        if !starts || inside_word {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
+            // An exponent's sign belongs to the literal (`1e-5`).
+            if (bytes[i] == b'e' || bytes[i] == b'E') && matches!(bytes.get(i + 1), Some(b'-' | b'+')) {
+                i += 1;
+            }
+            i += 1;
+        }
+        let literal = &text[start..i];
+        let hex = literal.starts_with("0x") || literal.starts_with("0X");
+        let floating = !hex && (literal.contains('.') || literal.contains(['e', 'E']));
+        if floating && !literal.ends_with(['f', 'F']) {
+            return true;
+        }
+    }
+    false
+}
+
+/// A `<math.h>` constant (`M_PI`, `M_SQRT1_2`): a double.
+fn math_constant(word: &str) -> bool {
+    word.strip_prefix("M_").is_some_and(|rest| {
+        !rest.is_empty() && rest.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+    })
 }

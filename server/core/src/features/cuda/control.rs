@@ -16,12 +16,22 @@ impl Walker<'_> {
             let Some(decl) = p.child_by_field_name("declarator") else {
                 continue;
             };
-            if decl.kind() != "pointer_declarator" {
+            // A torch tensor accessor (`torch::PackedTensorAccessor32<float, 2> x`) is a
+            // global array indexed `x[row][col]`; its element type is its first argument.
+            let ty = p.child_by_field_name("type").map(|t| self.text(t).to_string()).unwrap_or_default();
+            let accessor = accessor_element(&ty);
+            if decl.kind() == "identifier" && crate::extract::words(&ty).any(|w| w == "double") {
+                self.doubles.insert(self.text(decl).to_string());
+            }
+            if decl.kind() != "pointer_declarator" && accessor.is_none() {
                 continue;
             }
             if let Some(name) = crate::extract::declarator_name(decl) {
                 // A template's type takes the launch's (`T *out` of `dot<half, 2>`).
-                let decl = p.child_by_field_name("type").map_or_else(|| self.text(p), |t| self.text(t));
+                let decl = match accessor {
+                    Some(element) => element,
+                    None => p.child_by_field_name("type").map_or_else(|| self.text(p), |t| self.text(t)),
+                };
                 let resolved: String = decl
                     .split_inclusive(|c: char| !(c.is_alphanumeric() || c == '_'))
                     .map(|piece| {
@@ -35,8 +45,7 @@ impl Walker<'_> {
                     .collect();
                 let width = vector_width(&resolved);
                 let name = self.text(name).to_string();
-                let ty = p.child_by_field_name("type").map(|t| self.text(t)).unwrap_or_default();
-                let words: Vec<&str> = crate::extract::words(ty).collect();
+                let words: Vec<&str> = crate::extract::words(accessor.unwrap_or(&ty)).collect();
                 let integer = |w: &&str| {
                     matches!(*w, "int" | "unsigned" | "long" | "short" | "size_t" | "char")
                         || (w.starts_with("int") || w.starts_with("uint")) && w.ends_with("_t")
@@ -273,6 +282,9 @@ impl Walker<'_> {
                 continue;
             };
             let name = self.text(name_node).to_string();
+            if crate::extract::words(&type_text).any(|w| w == "double") {
+                self.doubles.insert(name.clone());
+            }
             if let Some(value) = value {
                 let coef = self.coef(value, 0);
                 self.vars.insert(name.clone(), coef);
@@ -404,4 +416,14 @@ fn cast_to_pointer(value: &str) -> bool {
         .find_map(|c| v.strip_prefix(c))
         .and_then(|rest| rest.split_once('>'))
         .is_some_and(|(ty, _)| ty.trim_end().ends_with('*'))
+}
+
+/// The element type of a torch tensor accessor type (`PackedTensorAccessor32<scalar_t, 2,
+/// torch::RestrictPtrTraits>`, `at::TensorAccessor<float, 1>`): `None` for any other type.
+fn accessor_element(ty: &str) -> Option<&str> {
+    let at = ty.find("TensorAccessor")?;
+    let open = at + ty.get(at..)?.find('<')?;
+    let args = ty.get(open + 1..)?;
+    let end = args.find([',', '>'])?;
+    Some(args.get(..end)?.trim()).filter(|e| !e.is_empty())
 }

@@ -484,3 +484,74 @@ void run(const float *in, float *out) {{
     assert_eq!(unrolled("#pragma unroll 1"), 0.0, "`unroll 1` keeps the loop rolled");
     assert_eq!(unrolled("#pragma unroll UNROLL"), 0.0, "through the file's constant");
 }
+
+#[test]
+fn a_torch_tensor_accessor_is_global_memory_read_along_its_rows() {
+    // A KernelBench-style GELU over a 4096 × 4096 tensor, read through raw pointers and
+    // through packed accessors: the same bytes either way.
+    let src = |params: &str, read: &str, write: &str| {
+        format!(
+            r#"
+#include <torch/extension.h>
+__global__ void gelu(const {params}, int rows, int cols) {{
+    int idx = blockIdx.x * blockDim.x + threadIdx.x;
+    if (idx < rows * cols) {{
+        int row = idx / cols;
+        int col = idx % cols;
+        float v = {read};
+        {write} = 0.5f * v * (1.0f + tanhf(0.79788456f * v));
+    }}
+}}
+void run(torch::Tensor x, torch::Tensor out) {{
+    const int rows = 4096, cols = 4096;
+    gelu<<<(rows * cols + 255) / 256, 256>>>(x.data_ptr<float>(), out.data_ptr<float>(), rows, cols);
+}}
+"#
+        )
+    };
+    let pointers = profile_of(&src("float* x, float* out", "x[idx]", "out[idx]"), "gelu");
+    let accessors = profile_of(
+        &src(
+            "torch::PackedTensorAccessor32<float, 2, torch::RestrictPtrTraits> x, torch::PackedTensorAccessor<float,2> out",
+            "x[row][col]",
+            "out[row][col]",
+        ),
+        "gelu",
+    );
+    let matrix = 4096.0 * 4096.0 * 4.0;
+    for (what, p) in [("pointers", &pointers), ("accessors", &accessors)] {
+        assert!((p.features.load_bytes / matrix - 1.0).abs() < 0.05, "{what}: {:?}", p.features);
+        assert!((p.features.store_bytes / matrix - 1.0).abs() < 0.05, "{what}: {:?}", p.features);
+        assert_eq!(p.features.uncoalesced_bytes, 0.0, "{what}: read along the rows");
+    }
+}
+
+#[test]
+fn math_on_doubles_costs_the_fp64_routine_and_float_math_does_not() {
+    let src = |body: &str| {
+        format!(
+            r#"
+#include <math.h>
+__global__ void gelu(const float* x, float* out, int n) {{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {{
+        float v = x[i];
+        out[i] = {body};
+    }}
+}}
+void run(const float* x, float* out) {{
+    const int n = 1 << 24;
+    gelu<<<n / 256, 256>>>(x, out, n);
+}}
+"#
+        )
+    };
+    let ops = |body: &str| profile_of(&src(body), "gelu").features.scalar_ops;
+    let float = ops("0.5f * v * (1.0f + tanhf(0.7978845608f * v))");
+    // The float overload: `tanh` of a float, the constant folded by the compiler.
+    let overload = ops("0.5f * v * (1.0f + tanh(sqrtf(2.0f / 3.14159265f) * v))");
+    let double = ops("0.5f * v * (1.0f + tanh(sqrt(2.0 / M_PI) * v))");
+    assert!(overload < 1.5 * float, "{overload} against {float}");
+    assert!(double > 4.0 * float, "{double} against {float}");
+    assert!(ops("(float)exp((double)v)") > 4.0 * ops("expf(v)"));
+}
