@@ -78,11 +78,11 @@ fn module_value<'t>(name: &str, at: Node<'t>, src: &SourceText) -> Option<Node<'
     let statements: Vec<Node> = root.named_children(&mut cursor).collect();
     statements
         .into_iter()
+        .rev()
         .filter(|s| s.end_byte() <= at.start_byte() && s.kind() == "expression_statement")
         .filter_map(|s| s.named_child(0).filter(|a| a.kind() == "assignment"))
         .filter(|a| a.child_by_field_name("left").is_some_and(|l| node_text(l, src) == name))
-        .filter_map(|a| a.child_by_field_name("right"))
-        .last()
+        .find_map(|a| a.child_by_field_name("right"))
 }
 
 /// `[triton.Config(…) for a in [...] for b in (...)]`: a configuration for each binding of

@@ -72,6 +72,18 @@ pub(super) fn environment(kernel: &Kernel, params: &[String], assumed: f64) -> E
             strides_assumed.insert(p.as_str());
         }
     }
+    // A Triton kernel passed several strides of one tensor (`x.stride(0), x.stride(1)`)
+    // that nothing gives: the last is its elements' (1), the others step over rows.
+    if !cuda {
+        if let Some(l) = launch {
+            for (param, unit) in tensor_strides(params, &l.args) {
+                if env.eval(param).is_none_or(|e| e.guesses > 0) {
+                    env.set(param, if unit { 1.0 } else { ASSUMED_STRIDE });
+                    strides_assumed.insert(param.as_str());
+                }
+            }
+        }
+    }
     // A window's padding nothing gives (`pad`, `padding`, `P`) is a small parameter, not a
     // problem size: taken as 1, a radius as 4.
     for (name, value) in WINDOW_NAMES {
@@ -127,6 +139,29 @@ const WINDOW_NAMES: [(&str, f64); 7] =
 
 /// The stride assumed for a stride parameter nothing gives (floats).
 const ASSUMED_STRIDE: f64 = 32.0;
+
+/// The parameters bound to strides of a tensor the launch passes more than one stride
+/// of (`x.stride(0)`, `x.stride(1)`), each with whether it is the tensor's last dimension's
+/// (its elements' stride, 1 in a contiguous tensor). A tensor's single stride
+/// (`x.stride(0)` of a row) tells nothing of which dimension it is.
+fn tensor_strides<'p>(params: &'p [String], args: &[String]) -> Vec<(&'p String, bool)> {
+    let stride = |arg: &str| -> Option<(String, i64)> {
+        let (tensor, rest) = arg.trim().split_once(".stride(")?;
+        let index = rest.strip_suffix(')')?.trim().parse::<i64>().ok()?;
+        let plain = !tensor.is_empty() && tensor.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        plain.then(|| (tensor.to_string(), index))
+    };
+    let passed: Vec<(&String, (String, i64))> =
+        params.iter().zip(args).filter_map(|(p, a)| Some((p, stride(a)?))).collect();
+    passed
+        .iter()
+        .filter_map(|(param, (tensor, index))| {
+            let indices: Vec<i64> = passed.iter().filter(|(_, (t, _))| t == tensor).map(|(_, (_, i))| *i).collect();
+            let last = indices.iter().copied().max().unwrap_or(0);
+            (indices.len() > 1 && *index >= 0).then_some((*param, *index == last))
+        })
+        .collect()
+}
 
 /// `stride`, `row_stride`, `ld`, `lda`, `pitch`: a parameter that is a stride by its name.
 fn is_stride(name: &str) -> bool {

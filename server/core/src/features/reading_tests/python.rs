@@ -256,3 +256,47 @@ fn a_second_kernel_s_meta_parameter_does_not_unbind_the_launcher_s_local() {
     assert_eq!(p.features.blocks, (n / 32768.0).ceil(), "one program per 32768 elements of the assumed size");
     assert_eq!(p.assumed, vec!["n".to_string()], "only the problem size is unknown");
 }
+
+/// A column-wise scale over a run-time `M × K` tensor: each program loads a column tile
+/// `BLOCK × 1` (rows apart) or a `BLOCK × BLOCK` tile (along the rows), the strides passed
+/// as `x.stride(0), x.stride(1)`.
+fn column_scale(cols: &str, grid_k: &str) -> String {
+    format!(
+        r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def col_scale(x_ptr, sx0, sx1, y_ptr, sy0, sy1, M, K, BLOCK: tl.constexpr):
+    pid_m = tl.program_id(0)
+    pid_k = tl.program_id(1)
+    m_offs = pid_m * BLOCK + tl.arange(0, BLOCK)
+    k_offs = {cols}
+    x = tl.load(x_ptr + m_offs[:, None] * sx0 + k_offs[None, :] * sx1)
+    tl.store(y_ptr + m_offs[:, None] * sy0 + k_offs[None, :] * sy1, x * 2.0)
+
+def scale(x):
+    M, K = x.shape
+    y = torch.empty_like(x)
+    col_scale[(triton.cdiv(M, 128), {grid_k})](x, x.stride(0), x.stride(1), y, y.stride(0), y.stride(1), M, K, BLOCK=128)
+    return y
+"#
+    )
+}
+
+#[test]
+fn a_tile_one_column_wide_steps_over_rows_of_a_tensor_passed_its_strides() {
+    let profile = |src: &str| {
+        let ex = extract_text(Language::Triton, src);
+        crate::features::profile(ex.kernel("col_scale").expect("kernel"))
+    };
+    let column = profile(&column_scale("pid_k", "K"));
+    let tile = profile(&column_scale("pid_k * BLOCK + tl.arange(0, BLOCK)", "triton.cdiv(K, 128)"));
+    assert_eq!(tile.features.uncoalesced_bytes, 0.0, "a tile along the rows: {:?}", tile.features);
+    assert!(
+        column.features.uncoalesced_bytes > column.features.load_bytes / 2.0,
+        "a column read rows apart wastes most of each sector: {:?}",
+        column.features
+    );
+}
