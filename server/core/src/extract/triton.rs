@@ -33,6 +33,26 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
             }
             launches(item, src, &mut facts);
         }
+        // `class Sum: @staticmethod @triton.jit def forward(…)`: a library's kernels as
+        // static methods, launched as `Sum.forward[grid](…)`.
+        "class_definition" => {
+            if let Some(body) = item.child_by_field_name("body") {
+                let mut cursor = body.walk();
+                let jit = |member: &Node| {
+                    let mut c = member.walk();
+                    member.kind() == "decorated_definition"
+                        && member
+                            .named_children(&mut c)
+                            .any(|d| d.kind() == "decorator" && node_text(d, src).contains("jit"))
+                };
+                let kernels: Vec<Node> = body.named_children(&mut cursor).filter(jit).collect();
+                for kernel in kernels {
+                    decorated(kernel, src, &mut facts);
+                }
+            }
+            // The class's methods launch as a module's functions do (`ModelNew.forward`).
+            launches(item, src, &mut facts);
+        }
         _ => launches(item, src, &mut facts),
     }
     facts
@@ -485,6 +505,20 @@ def run(x):
         assert_eq!(l.meta.get("num_warps").map(String::as_str), Some("4"));
         assert_eq!(l.args, vec!["x", "y", "out", "n"]);
         assert!(l.locals.get("grid").is_some_and(|g| g.contains("cdiv")));
+    }
+
+    #[test]
+    fn kernels_written_as_a_classs_static_methods_are_read_and_launched() {
+        let src = "import torch\nimport triton\nimport triton.language as tl\n\nclass Scale:\n    @staticmethod\n    @triton.jit\n    \
+                   def forward(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n        \
+                   tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)\n\n\
+                   class ScaleOp(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        y = torch.empty_like(x)\n        \
+                   n = 1 << 24\n        Scale.forward[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)\n        return y\n";
+        let ex = extract_text(Language::Triton, src);
+        let k = ex.kernel("forward").expect("the static method is a kernel");
+        assert_eq!(k.launches.len(), 1, "{:?}", k.launches);
+        let p = crate::features::profile(k);
+        assert!((p.features.load_bytes / (4.0 * 16_777_216.0) - 1.0).abs() < 0.05, "{:?}", p.features);
     }
 
     #[test]
