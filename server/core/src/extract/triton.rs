@@ -280,6 +280,26 @@ fn aliased(callee: &str, locals: &BTreeMap<String, String>) -> Vec<String> {
     }
 }
 
+/// Element `i` of a conditional choice between tuples (`(32, 4) if d <= 16 else ((16, 4) if
+/// d <= 32 else (8, 4))`), as a conditional of the elements; `None` where a branch is not a
+/// tuple literal.
+fn tuple_element(node: Node, i: usize, src: &SourceText) -> Option<String> {
+    match node.kind() {
+        "parenthesized_expression" => tuple_element(node.named_child(0)?, i, src),
+        "tuple" | "expression_list" => Some(squash(&node_text(node.named_child(u32::try_from(i).ok()?)?, src))),
+        "conditional_expression" => {
+            let (body, condition, alternative) = (node.named_child(0)?, node.named_child(1)?, node.named_child(2)?);
+            Some(format!(
+                "({} if {} else {})",
+                tuple_element(body, i, src)?,
+                squash(&node_text(condition, src)),
+                tuple_element(alternative, i, src)?
+            ))
+        }
+        _ => None,
+    }
+}
+
 /// The first function defined in an item: the launching wrapper.
 #[derive(Clone, Default)]
 struct HostFunction {
@@ -348,6 +368,16 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                     for (name, value) in l.named_children(&mut lc).zip(r.named_children(&mut rc)) {
                         if name.kind() == "identifier" {
                             out.insert(node_text(name, src).into_owned(), squash(&node_text(value, src)));
+                        }
+                    }
+                } else if matches!(l.kind(), "pattern_list" | "tuple_pattern") && tuple_element(r, 0, src).is_some() {
+                    // `BLOCK_M, num_warps = (32, 4) if d <= 16 else (16, 4)`: each name its
+                    // own conditional.
+                    let mut lc = l.walk();
+                    let names: Vec<Node> = l.named_children(&mut lc).collect();
+                    for (i, name) in names.into_iter().enumerate() {
+                        if let (true, Some(value)) = (name.kind() == "identifier", tuple_element(r, i, src)) {
+                            out.insert(node_text(name, src).into_owned(), value);
                         }
                     }
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern") {

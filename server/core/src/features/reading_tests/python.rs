@@ -300,3 +300,29 @@ fn a_tile_one_column_wide_steps_over_rows_of_a_tensor_passed_its_strides() {
         column.features
     );
 }
+
+#[test]
+fn block_sizes_picked_from_a_conditional_tuple_are_launch_parameters_not_problem_sizes() {
+    let src = r#"
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def update(state_ptr, x_ptr, dim, dstate, BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr):
+    offs_m = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, BLOCK_D)
+    s = tl.load(state_ptr + offs_m[:, None] * dstate + offs_d[None, :])
+    x = tl.load(x_ptr + offs_m)
+    tl.store(state_ptr + offs_m[:, None] * dstate + offs_d[None, :], s * x[:, None])
+
+def step(state, x):
+    dim, dstate = state.shape
+    BLOCK_M, num_warps = ((32, 4) if dstate <= 16
+                          else ((16, 4) if dstate <= 32 else (4, 8)))
+    update[(triton.cdiv(dim, BLOCK_M),)](state, x, dim, dstate, BLOCK_M, triton.next_power_of_2(dstate), num_warps=num_warps)
+"#;
+    let ex = extract_text(Language::Triton, src);
+    let p = crate::features::profile(ex.kernel("update").expect("kernel"));
+    assert!(!p.assumed.iter().any(|a| a == "BLOCK_M"), "picked by the wrapper, not a run-time size: {:?}", p.assumed);
+}
