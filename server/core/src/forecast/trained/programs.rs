@@ -48,6 +48,13 @@ impl TrainedForecaster {
         let disagreement = at.iter().map(|(_, e)| e.disagreement).sum::<f64>() / n;
         let spread = (at.iter().map(|(_, e)| (e.mu - mu).powi(2)).sum::<f64>() / n).sqrt();
         let mut f = self.forecast_estimate(Estimate { mu, disagreement }, spread, undeclared, b, c);
+        if let Some(why) = different_unknowns(b, c) {
+            // Each version's tensors are sized from its own unknowns: a 3-D state against a
+            // 4-D one at the same value each is not the same problem (seen on foreign code:
+            // 64% of such pairs kept were right, against 95% of the others).
+            f.confidence = f.confidence.min(FLIP_CAP);
+            f.reasons.insert(0, why);
+        }
         let shown: Vec<String> = names.iter().take(4).map(|n| format!("`{n}`")).collect();
         let lo = at.iter().min_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
         let hi = at.iter().max_by(|x, y| x.1.mu.total_cmp(&y.1.mu));
@@ -105,6 +112,28 @@ impl TrainedForecaster {
     }
 }
 
+/// Why two versions that each leave sizes to run time, but not the same ones, cannot be
+/// told to be costed at the same problem: `None` where they leave the same (or either none).
+fn different_unknowns(b: &Profile, c: &Profile) -> Option<String> {
+    let set = |p: &Profile| p.assumed.iter().cloned().collect::<std::collections::BTreeSet<String>>();
+    if b.assumed.is_empty() || c.assumed.is_empty() || set(b) == set(c) {
+        return None;
+    }
+    let only = |x: &Profile, y: &Profile| -> Vec<String> {
+        x.assumed.iter().filter(|n| !y.assumed.contains(n)).take(3).map(|n| format!("`{n}`")).collect()
+    };
+    let (base, cand) = (only(b, c), only(c, b));
+    let side = |names: &[String], which: &str| {
+        (!names.is_empty()).then(|| format!("{} only in the {which}", names.join(", ")))
+    };
+    let sides: Vec<String> = [side(&base, "base"), side(&cand, "candidate")].into_iter().flatten().collect();
+    Some(format!(
+        "not sure: the versions leave different sizes to run time ({}), so kforecast cannot tell \
+         they are costed at the same problem; measure it on the GPU",
+        sides.join("; ")
+    ))
+}
+
 /// Confidence a forecast whose direction flips within the size prior may have.
 pub const FLIP_CAP: f64 = 0.5;
 
@@ -123,4 +152,37 @@ pub fn size_prior<S: AsRef<str>>(names: &[S]) -> Vec<(f64, f64)> {
 
 fn elements_label(e: f64) -> String {
     format!("2^{}", e.max(1.0).log2().round())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::forecast::{Forecaster, TrainedForecaster};
+    use crate::kernel::Language;
+
+    /// A row scale whose wrapper reads the sizes as `read` (run time only).
+    fn scale(read: &str, grid: &str, n: &str) -> String {
+        format!(
+            "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+             def scale(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+             tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2.0, mask=offs < n)\n\n\
+             def run(x):\n    y = torch.empty_like(x)\n{read}\n    scale[({grid},)](x, y, {n}, BLOCK=1024)\n    return y\n"
+        )
+    }
+
+    #[test]
+    fn versions_leaving_different_sizes_to_run_time_are_never_claimed_surely() {
+        let f = TrainedForecaster::shipped().expect("model");
+        let kernel = |src: &str| extract_text(Language::Triton, src).kernels.into_iter().next().expect("kernel");
+        let rows = kernel(&scale("    rows, cols = x.shape\n    n = rows * cols", "triton.cdiv(n, 1024)", "n"));
+        let batched =
+            kernel(&scale("    batch, heads, dim = x.shape\n    n = batch * heads * dim", "triton.cdiv(n, 512)", "n"));
+        let forecast = f.forecast(&rows, &batched);
+        assert!(forecast.confidence <= super::FLIP_CAP, "{forecast:?}");
+        assert!(forecast.reasons.iter().any(|r| r.contains("different sizes")), "{:?}", forecast.reasons);
+        // The same unknowns on both sides: compared at one size, no such doubt.
+        let rows_512 = kernel(&scale("    rows, cols = x.shape\n    n = rows * cols", "triton.cdiv(n, 512)", "n"));
+        let same = f.forecast(&rows, &rows_512);
+        assert!(!same.reasons.iter().any(|r| r.contains("different sizes")), "{:?}", same.reasons);
+    }
 }
