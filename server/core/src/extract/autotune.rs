@@ -1,9 +1,12 @@
 //! A Triton kernel's `@triton.autotune` configurations, as its authors write them: a list
-//! of `triton.Config(…)` calls, a module-level list named by `configs=NAME`, a list
-//! comprehension over literal lists (`[triton.Config({"BLOCK": b}, num_warps=w) for b in
-//! [64, 128] for w in [4, 8]]`), or lists added together.
+//! of `triton.Config(…)` calls, a list comprehension over literal lists
+//! (`[triton.Config({"BLOCK": b}, num_warps=w) for b in [64, 128] for w in [4, 8]]`), lists
+//! added together, or a module-level list named by `configs=NAME`. The last is read in
+//! [`bind`], over the whole file: an item's facts are cached by its own text, and an edit of
+//! the list must reach the kernel.
 
 use super::{node_text, squash, substitute};
+use crate::kernel::{Kernel, Language};
 use crate::source::SourceText;
 use std::collections::BTreeMap;
 use tree_sitter::Node;
@@ -15,13 +18,59 @@ pub type Config = BTreeMap<String, String>;
 /// cheapest of them stands for the autotuner's choice, and each is profiled.
 const MOST: usize = 64;
 
-/// The configurations of the `@triton.autotune(…)` call `call`.
+/// The configurations the `@triton.autotune(…)` call `call` writes out in its item (none
+/// from a module-level name: see [`bind`]).
 pub(super) fn configs(call: Node, src: &SourceText) -> Vec<Config> {
-    let Some(args) = call.child_by_field_name("arguments") else {
-        return Vec::new();
-    };
+    configs_value(call, src).map(|v| list(v, None, src, 0)).unwrap_or_default()
+}
+
+/// The configurations of the kernels (and their wrappers' other kernels) whose
+/// `@triton.autotune` names a module-level list (`configs=CONFIGS`), read from the file's
+/// current text; their identities follow.
+pub(super) fn bind(root: Node, src: &SourceText, kernels: &mut [Kernel]) {
+    for k in kernels.iter_mut().filter(|k| k.language == Language::Triton) {
+        let mut changed = false;
+        for c in &mut k.companions {
+            if read_named(root, src, c) {
+                c.identity = c.compute_identity();
+                changed = true;
+            }
+        }
+        if read_named(root, src, k) || changed {
+            k.identity = k.compute_identity();
+        }
+    }
+}
+
+/// Reads the configurations of a kernel whose autotune call names a module-level list;
+/// whether it found any.
+fn read_named(root: Node, src: &SourceText, k: &mut Kernel) -> bool {
+    if !k.autotune.is_empty() || !k.source.contains("autotune") {
+        return false;
+    }
+    let mut item = root.descendant_for_byte_range(k.range.start, k.range.start);
+    while let Some(node) = item.filter(|n| n.kind() != "decorated_definition") {
+        item = node.parent();
+    }
+    let value = item.and_then(|item| call(item, src)).and_then(|call| configs_value(call, src));
+    k.autotune = value.map(|v| list(v, Some(root), src, 0)).unwrap_or_default();
+    !k.autotune.is_empty()
+}
+
+/// The `@triton.autotune(…)` call among a decorated definition's decorators.
+pub(super) fn call<'t>(item: Node<'t>, src: &SourceText) -> Option<Node<'t>> {
+    let mut cursor = item.walk();
+    let decorators: Vec<Node> = item.named_children(&mut cursor).filter(|c| c.kind() == "decorator").collect();
+    decorators.into_iter().filter_map(|d| d.named_child(0).filter(|e| e.kind() == "call")).find(|call| {
+        call.child_by_field_name("function").is_some_and(|f| node_text(f, src).rsplit('.').next() == Some("autotune"))
+    })
+}
+
+/// The expression an autotune call gives its configurations as (`configs=…`, or first).
+fn configs_value<'t>(call: Node<'t>, src: &SourceText) -> Option<Node<'t>> {
+    let args = call.child_by_field_name("arguments")?;
     let mut cursor = args.walk();
-    let value = args.named_children(&mut cursor).find_map(|a| {
+    let found = args.named_children(&mut cursor).find_map(|a| {
         if a.kind() == "keyword_argument"
             && a.child_by_field_name("name").is_some_and(|n| node_text(n, src) == "configs")
         {
@@ -32,11 +81,12 @@ pub(super) fn configs(call: Node, src: &SourceText) -> Vec<Config> {
             None
         }
     });
-    value.map(|v| list(v, call, src, 0)).unwrap_or_default()
+    found
 }
 
-/// The configurations the expression `value` makes.
-fn list(value: Node, at: Node, src: &SourceText, depth: usize) -> Vec<Config> {
+/// The configurations the expression `value` makes; a name is looked up among `module`'s
+/// assignments where a module is given.
+fn list<'t>(value: Node<'t>, module: Option<Node<'t>>, src: &SourceText, depth: usize) -> Vec<Config> {
     if depth > 8 {
         return Vec::new();
     }
@@ -48,38 +98,36 @@ fn list(value: Node, at: Node, src: &SourceText, depth: usize) -> Vec<Config> {
                 .into_iter()
                 .flat_map(|item| match item.kind() {
                     "call" => entry(item, src, &BTreeMap::new()).into_iter().collect(),
-                    "list_splat" => item.named_child(0).map(|v| list(v, at, src, depth + 1)).unwrap_or_default(),
+                    "list_splat" => item.named_child(0).map(|v| list(v, module, src, depth + 1)).unwrap_or_default(),
                     _ => Vec::new(),
                 })
                 .collect()
         }
         "list_comprehension" => comprehension(value, src),
-        "parenthesized_expression" => value.named_child(0).map(|v| list(v, at, src, depth + 1)).unwrap_or_default(),
+        "parenthesized_expression" => value.named_child(0).map(|v| list(v, module, src, depth + 1)).unwrap_or_default(),
         "binary_operator" => {
-            let side = |f: &str| value.child_by_field_name(f).map(|v| list(v, at, src, depth + 1)).unwrap_or_default();
+            let side =
+                |f: &str| value.child_by_field_name(f).map(|v| list(v, module, src, depth + 1)).unwrap_or_default();
             let mut out = side("left");
             out.extend(side("right"));
             out
         }
-        "identifier" => {
-            module_value(&node_text(value, src), at, src).map(|v| list(v, at, src, depth + 1)).unwrap_or_default()
-        }
+        "identifier" => module
+            .and_then(|m| module_value(&node_text(value, src), m, value.start_byte(), src))
+            .map(|v| list(v, module, src, depth + 1))
+            .unwrap_or_default(),
         _ => Vec::new(),
     }
 }
 
-/// The value last assigned to `name` at module level before `at`.
-fn module_value<'t>(name: &str, at: Node<'t>, src: &SourceText) -> Option<Node<'t>> {
-    let mut root = at;
-    while let Some(parent) = root.parent() {
-        root = parent;
-    }
-    let mut cursor = root.walk();
-    let statements: Vec<Node> = root.named_children(&mut cursor).collect();
+/// The value last assigned to `name` among `module`'s statements ending before `before`.
+fn module_value<'t>(name: &str, module: Node<'t>, before: usize, src: &SourceText) -> Option<Node<'t>> {
+    let mut cursor = module.walk();
+    let statements: Vec<Node> = module.named_children(&mut cursor).collect();
     statements
         .into_iter()
         .rev()
-        .filter(|s| s.end_byte() <= at.start_byte() && s.kind() == "expression_statement")
+        .filter(|s| s.end_byte() <= before && s.kind() == "expression_statement")
         .filter_map(|s| s.named_child(0).filter(|a| a.kind() == "assignment"))
         .filter(|a| a.child_by_field_name("left").is_some_and(|l| node_text(l, src) == name))
         .find_map(|a| a.child_by_field_name("right"))
@@ -198,6 +246,26 @@ mod tests {
     const KERNEL: &str = "@triton.jit\ndef scale(x_ptr, n, BLOCK: tl.constexpr, GROUPS: tl.constexpr):\n    \
         offs = tl.program_id(0) * BLOCK * GROUPS + tl.arange(0, BLOCK * GROUPS)\n    \
         tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)\n";
+
+    #[test]
+    fn an_edit_of_a_named_configuration_list_reaches_the_kernel() {
+        // The kernel's own text is unchanged between the two reads: its cached facts must
+        // not keep the list as it was.
+        let text = |blocks: &str| {
+            format!(
+                "import triton\nimport triton.language as tl\n\nCONFIGS = [triton.Config({{'BLOCK': b, 'GROUPS': 1}}) for b in [{blocks}]]\n\n\
+                 @triton.autotune(configs=CONFIGS, key=['n'])\n{KERNEL}"
+            )
+        };
+        let mut extractor = crate::extract::Extractor::new(Language::Triton);
+        let first = extractor.extract(&crate::extract::source_for(Language::Triton, &text("64, 128")));
+        let edited = extractor.extract(&crate::extract::source_for(Language::Triton, &text("256, 512, 1024")));
+        assert_eq!(first.kernels[0].autotune.len(), 2);
+        let blocks: Vec<&str> =
+            edited.kernels[0].autotune.iter().filter_map(|c| c.get("BLOCK").map(String::as_str)).collect();
+        assert_eq!(blocks, ["256", "512", "1024"]);
+        assert_ne!(first.kernels[0].identity(), edited.kernels[0].identity(), "a new configuration is a change");
+    }
 
     #[test]
     fn configurations_named_or_made_by_a_comprehension_are_read() {

@@ -257,6 +257,8 @@ impl Extractor {
         let mut kernels = self.assemble_kernels(placed, src);
         // Shapes `get_inputs()` or `generate_input(…)` give the wrappers' tensors.
         pyshapes::bind(root, src, &mut kernels);
+        // `@triton.autotune(configs=CONFIGS)`: the module's list as the text has it now.
+        autotune::bind(root, src, &mut kernels);
         // CUDA written as strings (`load_inline`, CuPy): its kernels are CUDA kernels.
         let embedded = embedded_cuda::kernels(root, src, &mut self.embedded, &kernels);
         kernels.extend(embedded);

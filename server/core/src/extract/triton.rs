@@ -38,16 +38,9 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
         "class_definition" => {
             if let Some(body) = item.child_by_field_name("body") {
                 let mut cursor = body.walk();
-                let jit = |member: &Node| {
-                    let mut c = member.walk();
-                    member.kind() == "decorated_definition"
-                        && member
-                            .named_children(&mut c)
-                            .any(|d| d.kind() == "decorator" && node_text(d, src).contains("jit"))
-                };
-                let kernels: Vec<Node> = body.named_children(&mut cursor).filter(jit).collect();
-                for kernel in kernels {
-                    decorated(kernel, src, &mut facts);
+                let members: Vec<Node> = body.named_children(&mut cursor).collect();
+                for member in members.into_iter().filter(|m| m.kind() == "decorated_definition") {
+                    jit_kernel(member, src, &mut facts);
                 }
             }
             // The class's methods launch as a module's functions do (`ModelNew.forward`).
@@ -59,39 +52,29 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
 }
 
 fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
+    if !jit_kernel(item, src, facts) {
+        launches(item, src, facts);
+    }
+}
+
+/// Adds the decorated definition `item` as a kernel if it is a `@triton.jit` function;
+/// whether it is one.
+fn jit_kernel(item: Node, src: &SourceText, facts: &mut ItemFacts) -> bool {
     let Some(def) = item.child_by_field_name("definition").filter(|d| d.kind() == "function_definition") else {
-        launches(item, src, facts);
-        return;
+        return false;
     };
-    let mut jit = false;
-    let mut autotune = Vec::new();
     let mut cursor = item.walk();
-    for decorator in item.named_children(&mut cursor).filter(|c| c.kind() == "decorator") {
-        let Some(expr) = decorator.named_child(0) else {
-            continue;
-        };
-        let (callee, call) = match expr.kind() {
-            "call" => (expr.child_by_field_name("function").unwrap_or(expr), Some(expr)),
-            _ => (expr, None),
-        };
-        let callee = node_text(callee, src);
-        let last = callee.rsplit('.').next().unwrap_or_default();
-        match last {
-            "jit" => jit = true,
-            "autotune" => {
-                if let Some(call) = call {
-                    autotune = super::autotune::configs(call, src);
-                }
-            }
-            _ => {}
-        }
-    }
+    let jit = item.named_children(&mut cursor).filter(|c| c.kind() == "decorator").any(|decorator| {
+        let expr = decorator.named_child(0);
+        let callee = expr.map(|e| if e.kind() == "call" { e.child_by_field_name("function").unwrap_or(e) } else { e });
+        callee.is_some_and(|c| node_text(c, src).rsplit('.').next() == Some("jit"))
+    });
     if !jit {
-        launches(item, src, facts);
-        return;
+        return false;
     }
+    let autotune = super::autotune::call(item, src).map(|call| super::autotune::configs(call, src)).unwrap_or_default();
     let (Some(name), Some(params)) = (def.child_by_field_name("name"), def.child_by_field_name("parameters")) else {
-        return;
+        return true;
     };
     let (locals, constexpr_params) = locals_and_constexprs(def, src);
     // Normalise the definition itself: decorators are compared through `autotune`.
@@ -111,6 +94,7 @@ fn decorated(item: Node, src: &SourceText, facts: &mut ItemFacts) {
         autotune,
         has_errors: item.has_error(),
     });
+    true
 }
 
 /// An identifier is a variable reference unless it names an attribute or a keyword.
@@ -360,19 +344,9 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                         value = super::pybranch::conditional(n, node, src, &name, value, old);
                     }
                     out.insert(name, value);
-                } else if matches!(l.kind(), "pattern_list" | "tuple_pattern")
-                    && matches!(r.kind(), "expression_list" | "tuple")
-                {
-                    // `BLOCK_M, BLOCK_N = 64, 128`
-                    let (mut lc, mut rc) = (l.walk(), r.walk());
-                    for (name, value) in l.named_children(&mut lc).zip(r.named_children(&mut rc)) {
-                        if name.kind() == "identifier" {
-                            out.insert(node_text(name, src).into_owned(), squash(&node_text(value, src)));
-                        }
-                    }
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern") && tuple_element(r, 0, src).is_some() {
-                    // `BLOCK_M, num_warps = (32, 4) if d <= 16 else (16, 4)`: each name its
-                    // own conditional.
+                    // `BLOCK_M, BLOCK_N = 64, 128`, or `BLOCK_M, num_warps = (32, 4) if d <= 16
+                    // else (16, 4)`: each name its element (its own conditional).
                     let mut lc = l.walk();
                     let names: Vec<Node> = l.named_children(&mut lc).collect();
                     for (i, name) in names.into_iter().enumerate() {
