@@ -269,9 +269,14 @@ impl Walker<'_> {
         let Some(args) = call.child_by_field_name("arguments") else {
             return false;
         };
-        let text = self.text(args);
-        crate::extract::words(text).any(|w| math_constant(w) || w == "double" || self.doubles.contains(w))
-            || double_literal(text)
+        let named = crate::extract::words(self.text(args))
+            .any(|w| math_constant(w) || w == "double" || self.doubles.contains(w));
+        let mut literal = false;
+        crate::extract::walk_preorder(args, |n| {
+            literal |= n.kind() == "number_literal" && double_literal(self.text(n));
+            !literal
+        });
+        named || literal
     }
 
     /// The work of `weight` lane-executions as the warps issue it (see `Walker::issue`): at
@@ -624,34 +629,11 @@ pub(super) fn access_kind(node: Node, src: &str) -> (bool, bool) {
 /// against 8 for the float one: some 50 FP64 instructions at half the FP32 rate on an H100.
 const DOUBLE_MATH: f64 = 96.0;
 
-/// Whether `text` holds a floating literal without an `f` suffix (`2.0`, `.5`, `1e-5`).
-fn double_literal(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let starts =
-            bytes[i].is_ascii_digit() || (bytes[i] == b'.' && bytes.get(i + 1).is_some_and(u8::is_ascii_digit));
-        let inside_word = i > 0 && (bytes[i - 1].is_ascii_alphanumeric() || bytes[i - 1] == b'_');
-        if !starts || inside_word {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.' || bytes[i] == b'_') {
-            // An exponent's sign belongs to the literal (`1e-5`).
-            if (bytes[i] == b'e' || bytes[i] == b'E') && matches!(bytes.get(i + 1), Some(b'-' | b'+')) {
-                i += 1;
-            }
-            i += 1;
-        }
-        let literal = &text[start..i];
-        let hex = literal.starts_with("0x") || literal.starts_with("0X");
-        let floating = !hex && (literal.contains('.') || literal.contains(['e', 'E']));
-        if floating && !literal.ends_with(['f', 'F']) {
-            return true;
-        }
-    }
-    false
+/// Whether a number literal is a double: floating (`2.0`, `.5`, `1e-5`), without an `f`
+/// suffix.
+fn double_literal(literal: &str) -> bool {
+    let hex = literal.starts_with("0x") || literal.starts_with("0X");
+    !hex && literal.contains(['.', 'e', 'E']) && !literal.ends_with(['f', 'F'])
 }
 
 /// A `<math.h>` constant (`M_PI`, `M_SQRT1_2`): a double.
