@@ -1,7 +1,7 @@
 """Building helpers for evaluation-set adapters (`SET/<family>/bench.py`).
 
 `measure_programs.py` puts this folder on `sys.path`, so an adapter can write
-`from progbuild import load_program, nvcc_library, ptr`.
+`from progbuild import load_program, kernelbench_model, nvcc_library, ptr`.
 
 Every build is cached under `$EVALSET_CACHE` (default `~/.cache/kforecast-evalsets`),
 keyed by the content of the file it builds, so the harness's parallel build workers
@@ -92,6 +92,16 @@ def load_program(path):
         del sys.modules[name]
         raise
     return module
+
+
+def kernelbench_model(path, init=()):
+    """A KernelBench-style `ModelNew` module: the program imported with `load_program`, the
+    model built with `init` inside the same renaming of torch extensions (some samples call
+    load_inline in `__init__`), on the GPU, in eval mode."""
+    module = load_program(path)
+    with _unique_torch_extensions(file_hash(path)):
+        model = module.ModelNew(*init)
+    return model.cuda().eval()
 
 
 def _arch():

@@ -1,10 +1,8 @@
 """Helpers shared by the adapters of evaluation set public25 (kforecast's own code, copied
 into the set's root by scripts/evalsets/public25/pub25.py).
 
-- `kernelbench_model(path, init)`: a KernelBench-style `ModelNew` module, imported with
-  progbuild.load_program (every torch extension it builds gets a name and build folder of its
-  own), built with `init` inside the same renaming (some samples call load_inline in
-  `__init__`), on the GPU, in eval mode;
+- `kernelbench_model(path, init)`: progbuild's (a KernelBench-style `ModelNew`, built with
+  `init`, every torch extension it builds named apart);
 - `set_params(model, by_name=None, by_shape=None)`: copies fixed tensors into the model's
   parameters (by attribute name, else by shape), so that every version computes with the same
   weights whatever initialisation its author chose;
@@ -26,10 +24,7 @@ def vendor():
 def kernelbench_model(path, init=()):
     import progbuild
 
-    module = progbuild.load_program(path)
-    with progbuild._unique_torch_extensions(progbuild.file_hash(path)):
-        model = module.ModelNew(*init)
-    return model.cuda().eval()
+    return progbuild.kernelbench_model(path, init)
 
 
 def set_params(model, by_name=None, by_shape=None):
