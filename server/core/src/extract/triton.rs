@@ -320,6 +320,14 @@ fn host_function(node: Node, src: &SourceText) -> HostFunction {
 fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
     let mut out = init_arguments(node, src);
     walk::preorder(node, |n| {
+        if n.kind() == "function_definition" && n != node {
+            // `def grid(meta): return (triton.cdiv(M, meta['BM']),)`: a grid function, as the
+            // lambda it stands for.
+            if let Some((name, lambda)) = one_line_function(n, src) {
+                out.insert(name, lambda);
+            }
+            return true;
+        }
         if n.kind() == "assignment" {
             if let (Some(l), Some(r)) = (n.child_by_field_name("left"), n.child_by_field_name("right")) {
                 let attribute = node_text(l, src);
@@ -383,6 +391,26 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
         true
     });
     out
+}
+
+/// A local function that only returns a value, as a lambda: `def grid(meta): return (n,)`
+/// is `grid` = `lambda meta: (n,)`.
+fn one_line_function(def: Node, src: &SourceText) -> Option<(String, String)> {
+    let name = node_text(def.child_by_field_name("name")?, src).into_owned();
+    let body = def.child_by_field_name("body")?;
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body.named_children(&mut cursor).filter(|s| s.kind() != "comment").collect();
+    let [ret] = statements[..] else {
+        return None;
+    };
+    let value = ret.named_child(0).filter(|_| ret.kind() == "return_statement")?;
+    let params = node_text(def.child_by_field_name("parameters")?, src);
+    let params = params.trim().trim_start_matches('(').trim_end_matches(')');
+    // A grid function takes the launch's meta-parameters, one argument.
+    if params.is_empty() || params.contains(',') {
+        return None;
+    }
+    Some((name, format!("lambda {}: {}", squash(params), squash(&node_text(value, src)))))
 }
 
 /// A class's `__init__` parameters: their defaults, replaced by what the module's
@@ -490,6 +518,20 @@ def run(x):
         let ex = extract_text(Language::Triton, src);
         let locals = &ex.kernel("k").expect("kernel").launches[0].locals;
         assert_eq!(locals.get("BLOCK").map(String::as_str), Some("min((4096), triton.next_power_of_2(n))"));
+    }
+
+    #[test]
+    fn a_grid_written_as_a_local_function_is_read_as_its_lambda() {
+        let src = SRC.replace(
+            "    grid = lambda meta: (triton.cdiv(n, meta['BLOCK_SIZE']),)\n",
+            "    def grid(meta): return (triton.cdiv(n, meta['BLOCK_SIZE']), )\n",
+        );
+        let ex = extract_text(Language::Triton, &src);
+        let l = &ex.kernel("add_kernel").expect("kernel").launches[0];
+        assert_eq!(
+            l.locals.get("grid").map(String::as_str),
+            Some("lambda meta: (triton.cdiv(n, meta['BLOCK_SIZE']), )")
+        );
     }
 
     #[test]

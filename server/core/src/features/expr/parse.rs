@@ -340,6 +340,11 @@ impl ExprParser<'_> {
                     let mut args = Vec::new();
                     // Whether the first argument rested on a guess (`tl.where`'s condition).
                     let mut first_guessed = false;
+                    // `x.size(dim)` of a `dim` nothing gives: the name, never a guessed index.
+                    let first_name = match (self.tokens.get(self.pos), self.tokens.get(self.pos + 1)) {
+                        (Some(Tok::Name(n)), Some(Tok::Op(")"))) => Some(n.clone()),
+                        _ => None,
+                    };
                     if !self.eat(")") {
                         loop {
                             let guesses = self.guesses;
@@ -389,7 +394,13 @@ impl ExprParser<'_> {
                         // run time, named as `x.shape[0]` is (one name for both spellings),
                         // so the sizes a program reads are taken together (`spread`).
                         None if tensor_size_key(&name, &args).is_some() => {
-                            let key = tensor_size_key(&name, &args)?;
+                            let key = match (&first_name, first_guessed) {
+                                // `input.size(dim)`: one size of its own, `input.shape[dim]`.
+                                (Some(dim), true) if name.ends_with(".size") => {
+                                    format!("{}.shape[{dim}]", name.trim_end_matches(".size"))
+                                }
+                                _ => tensor_size_key(&name, &args)?,
+                            };
                             let e = self.env.lookup(&key, self.depth);
                             self.guesses += e.guesses;
                             self.device_queries += e.device_queries;

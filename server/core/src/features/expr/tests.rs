@@ -93,3 +93,15 @@ fn a_binding_cycle_is_one_unknown_size() {
     assert_eq!(env.eval("m + b").map(|e| (e.value, e.guesses)), Some((2.0 * ASSUMED_SIZE, 2)));
     assert!(env.missing.borrow().contains("a") && env.missing.borrow().contains("m"));
 }
+
+#[test]
+fn a_size_along_an_unknown_dimension_is_a_size_of_its_own() {
+    // `input.size(dim)` of a `dim` the module's caller gives: one run-time size named by the
+    // dimension, never the size along a guessed index (`input.shape[724]`).
+    let env = Env::default();
+    let e = env.eval("input.size(dim) * 2").expect("evaluates");
+    assert_eq!(e.value, 2.0 * ASSUMED_SIZE);
+    let missing = env.missing.borrow();
+    assert!(missing.contains("input.shape[dim]"), "{missing:?}");
+    assert!(!missing.iter().any(|m| m.starts_with("input.shape[") && m != "input.shape[dim]"), "{missing:?}");
+}

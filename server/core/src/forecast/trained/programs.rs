@@ -122,7 +122,9 @@ fn different_unknowns(b: &Profile, c: &Profile) -> Option<String> {
         x.assumed.iter().filter(|n| !y.assumed.contains(n)).take(3).map(|n| format!("`{n}`")).collect()
     };
     let (base, cand) = (only(b, c), only(c, b));
-    if base.is_empty() && cand.is_empty() {
+    if base.is_empty() && cand.is_empty() || roles(&b.assumed) == roles(&c.assumed) {
+        // The same sizes, or the same under other names (`x.shape[0]` for `y.shape[0]`,
+        // `batch_size` for `B`, `n` for `N`: a version renamed).
         return None;
     }
     let side = |names: &[String], which: &str| {
@@ -134,6 +136,30 @@ fn different_unknowns(b: &Profile, c: &Profile) -> Option<String> {
          they are costed at the same problem; measure it on the GPU",
         sides.join("; ")
     ))
+}
+
+/// The roles of a version's unknown sizes, whatever their names: a tensor's dimension
+/// (`x.shape[0]` → `shape[0]`, any other `shape[inner]`), a tensor's elements, a size whose name tells a role of
+/// typical value (a batch, heads), or a size of the problem.
+fn roles(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = names
+        .iter()
+        .map(|n| {
+            if let Some(i) = n.find(".shape[") {
+                // The leading dimension, or an inner one (`x.shape[-1]` of a 2-D `x` is its
+                // `x.shape[1]`).
+                if n[i..].starts_with(".shape[0]") { "shape[0]" } else { "shape[inner]" }.to_string()
+            } else if n.ends_with(".numel()") {
+                "numel()".to_string()
+            } else if let Some(v) = crate::features::expr::typical_size(n) {
+                format!("typical {v}")
+            } else {
+                "size".to_string()
+            }
+        })
+        .collect();
+    out.sort_unstable();
+    out
 }
 
 /// Confidence a forecast whose direction flips within the size prior may have.
@@ -186,5 +212,18 @@ mod tests {
         let rows_512 = kernel(&scale("    rows, cols = x.shape\n    n = rows * cols", "triton.cdiv(n, 512)", "n"));
         let same = f.forecast(&rows, &rows_512);
         assert!(!same.reasons.iter().any(|r| r.contains("different sizes")), "{:?}", same.reasons);
+        // The same roles under other names (a version renamed `rows` to `m`, `x` to `inp`).
+        let renamed = kernel(
+            &scale(
+                "    m, k = x.shape
+    n = m * k",
+                "triton.cdiv(n, 512)",
+                "n",
+            )
+            .replace("def run(x):", "def run(inp):")
+            .replace("x.shape", "inp.shape"),
+        );
+        let renamed = f.forecast(&rows, &renamed);
+        assert!(!renamed.reasons.iter().any(|r| r.contains("different sizes")), "{:?}", renamed.reasons);
     }
 }
