@@ -111,10 +111,13 @@ fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
         })
     };
     // A `@triton.jit` function no launch names that another kernel calls (`silu(x)`) is a
-    // device helper, run inside that kernel, not a launch of its own.
+    // device helper, run inside that kernel, not a launch of its own; one nothing calls or
+    // launches where the program launches others (a helper left unused) never runs.
+    let launching = ks.iter().any(|k| !k.launches.is_empty());
     let helper = |k: &Kernel| {
         k.launches.is_empty()
-            && ks.iter().any(|o| o.name != k.name && crate::extract::words(&o.source).any(|w| w == k.name))
+            && (ks.iter().any(|o| o.name != k.name && crate::extract::words(&o.source).any(|w| w == k.name))
+                || (launching && k.language == crate::kernel::Language::Triton && !k.torch_program))
     };
     let forward: Vec<&Kernel> = ks.iter().copied().filter(|k| !backward(k) && !helper(k)).collect();
     if forward.is_empty() {
@@ -225,7 +228,11 @@ mod tests {
     /// A gated activation whose result is cast to a type before its store; the wrapper
     /// makes no tensor, so nothing else gives the element size.
     fn gated(cast: &str) -> Vec<Kernel> {
-        let src = format!(
+        extract_text(Language::Triton, &gated_source(cast)).kernels
+    }
+
+    fn gated_source(cast: &str) -> String {
+        format!(
             "import torch\nimport triton\nimport triton.language as tl\n\n\n@triton.jit\n\
              def gate_kernel(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n    \
              offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
@@ -235,8 +242,24 @@ mod tests {
              tl.store(out_ptr + offs, g * u, mask=offs < n)\n\n\n\
              def gate(x, out):\n    n = out.numel()\n    \
              gate_kernel[(triton.cdiv(n, 1024),)](x, out, n, BLOCK=1024)\n"
-        );
-        extract_text(Language::Triton, &src).kernels
+        )
+    }
+
+    #[test]
+    fn a_jit_helper_nothing_calls_is_not_a_launch_of_the_program() {
+        // A version that keeps an unused `@triton.jit` helper beside its launched kernel runs
+        // one kernel, as the version without it does.
+        let p = EmbeddedForecaster::new();
+        let with_unused = |src: &str| {
+            let unused = "@triton.jit\ndef next_multiple_of(a, b):\n    return tl.cdiv(a, b) * b\n\n\n";
+            let src = src.replacen("@triton.jit\n", &format!("{unused}@triton.jit\n"), 1);
+            extract_text(Language::Triton, &src).kernels
+        };
+        let own = gated("tl.float16");
+        let kept = with_unused(&gated_source("tl.float16"));
+        assert_eq!(kept.len(), 2, "both jit functions are read");
+        let (b, c) = p.program_pair_profiles(&own, &kept).expect("a pair");
+        assert_eq!((b.features.launches, b.cost.total), (c.features.launches, c.cost.total));
     }
 
     #[test]
