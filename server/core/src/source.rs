@@ -84,7 +84,11 @@ pub fn parse_snippet(language: Language, text: &str) -> Option<Tree> {
             Language::Cuda => &mut parsers.0,
             Language::Triton => &mut parsers.1,
         };
-        slot.get_or_insert_with(|| parser_for(language)).parse(text, None)
+        let parser = slot.get_or_insert_with(|| parser_for(language));
+        match language {
+            Language::Cuda if text.contains("__align__") => parser.parse(blank_align(text), None),
+            _ => parser.parse(text, None),
+        }
     });
     SNIPPET_TREES.with(|trees| {
         let mut trees = trees.borrow_mut();
@@ -94,12 +98,63 @@ pub fn parse_snippet(language: Language, text: &str) -> Option<Tree> {
     tree
 }
 
+/// `text` with each `__align__(…)` (CUDA's alignment attribute, `__shared__ __align__(16)
+/// float tile[…]`, which the grammar does not know and reads as an error swallowing the
+/// code around it) blanked, byte for byte, so every node keeps its place in `text`.
+fn blank_align(text: &str) -> String {
+    let mut out = text.as_bytes().to_vec();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("__align__").map(|i| from + i) {
+        let open = at + "__align__".len();
+        let rest = &text.as_bytes()[open..];
+        let skip = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+        let mut end = open;
+        if rest.get(skip) == Some(&b'(') {
+            let mut depth = 0usize;
+            for (i, b) in rest.iter().enumerate().skip(skip) {
+                match b {
+                    b'(' => depth += 1,
+                    b')' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                if depth == 0 {
+                    end = open + i + 1;
+                    break;
+                }
+            }
+        }
+        for b in &mut out[at..end.max(open)] {
+            if *b != b'\n' {
+                *b = b' ';
+            }
+        }
+        from = end.max(open);
+    }
+    // Only ASCII bytes were replaced by ASCII spaces: still UTF-8.
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
 /// Parses a rope (incrementally from `old`) within `budget`; `(None, true)` when the
 /// parse ran out of time (the parser is reset for the next one).
-fn parse_rope(parser: &mut Parser, rope: &Rope, old: Option<&Tree>, budget: Duration) -> (Option<Tree>, bool) {
+fn parse_rope(
+    parser: &mut Parser,
+    language: Language,
+    rope: &Rope,
+    old: Option<&Tree>,
+    budget: Duration,
+) -> (Option<Tree>, bool) {
+    // CUDA's `__align__(…)`, which the grammar does not know, is read blanked (see
+    // `blank_align`); a text without it is read from the rope as it is.
+    let blanked = (language == Language::Cuda)
+        .then(|| rope.to_string())
+        .filter(|t| t.contains("__align__"))
+        .map(|t| blank_align(&t));
     let mut read = |byte: usize, _: Point| -> &[u8] {
         if byte >= rope.len_bytes() {
             return &[];
+        }
+        if let Some(text) = &blanked {
+            return text.as_bytes().get(byte..).unwrap_or_default();
         }
         let (chunk, chunk_start, _, _) = rope.chunk_at_byte(byte);
         &chunk.as_bytes()[byte - chunk_start..]
@@ -162,7 +217,7 @@ impl SourceText {
     /// piece) within the budget of its size; `timed_out` when the parse ran out of time.
     pub fn piece(parser: &mut Parser, language: Language, text: &str) -> Self {
         let mut this = Self::unparsed(language, text);
-        let (tree, timed_out) = parse_rope(parser, &this.rope, None, this.budget());
+        let (tree, timed_out) = parse_rope(parser, language, &this.rope, None, this.budget());
         (this.tree, this.timed_out, this.dirty) = (tree, timed_out, false);
         this
     }
@@ -303,7 +358,7 @@ impl SourceText {
         }
         let budget = self.budget();
         let parser = self.parser.get_or_insert_with(|| parser_for(self.language));
-        let (tree, timed_out) = parse_rope(parser, &self.rope, self.tree.as_ref(), budget);
+        let (tree, timed_out) = parse_rope(parser, self.language, &self.rope, self.tree.as_ref(), budget);
         // Abandoned: the next parse starts afresh, from the old tree (kept, edited with
         // the text) where there is one.
         if let Some(tree) = tree {

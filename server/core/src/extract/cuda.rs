@@ -45,6 +45,21 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                 });
             }
         }
+        "alias_declaration" => {
+            // `using vec_t = float4;`: a type whose size `sizeof(vec_t)` reads, its value the
+            // type it names (`definition_value` of the text).
+            if let Some(name) = item.child_by_field_name("name") {
+                let norm = normalize(item, src, &HashSet::new(), |_, _| true);
+                facts.helpers.push(HelperDraft {
+                    name: node_text(name, src).into_owned(),
+                    kind: HelperKind::Constant,
+                    text: squash(&node_text(item, src)),
+                    normalized: norm.hash,
+                    uses: norm.uses,
+                    guard: Vec::new(),
+                });
+            }
+        }
         "declaration" => {
             let text = node_text(item, src);
             let norm = normalize(item, src, &HashSet::new(), |_, _| true);

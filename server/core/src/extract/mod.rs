@@ -357,10 +357,26 @@ fn preproc_condition(node: Node, src: &SourceText) -> Option<(String, bool)> {
         "preproc_ifdef" | "preproc_elifdef" => {
             let name = node.child_by_field_name("name")?;
             let negated = node.child(0).is_some_and(|d| d.kind().ends_with("ifndef"));
+            if negated && include_guard(node, name, src) {
+                // `#ifndef KERNELS_CUH` / `#define KERNELS_CUH`: a header's include guard,
+                // whose body is read once, always (not a region its own `#define` turns off).
+                return None;
+            }
             Some((format!("defined({})", node_text(name, src)), !negated))
         }
         _ => None,
     }
+}
+
+/// Whether an `#ifndef NAME` region opens with `#define NAME` (no value): an include guard.
+fn include_guard(region: Node, name: Node, src: &SourceText) -> bool {
+    let mut cursor = region.walk();
+    let first = region.named_children(&mut cursor).find(|c| *c != name && c.kind() != "comment");
+    first.is_some_and(|d| {
+        d.kind() == "preproc_def"
+            && d.child_by_field_name("value").is_none()
+            && d.child_by_field_name("name").is_some_and(|n| node_text(n, src) == node_text(name, src))
+    })
 }
 
 /// Marks an item's helpers with the `#if` regions around it; what a region's condition

@@ -218,6 +218,12 @@ pub(in crate::extract) fn host_locals(node: Node, src: &SourceText, at: usize) -
                 _ => continue,
             };
             let (Some(name), Some(value)) = (name, value) else { continue };
+            if value.kind() == "lambda_expression" && value.start_byte() <= at && at < value.end_byte() {
+                // `auto launch = [](…, dim3 grid) { k<<<grid, …>>>(…); }; launch(…, g);`: the
+                // lambda's parameters are what its call passes.
+                lambda_arguments(node, value, &node_text(name, src), src, &mut out);
+                continue;
+            }
             let value_text = squash(&node_text(value, src));
             let value_text = if matches!(value.kind(), "argument_list" | "parameter_list") {
                 format!("{ty}{value_text}")
@@ -229,6 +235,51 @@ pub(in crate::extract) fn host_locals(node: Node, src: &SourceText, at: usize) -
         false
     });
     out
+}
+
+/// Binds the parameters of a lambda holding a launch to the arguments of the first call of
+/// it (`name(…)`) in `scope`; a parameter passed under its own name stays unbound.
+fn lambda_arguments(scope: Node, lambda: Node, name: &str, src: &SourceText, out: &mut BTreeMap<String, String>) {
+    let params: Vec<String> = lambda
+        .child_by_field_name("declarator")
+        .and_then(|d| d.child_by_field_name("parameters"))
+        .map(|list| {
+            let mut cursor = list.walk();
+            list.named_children(&mut cursor)
+                .filter(|p| p.kind() == "parameter_declaration")
+                .map(|p| {
+                    p.child_by_field_name("declarator")
+                        .and_then(super::declarator_name)
+                        .map(|n| node_text(n, src).into_owned())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut call = None;
+    walk::preorder(scope, |n| {
+        if call.is_some() {
+            return false;
+        }
+        let called = n.kind() == "call_expression"
+            && n.child_by_field_name("function").is_some_and(|f| f.kind() == "identifier" && node_text(f, src) == name);
+        if called {
+            call = n.child_by_field_name("arguments");
+        }
+        call.is_none()
+    });
+    let Some(args) = call else { return };
+    let mut cursor = args.walk();
+    let args: Vec<String> = args
+        .named_children(&mut cursor)
+        .filter(|a| a.kind() != "comment")
+        .map(|a| squash(&node_text(a, src)))
+        .collect();
+    for (param, arg) in params.iter().zip(args) {
+        if !param.is_empty() && *param != arg {
+            out.insert(param.clone(), arg);
+        }
+    }
 }
 
 /// `cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)` sets `sms` to the

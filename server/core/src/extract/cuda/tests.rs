@@ -176,3 +176,69 @@ fn the_definition_an_if_region_takes_is_the_one_the_kernel_uses() {
     assert_eq!(width(0).as_deref(), Some("(block_size_x + 16)"));
     assert_eq!(width(1).as_deref(), Some("(block_size_x + 32)"));
 }
+
+#[test]
+fn constants_inside_a_headers_include_guard_are_read() {
+    // A header inlined into a file keeps its `#ifndef X` / `#define X` guard: its constants
+    // are what the kernel and its launch use, not a region the guard's own define turns off.
+    let src = "#ifndef DIMS_CUH\n#define DIMS_CUH\nconstexpr int BM = 64;\n#endif\n\
+               __global__ void k(float* x, int n) { int i = blockIdx.x * BM + threadIdx.x; if (i < n) x[i] *= 2.0f; }\n\
+               void run(float* x) { int n = 1 << 24; k<<<n / BM, BM>>>(x, n); }\n";
+    let threads = |src: &str| {
+        let ex = extract_text(Language::Cuda, src);
+        let p = crate::features::profile(ex.kernel("k").expect("kernel"));
+        (p.features.block_threads, p.assumed.is_empty())
+    };
+    assert_eq!(threads(src), (64.0, true));
+    // A region a define elsewhere turns off is still off: `BM` is then unknown.
+    let off = src.replace("#define DIMS_CUH\n", "").replace("#ifndef DIMS_CUH", "#ifndef USE_OTHER");
+    assert_ne!(threads(&format!("#define USE_OTHER\n{off}")), (64.0, true));
+}
+
+#[test]
+fn a_launch_inside_a_lambda_takes_the_arguments_its_call_passes() {
+    // A benchmark harness's style: the launch in a lambda, the grid and block passed to it.
+    let src = "__global__ void k(float* x, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) x[i] *= 2.0f; }\n\
+               void run(float* x) {\n  int n = 1 << 24;\n  dim3 g(n / 64), b(64);\n  \
+               auto launch = [](float* x, int n, dim3 grid, dim3 block) { k<<<grid, block>>>(x, n); };\n  \
+               launch(x, n, g, b);\n}\n";
+    let ex = extract_text(Language::Cuda, src);
+    let p = crate::features::profile(ex.kernel("k").expect("kernel"));
+    assert_eq!(p.features.block_threads, 64.0);
+    assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+}
+
+#[test]
+fn a_shared_tile_with_an_alignment_attribute_is_read_with_the_loop_around_it() {
+    let src = "constexpr int BK = 16;\n\
+               __global__ void g(int K, const float* A, float* C) {\n\
+               \x20 __shared__ __align__(sizeof(float) * 4) float As[16 * BK];\n\
+               \x20 float acc = 0.0f;\n\
+               \x20 for (int k = 0; k < K; k += BK) {\n\
+               \x20   As[threadIdx.x] = A[k + threadIdx.x];\n\
+               \x20   __syncthreads();\n\
+               \x20   acc += As[(threadIdx.x + 1) % 256];\n\
+               \x20   __syncthreads();\n\
+               \x20 }\n\
+               \x20 C[blockIdx.x * 256 + threadIdx.x] = acc;\n}\n\
+               void run(const float* A, float* C) { g<<<64, 256>>>(4096, A, C); }\n";
+    let profile = |src: &str| crate::features::profile(extract_text(Language::Cuda, src).kernel("g").expect("kernel"));
+    let (aligned, plain) = (profile(src), profile(&src.replace("__align__(sizeof(float) * 4) ", "")));
+    assert_eq!(aligned.features.shared_arrays, 1.0);
+    assert_eq!(aligned.features.load_bytes, plain.features.load_bytes);
+    assert_eq!(aligned.features.shared_accesses, plain.features.shared_accesses);
+}
+
+#[test]
+fn the_size_of_a_type_alias_is_the_size_of_the_type_it_names() {
+    // `using vec_t = float2; constexpr int VEC = sizeof(vec_t) / sizeof(float);`: two floats
+    // a step, not an unknown size.
+    let src = "using vec_t = float2;\nconstexpr int VEC = sizeof(vec_t) / sizeof(float);\n\
+               __global__ void k(const float* a, float* b) {\n\
+               \x20 for (int i = 0; i < VEC; ++i) b[threadIdx.x * VEC + i] = a[threadIdx.x * VEC + i];\n}\n\
+               void run(const float* a, float* b) { k<<<1024, 256>>>(a, b); }\n";
+    let p = crate::features::profile(extract_text(Language::Cuda, src).kernel("k").expect("kernel"));
+    assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    let read = 1024.0 * 256.0 * 2.0 * 4.0;
+    assert!((read..2.0 * read).contains(&p.features.load_bytes), "{}", p.features.load_bytes);
+}
