@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 pub use combine::{combine, forecast_unit, Part};
 pub use embedded::{EmbeddedForecaster, Params};
 pub use ensemble::{ensemble, ensemble_id, log2_moments, Member, Pool};
-pub use program::{forecast_program, PairingDoubt, ProgramForecast};
+pub use program::{forecast_program, with_code_around, PairingDoubt, ProgramForecast};
 pub use trained::{Adjustment, Model, TrainedForecaster};
 pub use widen::Doubt;
 

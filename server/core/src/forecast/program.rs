@@ -7,7 +7,7 @@ use super::combine::{combine, forecast_unit, Part};
 use super::read_doubts::{read_doubts, with_costs, UNREAD};
 use super::{Doubt, Forecast, Forecaster};
 use crate::features::torch_ops::TorchOp;
-use crate::kernel::Kernel;
+use crate::kernel::{Kernel, Language};
 use crate::pairing::{pair, Match, Pairing};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -182,6 +182,47 @@ pub fn forecast_program(
 }
 
 /// A torch operation one version runs and the other does not, whose work is not known.
+/// `pf`, forecast from the kernels of two program texts in `language`: where it found them
+/// the same but the code around them differs (the line choosing which function runs, what it
+/// is passed), what runs may differ too, so it is no longer claimed surely the same.
+pub fn with_code_around(mut pf: ProgramForecast, language: Language, base: &str, candidate: &str) -> ProgramForecast {
+    if !pf.forecast.identical || code_words(language, base).eq(code_words(language, candidate)) {
+        return pf;
+    }
+    let mut f = Forecast::from_log2_normal(0.0, 1.0, &pf.forecast.forecaster, Vec::new());
+    f.confidence = f.confidence.min(super::trained::FLIP_CAP);
+    f.reasons = vec!["not sure: the kernels are unchanged but the code around them is not (which of them run, or on \
+         what, may differ); measure it on the GPU"
+        .to_string()];
+    pf.forecast = f;
+    pf
+}
+
+/// A program text's words without its comments (Python's `#`; C's `//` and `/* */`) or layout.
+fn code_words(language: Language, text: &str) -> impl Iterator<Item = &str> {
+    let mut in_block = false;
+    text.lines().flat_map(move |line| {
+        let mut code = line;
+        if language == Language::Triton {
+            return code.split('#').next().unwrap_or_default().split_whitespace();
+        }
+        if in_block {
+            match code.find("*/") {
+                Some(end) => {
+                    in_block = false;
+                    code = &code[end + 2..];
+                }
+                None => code = "",
+            }
+        }
+        if let Some(start) = code.find("/*").filter(|&at| !code[at..].contains("*/")) {
+            in_block = true;
+            code = &code[..start];
+        }
+        code.split("//").next().unwrap_or_default().split_whitespace()
+    })
+}
+
 fn unknown_torch_op(base: &[TorchOp], candidate: &[TorchOp]) -> Option<String> {
     let unknown = |ops: &[TorchOp]| -> BTreeSet<String> {
         ops.iter()
@@ -220,6 +261,33 @@ mod tests {
 
     const COPY: &str = "__global__ void copy_v1(const float* a, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; \
         if (i < n) b[i] = a[i * 32 % n]; }\nvoid run(const float* a, float* b) { copy_v1<<<16384, 256>>>(a, b, 1 << 22); }\n";
+
+    #[test]
+    fn the_same_kernels_run_by_other_code_are_not_claimed_the_same() {
+        // A module keeping two ways to run, the line choosing one changed.
+        let f = TrainedForecaster::shipped().expect("model");
+        let module = |entry: &str| {
+            format!(
+                "import triton\nimport triton.language as tl\n\n@triton.jit\ndef scale(x_ptr, n, BLOCK: tl.constexpr):\n    \
+                 o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    tl.store(x_ptr + o, tl.load(x_ptr + o, mask=o < n) * 2, mask=o < n)\n\n\
+                 def fast(x):\n    scale[(triton.cdiv(x.numel(), 1024),)](x, x.numel(), BLOCK=1024)\n\n\
+                 def slow(x):\n    x.mul_(2)\n\n# which one runs\nrun = {entry}\n"
+            )
+        };
+        let forecast = |b: &str, c: &str| {
+            let (kb, kc) = (extract_text(Language::Triton, b).kernels, extract_text(Language::Triton, c).kernels);
+            let pf = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &kb, &kc);
+            with_code_around(pf, Language::Triton, b, c).forecast
+        };
+        let (fast, slow) = (module("fast"), module("slow"));
+        let other = forecast(&slow, &fast);
+        assert!(!other.identical && other.confidence <= crate::forecast::trained::FLIP_CAP, "{other:?}");
+        assert!(other.reasons[0].contains("code around them"), "{:?}", other.reasons);
+        // Comments and layout only: still the same program.
+        let same =
+            forecast(&fast, &fast.replace("# which one runs", "# the fast one").replace("run = fast", "run  =  fast"));
+        assert!(same.identical, "{same:?}");
+    }
 
     #[test]
     fn a_torch_program_looping_over_operations_is_never_claimed_surely() {

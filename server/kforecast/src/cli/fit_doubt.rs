@@ -149,6 +149,7 @@ impl CalibrationSet {
             .filter_map(|p| {
                 let (b, c) = (self.files.get(&p.base)?, self.files.get(&p.candidate)?);
                 let f = forecast_program(|x, y| t.forecast(x, y), t, doubt, &b.kernels, &c.kernels);
+                let f = super::program_around(f, b, c);
                 Some((f.forecast, p.speedup))
             })
             .collect()

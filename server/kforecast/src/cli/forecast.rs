@@ -115,7 +115,8 @@ fn forecast_files(
     let doubt = PairingDoubt::shipped();
     let Some(llm) = llm else {
         let f = |x: &Kernel, y: &Kernel| analyzer.forecast(x, y);
-        return Ok(forecast_program(f, analyzer.forecaster(), &doubt, &b.kernels, &c.kernels).forecast);
+        let pf = forecast_program(f, analyzer.forecaster(), &doubt, &b.kernels, &c.kernels);
+        return Ok(super::program_around(pf, &b, &c).forecast);
     };
     // Every kernel pair's LLM forecast at once; the unit is then built from the ensembles.
     let pairs: Vec<_> = b
@@ -129,7 +130,8 @@ fn forecast_files(
     let forecast = |x: &Kernel, y: &Kernel| {
         ensembles.get(&(x.identity(), y.identity())).cloned().unwrap_or_else(|| analyzer.forecast(x, y))
     };
-    Ok(forecast_program(forecast, analyzer.forecaster(), &doubt, &b.kernels, &c.kernels).forecast)
+    let pf = forecast_program(forecast, analyzer.forecaster(), &doubt, &b.kernels, &c.kernels);
+    Ok(super::program_around(pf, &b, &c).forecast)
 }
 
 fn run_pairs(analyzer: Forecasters, pairs: &Path, threshold: f64) -> anyhow::Result<ExitCode> {

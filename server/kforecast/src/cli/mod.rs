@@ -78,6 +78,17 @@ pub struct LoadedFile {
     pub kernels: Vec<Kernel>,
 }
 
+/// A program forecast of two loaded files, no longer "the same" where only their kernels are
+/// (see [`kforecast_core::forecast::with_code_around`]).
+pub fn program_around(
+    pf: kforecast_core::forecast::ProgramForecast,
+    base: &LoadedFile,
+    candidate: &LoadedFile,
+) -> kforecast_core::forecast::ProgramForecast {
+    let language = Language::from_path(&base.path).unwrap_or(Language::Cuda);
+    kforecast_core::forecast::with_code_around(pf, language, &base.text, &candidate.text)
+}
+
 /// Reads a file (invalid UTF-8 is replaced, with a warning) and extracts its kernels.
 pub fn load(path: &Path) -> anyhow::Result<LoadedFile> {
     if path.is_dir() {
