@@ -288,7 +288,10 @@ fn profile_config(
     // Tile loads in a matmul loop are re-read by neighbouring programs: swizzling keeps
     // them in L2.
     let reuse = if acc.tensor_flops > 0.0 && swizzle { 0.7 } else { 1.0 };
-    let memory_bytes = (acc.load - acc.loop_loads * (1.0 - reuse) + acc.store) * programs;
+    // A tile wider than the registers hold spills: what does not fit goes to local memory
+    // and comes back (`tl.load` of a 1024 × 64 tile on 4 warps: 512 values a thread).
+    let spilled = if acc.tensor_flops > 0.0 { 0.0 } else { 2.0 * spill_fraction(acc.tile, threads) * acc.load };
+    let memory_bytes = (acc.load - acc.loop_loads * (1.0 - reuse) + acc.store + spilled) * programs;
 
     let features = Features {
         load_bytes: acc.load * programs,
@@ -334,6 +337,15 @@ fn profile_config(
 /// than its row (`BLOCK_SIZE = 16384` over 4096 columns) issues four times as many: at
 /// 16-bit elements that, not memory, bounds an RMSNorm.
 const ACCESS_INSTRUCTIONS: f64 = 7.0;
+
+/// The share of a program's tile values that do not fit in a thread's 255 registers, two
+/// tiles live at once (the loaded tile and what is computed from it) beside some 32
+/// registers of addresses and loop state: 0 for any tile that fits.
+fn spill_fraction(tile: f64, threads: f64) -> f64 {
+    const LIVE_TILES: f64 = 2.0;
+    let needed = 32.0 + LIVE_TILES * tile / threads.max(1.0);
+    ((needed - 255.0) / needed).max(0.0)
+}
 
 /// Programs an SM holds by their registers: a tile's elements are spread over the
 /// program's threads, a 32-bit register each, and a few tiles are live at once (the

@@ -237,6 +237,18 @@ fn a_tile_of_two_ranges_of_one_size_is_their_product() {
 }
 
 #[test]
+fn a_tile_wider_than_the_registers_spills_and_costs_more() {
+    // The same adds over 64×64 tiles (32 values a thread on 4 warps) and 256×256 tiles (512
+    // a thread: past the 255 registers a thread has, spilled to local memory and back).
+    let memory = |tile| {
+        let ex = extract_text(Language::Triton, &tiled_add(tile));
+        crate::features::profile(ex.kernel("add_tiles").expect("kernel")).cost.memory
+    };
+    let (fits, spills) = (memory(64), memory(256));
+    assert!(spills > 1.5 * fits, "{spills} vs {fits}");
+}
+
+#[test]
 fn a_second_kernel_s_meta_parameter_does_not_unbind_the_launcher_s_local() {
     // A two-stage reduction: the launcher's `BLOCK_SIZE` tiles the input; the finishing
     // kernel takes a `BLOCK_SIZE` of its own, the number of partial results.
