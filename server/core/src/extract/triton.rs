@@ -67,7 +67,13 @@ fn jit_kernel(item: Node, src: &SourceText, facts: &mut ItemFacts) -> bool {
     let jit = item.named_children(&mut cursor).filter(|c| c.kind() == "decorator").any(|decorator| {
         let expr = decorator.named_child(0);
         let callee = expr.map(|e| if e.kind() == "call" { e.child_by_field_name("function").unwrap_or(e) } else { e });
-        callee.is_some_and(|c| node_text(c, src).rsplit('.').next() == Some("jit"))
+        // `@triton.jit`, `@triton.jit(…)`, or a library's own wrapper of it (Fast-LLM's
+        // `@triton_jit()`, imported from its `functional.triton`).
+        callee.is_some_and(|c| {
+            let name = node_text(c, src);
+            let last = name.rsplit('.').next().unwrap_or_default();
+            last == "jit" || (last.ends_with("_jit") && last.contains("triton"))
+        })
     });
     if !jit {
         return false;
@@ -532,6 +538,21 @@ def run(x):
             l.locals.get("grid").map(String::as_str),
             Some("lambda meta: (triton.cdiv(n, meta['BLOCK_SIZE']), )")
         );
+    }
+
+    #[test]
+    fn a_librarys_own_wrapper_of_triton_jit_is_a_kernel() {
+        let src = SRC
+            .replace(
+                "import triton\n",
+                "import triton\nfrom fast_llm.functional.triton import triton_jit, tl_constexpr\n",
+            )
+            .replace("@triton.jit\ndef add_kernel", "@triton_jit()\ndef add_kernel")
+            .replace("BLOCK_SIZE: tl.constexpr", "BLOCK_SIZE: tl_constexpr");
+        let ex = extract_text(Language::Triton, &src);
+        let k = ex.kernel("add_kernel").expect("a kernel");
+        assert_eq!(k.constexpr_params, vec!["BLOCK_SIZE"]);
+        assert_eq!(k.launches.len(), 1);
     }
 
     #[test]

@@ -86,7 +86,8 @@ pub struct ProgramForecast {
 }
 
 /// Forecasts two versions of a program (`base` and `candidate` are their kernels, in file
-/// order); `forecast` forecasts one pair (through a cache, say).
+/// order); `forecast` forecasts one pair (through a cache, say). The pairing is of the
+/// kernels a run launches (see [`launched`]).
 pub fn forecast_program(
     forecast: impl Fn(&Kernel, &Kernel) -> Forecast,
     forecaster: &dyn Forecaster,
@@ -94,6 +95,8 @@ pub fn forecast_program(
     base: &[Kernel],
     candidate: &[Kernel],
 ) -> ProgramForecast {
+    let (base, candidate) = (launched(base), launched(candidate));
+    let (base, candidate) = (&base[..], &candidate[..]);
     let pairing = pair(base, candidate);
     // The same program (only comments, whitespace or local names changed): no forecast to make.
     let same = !base.is_empty()
@@ -178,10 +181,61 @@ pub fn forecast_program(
     // Combined forecasts keep no part's cap: the reading's doubts again, on the program.
     let cost = |k: &Kernel| forecaster.weight(k);
     let f = read_doubts(f, &with_costs(base, cost), &with_costs(candidate, cost));
+    let f = match launched_elsewhere(base, candidate) {
+        Some(why) => f.widened(UNREAD, Some(why)),
+        None => f,
+    };
     ProgramForecast { forecast: f, pairing }
 }
 
-/// A torch operation one version runs and the other does not, whose work is not known.
+/// Why two versions whose kernels are all the same, but launched from other places (a
+/// chapter's launcher that switches over its steps, run for another step), cannot be told
+/// apart by their kernels: which of them run may differ. `None` where a kernel's text
+/// changed, or each is launched from as many places (an edit of a launch's configuration).
+fn launched_elsewhere(base: &[Kernel], candidate: &[Kernel]) -> Option<String> {
+    let body = |k: &Kernel| (k.name.clone(), k.normalized_hash, k.helpers.iter().map(|h| h.hash).collect::<Vec<_>>());
+    let bodies = |ks: &[Kernel]| {
+        let mut v: Vec<_> = ks.iter().map(body).collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    if base.len() < 2 || bodies(base) != bodies(candidate) {
+        return None;
+    }
+    let sites = |ks: &[Kernel]| {
+        let mut v: Vec<(String, usize)> = ks.iter().map(|k| (k.name.clone(), k.launches.len())).collect();
+        v.sort();
+        v
+    };
+    let moved: Vec<String> = sites(base)
+        .into_iter()
+        .zip(sites(candidate))
+        .filter(|(b, c)| b.1 != c.1)
+        .map(|(b, _)| format!("`{}`", b.0))
+        .take(3)
+        .collect();
+    (!moved.is_empty()).then(|| {
+        format!(
+            "not sure: the kernels are unchanged but launched from other places ({}), so which of them \
+             run may differ; measure it on the GPU",
+            moved.join(", ")
+        )
+    })
+}
+
+/// The kernels a run of a program launches: where it launches some of its kernels itself,
+/// the others (a chapter's other steps, an older version kept beside, a `@triton.jit`
+/// helper) do not run as launches of their own; where it launches none (a file of kernels
+/// launched elsewhere), all of them.
+fn launched(kernels: &[Kernel]) -> Vec<Kernel> {
+    let runs = |k: &Kernel| !k.launches.is_empty() || k.torch_program;
+    if kernels.iter().any(runs) {
+        kernels.iter().filter(|k| runs(k)).cloned().collect()
+    } else {
+        kernels.to_vec()
+    }
+}
+
 /// `pf`, forecast from the kernels of two program texts in `language`: where it found them
 /// the same but the code around them differs (the line choosing which function runs, what it
 /// is passed), what runs may differ too, so it is no longer claimed surely the same.
@@ -223,6 +277,7 @@ fn code_words(language: Language, text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
+/// A torch operation one version runs and the other does not, whose work is not known.
 fn unknown_torch_op(base: &[TorchOp], candidate: &[TorchOp]) -> Option<String> {
     let unknown = |ops: &[TorchOp]| -> BTreeSet<String> {
         ops.iter()
@@ -261,6 +316,43 @@ mod tests {
 
     const COPY: &str = "__global__ void copy_v1(const float* a, float* b, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; \
         if (i < n) b[i] = a[i * 32 % n]; }\nvoid run(const float* a, float* b) { copy_v1<<<16384, 256>>>(a, b, 1 << 22); }\n";
+
+    #[test]
+    fn the_same_kernels_launched_for_another_step_are_not_claimed_surely() {
+        // A chapter's file: every step's kernel, a launcher switching over them, and an entry
+        // running one step; the versions run different steps.
+        let f = TrainedForecaster::shipped().expect("model");
+        let chapter = |step: &str| {
+            format!(
+                "__global__ void naive(const float* a, float* b, int n) {{ int i = blockIdx.x * blockDim.x + threadIdx.x; \
+                 if (i < n) b[i] = a[(i * 33) % n]; }}\n\
+                 __global__ void tiled(const float* a, float* b, int n) {{ int i = blockIdx.x * blockDim.x + threadIdx.x; \
+                 if (i < n) b[i] = 2.0f * a[i]; }}\n\
+                 void launch(int kind, const float* a, float* b, int n) {{ switch (kind) {{ \
+                 case 0: naive<<<(n + 255) / 256, 256>>>(a, b, n); break; \
+                 case 1: tiled<<<(n + 255) / 256, 256>>>(a, b, n); break; }} }}\n\
+                 void kf_run(const float* a, float* b) {{ int n = 1 << 24; {step}<<<(n + 255) / 256, 256>>>(a, b, n); }}\n"
+            )
+        };
+        let (naive, tiled) = (kernels(&chapter("naive")), kernels(&chapter("tiled")));
+        let p = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &naive, &tiled);
+        assert!(p.forecast.confidence <= crate::forecast::trained::FLIP_CAP, "{:?}", p.forecast);
+        assert!(
+            p.forecast.reasons.iter().any(|r| r.contains("launched from other places")),
+            "{:?}",
+            p.forecast.reasons
+        );
+        // An edit of one launch's configuration is forecast as such.
+        let wider = kernels(
+            &chapter("naive").replace("(n + 255) / 256, 256>>>(a, b, n); }\n", "(n + 511) / 512, 512>>>(a, b, n); }\n"),
+        );
+        let p = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &naive, &wider);
+        assert!(
+            !p.forecast.reasons.iter().any(|r| r.contains("launched from other places")),
+            "{:?}",
+            p.forecast.reasons
+        );
+    }
 
     #[test]
     fn the_same_kernels_run_by_other_code_are_not_claimed_the_same() {
