@@ -134,6 +134,21 @@ fn blank_align(text: &str) -> String {
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
+/// Whether `rope` holds `needle`, across its chunks' seams too, without copying it.
+fn rope_contains(rope: &Rope, needle: &str) -> bool {
+    let needle = needle.as_bytes();
+    let holds = |hay: &[u8]| hay.windows(needle.len()).any(|w| w == needle);
+    let mut tail: Vec<u8> = Vec::new();
+    rope.chunks().map(str::as_bytes).any(|chunk| {
+        // The end of the previous chunk and the start of this one: a needle cut in two.
+        tail.extend_from_slice(&chunk[..chunk.len().min(needle.len())]);
+        let found = holds(chunk) || holds(&tail);
+        tail.clear();
+        tail.extend_from_slice(&chunk[chunk.len().saturating_sub(needle.len())..]);
+        found
+    })
+}
+
 /// Parses a rope (incrementally from `old`) within `budget`; `(None, true)` when the
 /// parse ran out of time (the parser is reset for the next one).
 fn parse_rope(
@@ -145,10 +160,8 @@ fn parse_rope(
 ) -> (Option<Tree>, bool) {
     // CUDA's `__align__(…)`, which the grammar does not know, is read blanked (see
     // `blank_align`); a text without it is read from the rope as it is.
-    let blanked = (language == Language::Cuda)
-        .then(|| rope.to_string())
-        .filter(|t| t.contains("__align__"))
-        .map(|t| blank_align(&t));
+    let blanked =
+        (language == Language::Cuda && rope_contains(rope, "__align__")).then(|| blank_align(&rope.to_string()));
     let mut read = |byte: usize, _: Point| -> &[u8] {
         if byte >= rope.len_bytes() {
             return &[];
@@ -377,6 +390,20 @@ impl SourceText {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_cut_between_a_ropes_chunks_is_found() {
+        let text = format!("{}__align__(16){}", "x".repeat(2000), "y".repeat(2000));
+        let rope = Rope::from_str(&text);
+        assert!(rope.chunks().count() > 1);
+        for at in [0, 1500, 1996, 2000, 2004] {
+            let mut t = "z".repeat(4100);
+            t.replace_range(at..at + 9, "__align__");
+            assert!(rope_contains(&Rope::from_str(&t), "__align__"), "at {at}");
+        }
+        assert!(rope_contains(&rope, "__align__"));
+        assert!(!rope_contains(&Rope::from_str(&"z".repeat(4100)), "__align__"));
+    }
 
     #[test]
     fn incremental_edits_keep_text_and_tree_in_step() {
