@@ -240,7 +240,8 @@ fn launched(kernels: &[Kernel]) -> Vec<Kernel> {
 /// the same but the code around them differs (the line choosing which function runs, what it
 /// is passed), what runs may differ too, so it is no longer claimed surely the same.
 pub fn with_code_around(mut pf: ProgramForecast, language: Language, base: &str, candidate: &str) -> ProgramForecast {
-    if !pf.forecast.identical || code_words(language, base).eq(code_words(language, candidate)) {
+    let normalized = |text| crate::search::rewrite::normalized(text, language);
+    if !pf.forecast.identical || normalized(base) == normalized(candidate) {
         return pf;
     }
     let mut f = Forecast::from_log2_normal(0.0, 1.0, &pf.forecast.forecaster, Vec::new());
@@ -250,31 +251,6 @@ pub fn with_code_around(mut pf: ProgramForecast, language: Language, base: &str,
         .to_string()];
     pf.forecast = f;
     pf
-}
-
-/// A program text's words without its comments (Python's `#`; C's `//` and `/* */`) or layout.
-fn code_words(language: Language, text: &str) -> impl Iterator<Item = &str> {
-    let mut in_block = false;
-    text.lines().flat_map(move |line| {
-        let mut code = line;
-        if language == Language::Triton {
-            return code.split('#').next().unwrap_or_default().split_whitespace();
-        }
-        if in_block {
-            match code.find("*/") {
-                Some(end) => {
-                    in_block = false;
-                    code = &code[end + 2..];
-                }
-                None => code = "",
-            }
-        }
-        if let Some(start) = code.find("/*").filter(|&at| !code[at..].contains("*/")) {
-            in_block = true;
-            code = &code[..start];
-        }
-        code.split("//").next().unwrap_or_default().split_whitespace()
-    })
 }
 
 /// A torch operation one version runs and the other does not, whose work is not known.

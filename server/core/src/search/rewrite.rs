@@ -198,7 +198,7 @@ fn strip_comments(text: &str, language: Language) -> String {
 
 /// The tokens of a text without comments, space-separated: equal for texts that differ
 /// only in layout and comments.
-fn normalized(text: &str, language: Language) -> String {
+pub(crate) fn normalized(text: &str, language: Language) -> String {
     tokens(&strip_comments(text, language)).join(" ")
 }
 
