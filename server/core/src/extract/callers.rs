@@ -87,16 +87,19 @@ pub(super) fn signature(def: Node, src: &SourceText) -> Option<(String, Vec<Stri
     let declarator = super::cuda::function_declarator(def)?;
     let name = declarator.child_by_field_name("declarator").map(|n| node_text(n, src).into_owned())?;
     let name = name.rsplit("::").next().unwrap_or_default().trim().to_string();
-    let mut params = Vec::new();
-    if let Some(list) = declarator.child_by_field_name("parameters") {
-        let mut c = list.walk();
-        for p in list.named_children(&mut c) {
-            if let Some(n) = p.child_by_field_name("declarator").and_then(super::declarator_name) {
-                params.push(node_text(n, src).into_owned());
-            }
-        }
-    }
-    Some((name, params))
+    let params = declarator.child_by_field_name("parameters").map(|list| parameter_names(list, src));
+    Some((name, params.unwrap_or_default().into_iter().flatten().collect()))
+}
+
+/// The names of a C parameter list's parameters, in order (`None` for one without a name).
+pub(super) fn parameter_names(list: Node, src: &SourceText) -> Vec<Option<String>> {
+    let mut c = list.walk();
+    list.named_children(&mut c)
+        .filter(|p| p.kind().ends_with("parameter_declaration"))
+        .map(|p| {
+            p.child_by_field_name("declarator").and_then(super::declarator_name).map(|n| node_text(n, src).into_owned())
+        })
+        .collect()
 }
 
 /// Library calls that never launch or set sizes.

@@ -45,29 +45,19 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                 });
             }
         }
-        "alias_declaration" => {
-            // `using vec_t = float4;`: a type whose size `sizeof(vec_t)` reads, its value the
-            // type it names (`definition_value` of the text).
-            if let Some(name) = item.child_by_field_name("name") {
-                let norm = normalize(item, src, &HashSet::new(), |_, _| true);
-                facts.helpers.push(HelperDraft {
-                    name: node_text(name, src).into_owned(),
-                    kind: HelperKind::Constant,
-                    text: squash(&node_text(item, src)),
-                    normalized: norm.hash,
-                    uses: norm.uses,
-                    guard: Vec::new(),
-                });
-            }
-        }
-        "declaration" => {
-            let text = node_text(item, src);
+        // `constexpr int BM = 64;`, or `using vec_t = float4;` (a type whose size
+        // `sizeof(vec_t)` reads, its value the type it names: `definition_value`).
+        "declaration" | "alias_declaration" => {
+            let names = match item.child_by_field_name("name") {
+                Some(alias) if item.kind() == "alias_declaration" => vec![node_text(alias, src).into_owned()],
+                _ => declared_names(item, src),
+            };
             let norm = normalize(item, src, &HashSet::new(), |_, _| true);
-            for name in declared_names(item, src) {
+            for name in names {
                 facts.helpers.push(HelperDraft {
                     name,
                     kind: HelperKind::Constant,
-                    text: squash(&text),
+                    text: squash(&node_text(item, src)),
                     normalized: norm.hash,
                     uses: norm.uses.clone(),
                     guard: Vec::new(),

@@ -410,13 +410,14 @@ fn one_line_function(def: Node, src: &SourceText) -> Option<(String, String)> {
         return None;
     };
     let value = ret.named_child(0).filter(|_| ret.kind() == "return_statement")?;
-    let params = node_text(def.child_by_field_name("parameters")?, src);
-    let params = params.trim().trim_start_matches('(').trim_end_matches(')');
-    // A grid function takes the launch's meta-parameters, one argument.
-    if params.is_empty() || params.contains(',') {
+    // A grid function takes the launch's meta-parameters, one argument (no `*args`).
+    let [(_, meta)] = parameters(def)[..] else {
+        return None;
+    };
+    if def.child_by_field_name("parameters")?.named_child_count() != 1 {
         return None;
     }
-    Some((name, format!("lambda {}: {}", squash(params), squash(&node_text(value, src)))))
+    Some((name, format!("lambda {}: {}", node_text(meta, src), squash(&node_text(value, src)))))
 }
 
 /// A class's `__init__` parameters: their defaults, replaced by what the module's

@@ -342,9 +342,14 @@ const ACCESS_INSTRUCTIONS: f64 = 7.0;
 /// tiles live at once (the loaded tile and what is computed from it) beside some 32
 /// registers of addresses and loop state: 0 for any tile that fits.
 fn spill_fraction(tile: f64, threads: f64) -> f64 {
-    const LIVE_TILES: f64 = 2.0;
-    let needed = 32.0 + LIVE_TILES * tile / threads.max(1.0);
+    let needed = registers_per_thread(tile, threads, 2.0);
     ((needed - 255.0) / needed).max(0.0)
+}
+
+/// 32-bit registers a program's thread needs for `live_tiles` tiles of `tile` elements
+/// spread over `threads`, beside some 32 of addresses and loop state.
+fn registers_per_thread(tile: f64, threads: f64, live_tiles: f64) -> f64 {
+    32.0 + live_tiles * tile / threads.max(1.0)
 }
 
 /// Programs an SM holds by their registers: a tile's elements are spread over the
@@ -355,7 +360,6 @@ fn spill_fraction(tile: f64, threads: f64) -> f64 {
 /// wide as the row leaves room for several. (A `tl.dot` kernel's tiles pass through
 /// shared memory, which `by_smem` counts.)
 fn by_registers(tile: f64, threads: f64, rates: &Rates) -> f64 {
-    const LIVE_TILES: f64 = 3.0;
-    let per_thread = (32.0 + LIVE_TILES * tile / threads.max(1.0)).min(255.0);
+    let per_thread = registers_per_thread(tile, threads, 3.0).min(255.0);
     (rates.registers_per_sm / (per_thread * threads.max(1.0))).floor().max(1.0)
 }

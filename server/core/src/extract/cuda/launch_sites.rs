@@ -240,21 +240,10 @@ pub(in crate::extract) fn host_locals(node: Node, src: &SourceText, at: usize) -
 /// Binds the parameters of a lambda holding a launch to the arguments of the first call of
 /// it (`name(…)`) in `scope`; a parameter passed under its own name stays unbound.
 fn lambda_arguments(scope: Node, lambda: Node, name: &str, src: &SourceText, out: &mut BTreeMap<String, String>) {
-    let params: Vec<String> = lambda
+    let params = lambda
         .child_by_field_name("declarator")
         .and_then(|d| d.child_by_field_name("parameters"))
-        .map(|list| {
-            let mut cursor = list.walk();
-            list.named_children(&mut cursor)
-                .filter(|p| p.kind() == "parameter_declaration")
-                .map(|p| {
-                    p.child_by_field_name("declarator")
-                        .and_then(super::declarator_name)
-                        .map(|n| node_text(n, src).into_owned())
-                        .unwrap_or_default()
-                })
-                .collect()
-        })
+        .map(|list| crate::extract::callers::parameter_names(list, src))
         .unwrap_or_default();
     let mut call = None;
     walk::preorder(scope, |n| {
@@ -275,9 +264,9 @@ fn lambda_arguments(scope: Node, lambda: Node, name: &str, src: &SourceText, out
         .filter(|a| a.kind() != "comment")
         .map(|a| squash(&node_text(a, src)))
         .collect();
-    for (param, arg) in params.iter().zip(args) {
-        if !param.is_empty() && *param != arg {
-            out.insert(param.clone(), arg);
+    for (param, arg) in params.into_iter().zip(args) {
+        if let Some(param) = param.filter(|p| *p != arg) {
+            out.insert(param, arg);
         }
     }
 }
