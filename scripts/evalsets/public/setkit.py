@@ -133,6 +133,17 @@ def merge_index(out, prefix, families, sources, sort_keys=False):
     write_index(out, kept + families, srcs, sort_keys)
 
 
+def measured_note(fam, failing, day):
+    """`fam` with its notes saying how its versions fared in the H100 measurement of `day`:
+    `failing` maps a version's path (`family/file`) to why it failed."""
+    bad = [f"{f.split('/', 1)[1]} ({why})" for f, why in failing.items() if f in fam["files"]]
+    if bad:
+        fam["notes"] += f" H100 measurement of {day}, failing: " + "; ".join(bad) + "; every other version passed."
+    else:
+        fam["notes"] += f" H100 measurement of {day}: every version passed."
+    return fam
+
+
 def pair_counts(families):
     """(program files, ordered pairs) of a list of families.json entries."""
     return (sum(len(f["files"]) for f in families),

@@ -316,15 +316,6 @@ CHECKED_H100 = {
 }
 
 
-def checked_note(fam):
-    bad = [f"{f.split('/', 1)[1]} ({why})" for f, why in CHECKED_H100.items() if f in fam["files"]]
-    if bad:
-        fam["notes"] += " H100 measurement of 2026-11-27, failing: " + "; ".join(bad) + "; every other version passed."
-    else:
-        fam["notes"] += " H100 measurement of 2026-11-27: every version passed."
-    return fam
-
-
 def main():
     args = setkit.builder_args(__doc__, "/work/main/target/evalsets/public27")
     xf = setkit.Repo(args.mirror, XF)
@@ -333,7 +324,7 @@ def main():
     setkit.clear_set(args.out)
     families, sources = [], {}
     for fams, srcs in (xf_families(xf, args.out), trimul_family(ai, db, args.out)):
-        families += [checked_note(f) for f in fams]
+        families += [setkit.measured_note(f, CHECKED_H100, "2026-11-27") for f in fams]
         sources.update(srcs)
     setkit.write(os.path.join(args.out, "_p27common.py"), TEXT.adapter("_p27common.py"))
     setkit.write_index(args.out, families, sources)
