@@ -8,6 +8,7 @@
 
 mod assemble;
 mod autotune;
+mod borrow_inputs;
 mod branches;
 mod callers;
 mod cuda;
@@ -33,6 +34,7 @@ mod triton;
 mod walk;
 pub mod workspace;
 
+pub use borrow_inputs::borrow_inputs;
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 pub use pieces::FOCUS_LIMIT;
 pub use pydtype::agreed as agreed_element_size;

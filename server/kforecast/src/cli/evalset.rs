@@ -152,8 +152,9 @@ fn score_with(set: &EvalSet, split: &str, doubt: &PairingDoubt, analyzer: Analyz
             *reading.refusals.entry(why).or_insert(0) += 1;
             continue;
         };
+        let (b, c) = super::compared(b, c);
         let pf = forecast_program(|x, y| analyzer.forecast(x, y), analyzer.forecaster(), doubt, &b.kernels, &c.kernels);
-        let pf = super::program_around(pf, b, c);
+        let pf = super::program_around(pf, &b, &c);
         let (n, r, u) = pf.pairing.counts();
         reading.kernels_by_name += n;
         reading.kernels_by_role += r;

@@ -96,8 +96,8 @@ fn forecast_files(
     candidate: &Path,
     kernel: Option<&str>,
 ) -> anyhow::Result<Forecast> {
-    let b = load_program(base)?;
-    let c = load_program(candidate)?;
+    let (b, c) = (load_program(base)?, load_program(candidate)?);
+    let (b, c) = super::compared(&b, &c);
     if let Some(name) = kernel {
         let find = |file: &super::LoadedFile| {
             file.kernels.iter().find(|k| k.name == name).cloned().with_context(|| {

@@ -22,6 +22,7 @@ use kforecast_core::extract;
 use kforecast_core::forecast::Forecaster;
 use kforecast_core::kernel::{Kernel, Language};
 use kforecast_core::store::{self, Store};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -72,6 +73,7 @@ pub fn analyzer_of(options: &CacheOptions, forecaster: Arc<dyn Forecaster>) -> A
 }
 
 /// A source file's kernels.
+#[derive(Clone)]
 pub struct LoadedFile {
     pub path: PathBuf,
     pub text: String,
@@ -87,6 +89,32 @@ pub fn program_around(
 ) -> kforecast_core::forecast::ProgramForecast {
     let language = Language::from_path(&base.path).unwrap_or(Language::Cuda);
     kforecast_core::forecast::with_code_around(pf, language, &base.text, &candidate.text)
+}
+
+/// `file` read again with the inputs `other` gives, where it is a Python program that
+/// gives none (a KernelBench `ModelNew` against its problem, a GPU MODE submission against
+/// the reference: see [`extract::borrow_inputs`]); its text stays its own.
+pub fn borrowed_inputs(file: &LoadedFile, other: &LoadedFile) -> Option<LoadedFile> {
+    if Language::from_path(&file.path) != Some(Language::Triton) {
+        return None;
+    }
+    let text = extract::borrow_inputs(&file.text, &other.text)?;
+    let mut kernels = extract::extract_text(Language::Triton, &text).kernels;
+    if kernels.is_empty() {
+        kernels.extend(extract::torch_program(&text));
+    }
+    link_siblings(&file.path, &file.text, &mut kernels);
+    Some(LoadedFile { path: file.path.clone(), text: file.text.clone(), kernels })
+}
+
+/// Both versions of a pair as they are compared: each with the inputs the other gives
+/// where it gives none ([`borrowed_inputs`]).
+pub fn compared<'a>(base: &'a LoadedFile, candidate: &'a LoadedFile) -> (Cow<'a, LoadedFile>, Cow<'a, LoadedFile>) {
+    let side = |file: &'a LoadedFile, other: &LoadedFile| match borrowed_inputs(file, other) {
+        Some(f) => Cow::Owned(f),
+        None => Cow::Borrowed(file),
+    };
+    (side(base, candidate), side(candidate, base))
 }
 
 /// Reads a file (invalid UTF-8 is replaced, with a warning) and extracts its kernels.

@@ -52,6 +52,7 @@ pub fn load(root: &Path, profiles: &EmbeddedForecaster) -> anyhow::Result<Progra
             skipped += 1;
             continue;
         };
+        let (b, c) = super::compared(b, c);
         let Some((pb, pc)) = profiles.program_pair_profiles(&b.kernels, &c.kernels) else {
             skipped += 1;
             continue;
