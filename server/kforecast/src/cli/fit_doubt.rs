@@ -148,8 +148,9 @@ impl CalibrationSet {
             .iter()
             .filter_map(|p| {
                 let (b, c) = (self.files.get(&p.base)?, self.files.get(&p.candidate)?);
+                let (b, c) = super::compared(b, c);
                 let f = forecast_program(|x, y| t.forecast(x, y), t, doubt, &b.kernels, &c.kernels);
-                let f = super::program_around(f, b, c);
+                let f = super::program_around(f, &b, &c);
                 Some((f.forecast, p.speedup))
             })
             .collect()

@@ -47,6 +47,11 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         // The locals this launch sees: a branch's `const uint BM = 64;` is not the other
         // branch's.
         let locals = host_locals(node, src, n.start_byte());
+        // `auto kernel = transpose<32>; kernel<<<…>>>(…)`: a launch of what the local holds.
+        let (callee, template_args) = match locals.get(&callee).and_then(|v| kernel_pointer(v)) {
+            Some(held) if template_args.is_empty() => held,
+            _ => (callee, template_args),
+        };
         let host_name = host_name.get_or_insert_with(|| enclosing_name(node, src)).clone();
         let mut draft = draft_at(n, node, src, callee, &operands, args, locals, host_name);
         draft.template_args = template_args;
@@ -58,6 +63,49 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     for draft in &mut facts.launches[first..] {
         draft.site.library.clone_from(&library);
     }
+}
+
+/// The function a local holding a kernel names, and its template arguments: `transpose<32>`,
+/// `&scale`, `ns::reduce<float, 256>`; `None` for any other value (a call, a ternary, a number).
+fn kernel_pointer(value: &str) -> Option<(String, Vec<String>)> {
+    let value = value.trim().trim_start_matches('&').trim();
+    let (path, args) = match value.find('<') {
+        Some(open) if value.ends_with('>') => (&value[..open], Some(&value[open + 1..value.len() - 1])),
+        Some(_) => return None,
+        None => (value, None),
+    };
+    let name = path.rsplit("::").next()?.trim();
+    let identifier = |s: &str| {
+        s.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if !identifier(name) || !path.split("::").all(|s| s.is_empty() || identifier(s.trim())) {
+        return None;
+    }
+    let args = match args {
+        None => Vec::new(),
+        Some(inner) => {
+            let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+            for (i, c) in inner.char_indices() {
+                match c {
+                    '<' | '(' => depth += 1,
+                    '>' | ')' => depth -= 1,
+                    ',' if depth == 0 => {
+                        out.push(inner[start..i].trim().to_string());
+                        start = i + 1;
+                    }
+                    _ => {}
+                }
+            }
+            if depth != 0 {
+                return None;
+            }
+            out.push(inner[start..].trim().to_string());
+            out.retain(|a| !a.is_empty());
+            out
+        }
+    };
+    Some((name.to_string(), args))
 }
 
 /// Prefixes of the calls into GPU libraries that do a launch's worth of work (not their

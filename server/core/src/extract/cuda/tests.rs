@@ -242,3 +242,28 @@ fn the_size_of_a_type_alias_is_the_size_of_the_type_it_names() {
     let read = 1024.0 * 256.0 * 2.0 * 4.0;
     assert!((read..2.0 * read).contains(&p.features.load_bytes), "{}", p.features.load_bytes);
 }
+
+#[test]
+fn a_launch_through_a_local_holding_a_kernel_is_that_kernels_launch() {
+    // A benchmark harness's style: the step's kernel is picked into a local, then launched.
+    let src = r#"
+__global__ void naive(const float* in, float* out, int n) { out[threadIdx.x] = in[threadIdx.x]; }
+template <int TILE>
+__global__ void tiled(const float* in, float* out, int n) {
+    __shared__ float smem[TILE][TILE + 1];
+    smem[threadIdx.y][threadIdx.x] = in[threadIdx.x];
+    out[threadIdx.x] = smem[threadIdx.x][threadIdx.y];
+}
+extern "C" void run(const float* in, float* out, int N) {
+    constexpr int TILE = 32;
+    const dim3 block = {TILE, TILE};
+    const dim3 grid = {N / TILE, N / TILE};
+    auto kernel = tiled<TILE>;
+    kernel<<<grid, block>>>(in, out, N);
+}
+"#;
+    let ex = extract_text(Language::Cuda, src);
+    let tiled = ex.kernel("tiled").expect("kernel");
+    assert_eq!(tiled.launches.len(), 1, "the local's launch is the kernel's: {tiled:?}");
+    assert!(ex.kernel("naive").expect("kernel").launches.is_empty(), "the kernel not picked does not run");
+}
