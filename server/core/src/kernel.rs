@@ -116,6 +116,10 @@ pub struct LaunchSite {
     /// function, in the order written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub library: Vec<String>,
+    /// The launching function is not reached from the file's entry points (`main`, an
+    /// `extern "C"` function) where it has some: a step's launcher the entry does not call.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unreached: bool,
 }
 
 /// One branch a launch lies in: it runs where `condition` (C's or Python's form) is true
@@ -244,6 +248,12 @@ impl Kernel {
     }
 
     /// Computes [`Kernel::identity`] from the other fields.
+    /// Whether a run of its program launches it: a launch of it that the file's entry points
+    /// reach (see [`LaunchSite::unreached`]).
+    pub fn runs(&self) -> bool {
+        self.launches.iter().any(|l| !l.unreached)
+    }
+
     pub(crate) fn compute_identity(&self) -> ContentHash {
         let mut h = crate::hash::Hasher::new();
         h.str(self.language.name()).hash(&self.normalized_hash);
@@ -274,6 +284,9 @@ impl Kernel {
             }
             if let Some(at) = &launch.external {
                 h.str(at);
+            }
+            if launch.unreached {
+                h.str("unreached");
             }
             for (k, v) in &launch.allocations {
                 h.str(k).str(v);

@@ -219,6 +219,9 @@ pub(super) fn assemble(
         }
     }
     *built = now;
+    if language == Language::Cuda {
+        super::reach::mark_unreached(&placed, &mut kernels);
+    }
     if language == Language::Triton {
         let launches: HashMap<&str, Vec<(&LaunchDraft, usize)>> =
             launches.iter().map(|(k, v)| (*k, v.iter().map(|(l, b, _, _)| (*l, *b)).collect())).collect();

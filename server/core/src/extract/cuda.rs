@@ -97,6 +97,7 @@ fn host_functions(item: Node, src: &SourceText, facts: &mut ItemFacts) {
         }
         facts.calls.extend(super::callers::calls_in(def, item, src));
         facts.out_params.extend(super::callers::out_params(def, src));
+        facts.host_defs.extend(super::reach::host_def(def, item, src));
     }
 }
 

@@ -26,6 +26,7 @@ mod pydtype;
 mod pyhelper;
 mod pyshapes;
 mod pystring;
+mod reach;
 mod split;
 mod statements;
 mod torch_program;
@@ -146,6 +147,8 @@ struct ItemFacts {
     calls: Vec<callers::CallDraft>,
     /// What a host function leaves in its reference parameters (CUDA).
     out_params: Vec<callers::OutParams>,
+    /// The host functions it defines (CUDA), for what the file's entry points reach.
+    host_defs: Vec<reach::HostDef>,
 }
 
 /// Reads one document; keeps a per-item cache between calls.

@@ -228,7 +228,7 @@ fn launched_elsewhere(base: &[Kernel], candidate: &[Kernel]) -> Option<String> {
 /// helper) do not run as launches of their own; where it launches none (a file of kernels
 /// launched elsewhere), all of them.
 fn launched(kernels: &[Kernel]) -> Vec<Kernel> {
-    let runs = |k: &Kernel| !k.launches.is_empty() || k.torch_program;
+    let runs = |k: &Kernel| k.runs() || k.torch_program;
     if kernels.iter().any(runs) {
         kernels.iter().filter(|k| runs(k)).cloned().collect()
     } else {

@@ -112,12 +112,14 @@ fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
     };
     // A `@triton.jit` function no launch names that another kernel calls (`silu(x)`) is a
     // device helper, run inside that kernel, not a launch of its own; one nothing calls or
-    // launches where the program launches others (a helper left unused) never runs.
-    let launching = ks.iter().any(|k| !k.launches.is_empty());
+    // launches where the program launches others (a helper left unused) never runs, nor
+    // does a kernel launched only from functions the program's entry points do not reach.
+    let launching = ks.iter().any(|k| k.runs());
     let helper = |k: &Kernel| {
-        k.launches.is_empty()
+        !k.runs()
             && (ks.iter().any(|o| o.name != k.name && crate::extract::words(&o.source).any(|w| w == k.name))
-                || (launching && k.language == crate::kernel::Language::Triton && !k.torch_program))
+                || (launching && k.language == crate::kernel::Language::Triton && !k.torch_program)
+                || (launching && !k.launches.is_empty()))
     };
     let forward: Vec<&Kernel> = ks.iter().copied().filter(|k| !backward(k) && !helper(k)).collect();
     if forward.is_empty() {

@@ -170,6 +170,7 @@ pub(super) fn draft_at(
             trips: crate::extract::trips::loop_trips(at, item, src),
             taken: crate::extract::branches::branches(at, item, src),
             library: Vec::new(),
+            unreached: false,
         },
     }
 }

@@ -1,0 +1,129 @@
+//! What a CUDA program runs: where a file has entry points (`main`, a function of an
+//! `extern "C"` block), a launch in a host function they do not reach is not run by the
+//! program (a step's launcher of a ladder whose entry runs another step, a test harness's
+//! variant left uncalled). Reaching is by name: a function is reached where a reached
+//! function's body names it (a call, a function pointer, a template argument), so a call
+//! the reader cannot follow never hides a launch.
+
+use super::{node_text, ItemFacts};
+use crate::kernel::Kernel;
+use crate::source::SourceText;
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use tree_sitter::Node;
+
+/// A host function of the file: its name, whether it is an entry point, and the names its
+/// body uses.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct HostDef {
+    pub name: String,
+    pub entry: bool,
+    pub names: Vec<String>,
+}
+
+/// The host function `def` (in top-level `item`), if it has a name and a body.
+pub(super) fn host_def(def: Node, item: Node, src: &SourceText) -> Option<HostDef> {
+    let (name, _) = super::callers::signature(def, src)?;
+    let body = def.child_by_field_name("body")?;
+    let mut linkage = item.kind() == "linkage_specification";
+    let mut at = def;
+    while let Some(parent) = at.parent().filter(|_| !linkage) {
+        linkage = parent.kind() == "linkage_specification";
+        at = parent;
+    }
+    let extern_c = linkage || node_text(def, src).trim_start().starts_with("extern \"C\"");
+    let entry = name == "main" || extern_c;
+    let text = node_text(body, src);
+    let mut names: Vec<String> = super::words(&text).map(str::to_string).collect();
+    names.sort_unstable();
+    names.dedup();
+    Some(HostDef { name, entry, names })
+}
+
+/// The host functions the entry points reach; `None` where the file has no entry point
+/// (a library's file: everything may run).
+fn reached(defs: &[&HostDef]) -> Option<BTreeSet<String>> {
+    if !defs.iter().any(|d| d.entry) {
+        return None;
+    }
+    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, d) in defs.iter().enumerate() {
+        by_name.entry(d.name.as_str()).or_default().push(i);
+    }
+    let mut reached: BTreeSet<String> = BTreeSet::new();
+    let mut seen = vec![false; defs.len()];
+    let mut todo: Vec<usize> = (0..defs.len()).filter(|&i| defs[i].entry).collect();
+    while let Some(i) = todo.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            continue;
+        }
+        reached.insert(defs[i].name.clone());
+        for n in &defs[i].names {
+            if let Some(callees) = by_name.get(n.as_str()) {
+                todo.extend(callees.iter().copied().filter(|&j| !seen[j]));
+            }
+        }
+    }
+    Some(reached)
+}
+
+/// Marks each launch of `kernels` whose host function is defined in the file but not
+/// reached from its entry points (see the module's note).
+pub(super) fn mark_unreached(placed: &[(usize, Arc<ItemFacts>)], kernels: &mut [Kernel]) {
+    let defs: Vec<&HostDef> = placed.iter().flat_map(|(_, f)| &f.host_defs).collect();
+    let reached = reached(&defs);
+    let defined: BTreeSet<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+    for k in kernels.iter_mut() {
+        let mut changed = false;
+        for site in &mut k.launches {
+            let unreached = site.external.is_none()
+                && reached
+                    .as_ref()
+                    .is_some_and(|r| defined.contains(site.host_name.as_str()) && !r.contains(site.host_name.as_str()));
+            if site.unreached != unreached {
+                site.unreached = unreached;
+                changed = true;
+            }
+        }
+        if changed {
+            k.identity = k.compute_identity();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::extract::extract_text;
+    use crate::kernel::Language;
+
+    const LADDER: &str = r#"
+__global__ void naive(const char* d, unsigned n, unsigned* h) { atomicAdd(&h[d[threadIdx.x]], 1); }
+__global__ void privatized(const char* d, unsigned n, unsigned* h) { atomicAdd(&h[d[threadIdx.x]], 1); }
+void runNaive(const char* d, unsigned n, unsigned* h) { naive<<<(n + 255) / 256, 256>>>(d, n, h); }
+void runPrivate(const char* d, unsigned n, unsigned* h) { privatized<<<(n + 255) / 256, 256>>>(d, n, h); }
+"#;
+
+    fn unreached(src: &str, kernel: &str) -> Vec<bool> {
+        let ex = extract_text(Language::Cuda, src);
+        ex.kernel(kernel).expect("kernel").launches.iter().map(|l| l.unreached).collect()
+    }
+
+    #[test]
+    fn a_launcher_the_entry_point_does_not_reach_does_not_run() {
+        let src = format!(
+            "{LADDER}\nextern \"C\" void entry(const char* d, unsigned n, unsigned* h) {{ runPrivate(d, n, h); }}\n"
+        );
+        assert_eq!(unreached(&src, "naive"), [true]);
+        assert_eq!(unreached(&src, "privatized"), [false]);
+        // Through a function pointer, and from `main`, just as well.
+        let src = format!("{LADDER}\ntypedef void (*Run)(const char*, unsigned, unsigned*);\nint main() {{ Run r = runNaive; r(0, 0, 0); return 0; }}\n");
+        assert_eq!(unreached(&src, "naive"), [false]);
+        assert_eq!(unreached(&src, "privatized"), [true]);
+    }
+
+    #[test]
+    fn a_file_without_an_entry_point_may_run_every_launch() {
+        assert_eq!(unreached(LADDER, "naive"), [false]);
+        assert_eq!(unreached(LADDER, "privatized"), [false]);
+    }
+}
