@@ -17,8 +17,12 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
             let params = template_params(item, src);
             let mut cursor = item.walk();
             for child in item.named_children(&mut cursor) {
-                if child.kind() == "function_definition" {
-                    function(child, item, &params, src, &mut facts);
+                match child.kind() {
+                    "function_definition" => function(child, item, &params, src, &mut facts),
+                    // A class template's methods' launches (`template <int B> struct Scan {
+                    // static void Run(…) { k<B><<<…>>>(…); } };`).
+                    "struct_specifier" | "class_specifier" => launches(child, src, &mut facts),
+                    _ => {}
                 }
             }
             for l in &mut facts.launches {
@@ -78,27 +82,36 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
 fn host_functions(item: Node, src: &SourceText, facts: &mut ItemFacts) {
     let defs: Vec<Node> = match item.kind() {
         "function_definition" => vec![item],
-        "template_declaration" | "linkage_specification" | "declaration_list" => {
-            let mut out = Vec::new();
-            walk::preorder(item, |n| {
-                if n.kind() == "function_definition" {
-                    out.push(n);
-                    return false;
-                }
-                true
-            });
-            out
-        }
+        "template_declaration" | "linkage_specification" | "declaration_list" => function_definitions(item),
         _ => Vec::new(),
     };
-    for def in defs {
-        if has_child_kind(def, "__global__") || has_child_kind(def, "__device__") {
-            continue;
-        }
-        facts.calls.extend(super::callers::calls_in(def, item, src));
-        facts.out_params.extend(super::callers::out_params(def, src));
-        facts.host_defs.extend(super::reach::host_def(def, item, src));
+    let host = |def: &Node| !(has_child_kind(*def, "__global__") || has_child_kind(*def, "__device__"));
+    for def in defs.iter().filter(|d| host(d)) {
+        facts.calls.extend(super::callers::calls_in(*def, item, src));
+        facts.out_params.extend(super::callers::out_params(*def, src));
+        facts.host_defs.extend(super::reach::host_def(*def, item, src));
     }
+    // A class's methods (a step's `struct Scan { static void Run(…) { k<<<…>>>(…); } };`),
+    // for what the entry points reach.
+    if matches!(item.kind(), "struct_specifier" | "class_specifier" | "declaration") {
+        let methods = function_definitions(item);
+        for def in methods.iter().filter(|d| host(d)) {
+            facts.host_defs.extend(super::reach::host_def(*def, item, src));
+        }
+    }
+}
+
+/// The outermost function definitions under `item`.
+fn function_definitions(item: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    walk::preorder(item, |n| {
+        if n.kind() == "function_definition" {
+            out.push(n);
+            return false;
+        }
+        true
+    });
+    out
 }
 
 /// The parameter names of the function definition around `n`, if any.

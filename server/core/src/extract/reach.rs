@@ -8,7 +8,7 @@
 use super::{node_text, ItemFacts};
 use crate::kernel::Kernel;
 use crate::source::SourceText;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use tree_sitter::Node;
 
@@ -23,7 +23,7 @@ pub(super) struct HostDef {
 
 /// The host function `def` (in top-level `item`), if it has a name and a body.
 pub(super) fn host_def(def: Node, item: Node, src: &SourceText) -> Option<HostDef> {
-    let (name, _) = super::callers::signature(def, src)?;
+    let name = qualified_name(def, src)?;
     let body = def.child_by_field_name("body")?;
     let mut linkage = item.kind() == "linkage_specification";
     let mut at = def;
@@ -41,30 +41,52 @@ pub(super) fn host_def(def: Node, item: Node, src: &SourceText) -> Option<HostDe
 }
 
 /// The host functions the entry points reach; `None` where the file has no entry point
-/// (a library's file: everything may run).
+/// (a library's file: everything may run). A function is reached where a reached function
+/// names it; a class's method (`Scan::Run`) where reached functions name both its class and
+/// it (`Scan<256>::Run(…)`, or a harness `run<Scan<256>>()` calling `Algo::Run`).
 fn reached(defs: &[&HostDef]) -> Option<BTreeSet<String>> {
     if !defs.iter().any(|d| d.entry) {
         return None;
     }
-    let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, d) in defs.iter().enumerate() {
-        by_name.entry(d.name.as_str()).or_default().push(i);
-    }
-    let mut reached: BTreeSet<String> = BTreeSet::new();
-    let mut seen = vec![false; defs.len()];
-    let mut todo: Vec<usize> = (0..defs.len()).filter(|&i| defs[i].entry).collect();
-    while let Some(i) = todo.pop() {
-        if std::mem::replace(&mut seen[i], true) {
-            continue;
+    let mut reached: Vec<bool> = defs.iter().map(|d| d.entry).collect();
+    let mut named: BTreeSet<&str> = BTreeSet::new();
+    loop {
+        for (d, _) in defs.iter().zip(&reached).filter(|(_, r)| **r) {
+            named.extend(d.names.iter().map(String::as_str));
         }
-        reached.insert(defs[i].name.clone());
-        for n in &defs[i].names {
-            if let Some(callees) = by_name.get(n.as_str()) {
-                todo.extend(callees.iter().copied().filter(|&j| !seen[j]));
+        let mut grew = false;
+        for (d, r) in defs.iter().zip(reached.iter_mut()).filter(|(_, r)| !**r) {
+            let hit = match d.name.rsplit_once("::") {
+                Some((class, method)) => named.contains(class) && named.contains(method),
+                None => named.contains(d.name.as_str()),
+            };
+            if hit {
+                *r = true;
+                grew = true;
             }
         }
+        if !grew {
+            break;
+        }
     }
-    Some(reached)
+    Some(defs.iter().zip(&reached).filter(|(_, r)| **r).map(|(d, _)| d.name.clone()).collect())
+}
+
+/// The name a launch's host function is known by: a class's method as `Class::method`
+/// (every step's struct may have its own `Run`), any other function as its plain name.
+pub(super) fn qualified_name(def: Node, src: &SourceText) -> Option<String> {
+    let (name, _) = super::callers::signature(def, src)?;
+    let class = def
+        .parent()
+        .filter(|p| p.kind() == "field_declaration_list")
+        .and_then(|list| list.parent())
+        .filter(|c| matches!(c.kind(), "struct_specifier" | "class_specifier"))
+        .and_then(|c| c.child_by_field_name("name"))
+        .map(|n| node_text(n, src).into_owned());
+    Some(match class {
+        Some(class) => format!("{class}::{name}"),
+        None => name,
+    })
 }
 
 /// Marks each launch of `kernels` whose host function is defined in the file but not
@@ -125,5 +147,27 @@ void runPrivate(const char* d, unsigned n, unsigned* h) { privatized<<<(n + 255)
     fn a_file_without_an_entry_point_may_run_every_launch() {
         assert_eq!(unreached(LADDER, "naive"), [false]);
         assert_eq!(unreached(LADDER, "privatized"), [false]);
+    }
+
+    #[test]
+    fn a_steps_struct_runs_where_the_entry_names_it_and_its_method() {
+        let src = r#"
+__global__ void chained(const int* in, int* out, int n) { out[threadIdx.x] = in[threadIdx.x]; }
+__global__ void lookback(const int* in, int* out, int n) { out[threadIdx.x] = in[threadIdx.x]; }
+template <int B> struct Chained { static void Run(const int* in, int* out, int n) { chained<<<n / B, B>>>(in, out, n); } };
+template <int B> struct Lookback { static void Run(const int* in, int* out, int n) { lookback<<<n / B, B>>>(in, out, n); } };
+template <typename Algo> void bench(const int* in, int* out, int n) { Algo::Run(in, out, n); }
+"#;
+        let direct = format!(
+            "{src}extern \"C\" void entry(const int* in, int* out, int n) {{ Lookback<256>::Run(in, out, n); }}\n"
+        );
+        assert_eq!(unreached(&direct, "chained"), [true]);
+        assert_eq!(unreached(&direct, "lookback"), [false]);
+        // A harness that runs every step through a template reaches them all.
+        let harness = format!(
+            "{src}int main() {{ bench<Chained<256>>(0, 0, 1024); bench<Lookback<256>>(0, 0, 1024); return 0; }}\n"
+        );
+        assert_eq!(unreached(&harness, "chained"), [false]);
+        assert_eq!(unreached(&harness, "lookback"), [false]);
     }
 }

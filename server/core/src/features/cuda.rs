@@ -148,6 +148,10 @@ struct Walker<'a> {
     tail: bool,
     /// The loops being walked whose variable steps by a fixed amount, outermost first.
     step_loops: Vec<reuse::StepLoop>,
+    /// The counted loops being walked, each variable with its mean value (`i` of `for (int
+    /// i = 0; i < T; i++)` is `T / 2` on average): an inner loop bounded by it (`for (j = 0;
+    /// j < i; j++)`, a triangle) runs that many times on average.
+    loop_means: Vec<(String, f64)>,
     /// Arrays the kernel writes (their reads are never a neighbour's cache hits).
     stored: std::collections::HashSet<String>,
     /// Each read-only array's first read, that later neighbour reads are compared with.
@@ -291,6 +295,7 @@ fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) ->
         mean_index,
         tail: false,
         step_loops: Vec::new(),
+        loop_means: Vec::new(),
         stored: def.map(|d| reuse::stored_arrays(d, &source)).unwrap_or_default(),
         first_reads: HashMap::new(),
     };

@@ -52,7 +52,11 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             Some(held) if template_args.is_empty() => held,
             _ => (callee, template_args),
         };
-        let host_name = host_name.get_or_insert_with(|| enclosing_name(node, src)).clone();
+        let mut host_name = host_name.get_or_insert_with(|| enclosing_name(node, src)).clone();
+        if host_name.is_empty() {
+            // A launch in a class's method (a step's `struct Scan { static void Run() … }`).
+            host_name = method_name(n, src).unwrap_or_default();
+        }
         let mut draft = draft_at(n, node, src, callee, &operands, args, locals, host_name);
         draft.template_args = template_args;
         facts.launches.push(draft);
@@ -225,6 +229,18 @@ pub(super) fn enclosing_name(node: Node, src: &SourceText) -> String {
         found
     };
     def.and_then(|d| crate::extract::callers::signature(d, src)).map(|(name, _)| name).unwrap_or_default()
+}
+
+/// The name of the method of a class a launch (or call) `at` lies in (`Scan::Run`).
+fn method_name(at: Node, src: &SourceText) -> Option<String> {
+    let mut node = at;
+    while let Some(parent) = node.parent() {
+        if parent.kind() == "function_definition" {
+            return crate::extract::reach::qualified_name(parent, src).filter(|n| n.contains("::"));
+        }
+        node = parent;
+    }
+    None
 }
 
 /// `int threads = 256;`, `dim3 block(32, 8);`: local values a launch (or call) at byte `at`

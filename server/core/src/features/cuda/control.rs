@@ -92,7 +92,15 @@ impl Walker<'_> {
                 self.step_loops.push(super::reuse::StepLoop { stepping, trip, at });
                 match (node.child_by_field_name("body"), values) {
                     (Some(body), Some((var, values))) => self.iterate(body, &var, &values, mult, frac, depth + 1),
-                    (Some(body), None) => self.statement(body, mult * trip, frac, depth + 1),
+                    (Some(body), None) => {
+                        let mean = self.loop_mean(node);
+                        let pushed = mean.is_some();
+                        self.loop_means.extend(mean);
+                        self.statement(body, mult * trip, frac, depth + 1);
+                        if pushed {
+                            self.loop_means.pop();
+                        }
+                    }
                     _ => {}
                 }
                 self.step_loops.pop();

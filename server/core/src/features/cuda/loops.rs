@@ -207,10 +207,46 @@ impl Walker<'_> {
         for (k, v) in &self.mean_index {
             self.env.set(k, *v * scale);
         }
+        // The enclosing counted loops' variables at their mean (not their start, which
+        // their initialiser defines).
+        let saved: Vec<(String, Option<f64>)> =
+            self.loop_means.iter().map(|(k, _)| (k.clone(), self.env.values.get(k).copied())).collect();
+        for (k, v) in &self.loop_means {
+            self.env.set(k, *v);
+        }
         let value = self.env.eval(text).map(|e| e.value);
+        for (k, old) in saved {
+            match old {
+                Some(v) => self.env.set(&k, v),
+                None => drop(self.env.values.remove(&k)),
+            }
+        }
         for (k, _) in &self.mean_index {
             self.env.set(k, 0.0);
         }
         value
+    }
+
+    /// A counted loop's variable and its mean value over the loop (`for (int i = a; i < b;
+    /// i++)`: `(a + b) / 2`), where its start and bound have values.
+    pub(super) fn loop_mean(&mut self, node: Node) -> Option<(String, f64)> {
+        if node.kind() != "for_statement" {
+            return None;
+        }
+        let cond = node.child_by_field_name("condition")?;
+        let update = self.text(node.child_by_field_name("update")?).replace(' ', "");
+        let var = cond.child_by_field_name("left").filter(|v| v.kind() == "identifier")?;
+        let var = self.text(var).to_string();
+        if update != format!("{var}++")
+            && update != format!("++{var}")
+            && update != format!("{var}--")
+            && update != format!("--{var}")
+        {
+            return None;
+        }
+        let start = self.loop_start(node.child_by_field_name("initializer"));
+        let bound = self.text(cond.child_by_field_name("right")?).to_string();
+        let (a, b) = (self.eval_mean_thread(&start)?, self.eval_mean_thread(&bound)?);
+        Some((var, (a + b) / 2.0))
     }
 }

@@ -555,3 +555,35 @@ void run(const float* x, float* out) {{
     assert!(double > 4.0 * float, "{double} against {float}");
     assert!(ops("(float)exp((double)v)") > 4.0 * ops("expf(v)"));
 }
+
+/// A per-channel recurrence over T steps whose inner loop walks the steps before the
+/// current one (a triangle: T·(T−1)/2 iterations), or only the current one.
+fn recurrence(inner: &str) -> String {
+    format!(
+        r#"
+// kforecast: T = 1024; C = 4096
+__global__ void scan_back(const float *k, float *g, int T, int C) {{
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc = 0;
+    for (int i = 0; i < T; i++) {{
+        {inner}
+        g[i * C + c] = acc;
+    }}
+}}
+void run(const float *k, float *g) {{
+    scan_back<<<4096 / 256, 256>>>(k, g, 1024, 4096);
+}}
+"#
+    )
+}
+
+#[test]
+fn an_inner_loop_bounded_by_the_outer_ones_variable_runs_half_the_outer_trips_on_average() {
+    let triangle = profile_of(&recurrence("for (int j = 0; j < i; j++) acc += k[j * C + c];"), "scan_back");
+    let single = profile_of(&recurrence("acc += k[i * C + c];"), "scan_back");
+    // The triangle reads about T/2 = 512 times what one step per iteration reads; before,
+    // its inner loop was counted 8 times, a guess.
+    let ratio = triangle.features.load_bytes / single.features.load_bytes;
+    assert!((300.0..800.0).contains(&ratio), "triangle reads {ratio:.0}x the single step's bytes");
+    assert_eq!(triangle.guesses, single.guesses, "the inner trip count is no guess");
+}
