@@ -120,6 +120,10 @@ pub struct LaunchSite {
     /// `extern "C"` function) where it has some: a step's launcher the entry does not call.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unreached: bool,
+    /// The file's entry points reach the launching function: a run of the program makes
+    /// this launch (a backward pass its entry calls is no forward-only program's extra).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub reached: bool,
 }
 
 /// One branch a launch lies in: it runs where `condition` (C's or Python's form) is true
@@ -287,6 +291,9 @@ impl Kernel {
             }
             if launch.unreached {
                 h.str("unreached");
+            }
+            if launch.reached {
+                h.str("reached");
             }
             for (k, v) in &launch.allocations {
                 h.str(k).str(v);

@@ -89,8 +89,9 @@ pub(super) fn qualified_name(def: Node, src: &SourceText) -> Option<String> {
     })
 }
 
-/// Marks each launch of `kernels` whose host function is defined in the file but not
-/// reached from its entry points (see the module's note).
+/// Marks each launch of `kernels` whose host function is defined in the file as reached
+/// from its entry points or not (see the module's note); a launch elsewhere, or in a file
+/// without entry points, is neither.
 pub(super) fn mark_unreached(placed: &[(usize, Arc<ItemFacts>)], kernels: &mut [Kernel]) {
     let defs: Vec<&HostDef> = placed.iter().flat_map(|(_, f)| &f.host_defs).collect();
     let reached = reached(&defs);
@@ -98,12 +99,14 @@ pub(super) fn mark_unreached(placed: &[(usize, Arc<ItemFacts>)], kernels: &mut [
     for k in kernels.iter_mut() {
         let mut changed = false;
         for site in &mut k.launches {
-            let unreached = site.external.is_none()
-                && reached
-                    .as_ref()
-                    .is_some_and(|r| defined.contains(site.host_name.as_str()) && !r.contains(site.host_name.as_str()));
-            if site.unreached != unreached {
-                site.unreached = unreached;
+            let known = site.external.is_none() && defined.contains(site.host_name.as_str());
+            let made = match &reached {
+                Some(r) if known => Some(r.contains(site.host_name.as_str())),
+                _ => None,
+            };
+            let marks = (made == Some(false), made == Some(true));
+            if (site.unreached, site.reached) != marks {
+                (site.unreached, site.reached) = marks;
                 changed = true;
             }
         }
@@ -137,6 +140,8 @@ void runPrivate(const char* d, unsigned n, unsigned* h) { privatized<<<(n + 255)
         );
         assert_eq!(unreached(&src, "naive"), [true]);
         assert_eq!(unreached(&src, "privatized"), [false]);
+        let ex = extract_text(Language::Cuda, &src);
+        assert!(ex.kernel("privatized").expect("kernel").launches[0].reached, "the entry makes that launch");
         // Through a function pointer, and from `main`, just as well.
         let src = format!("{LADDER}\ntypedef void (*Run)(const char*, unsigned, unsigned*);\nint main() {{ Run r = runNaive; r(0, 0, 0); return 0; }}\n");
         assert_eq!(unreached(&src, "naive"), [false]);
@@ -147,6 +152,8 @@ void runPrivate(const char* d, unsigned n, unsigned* h) { privatized<<<(n + 255)
     fn a_file_without_an_entry_point_may_run_every_launch() {
         assert_eq!(unreached(LADDER, "naive"), [false]);
         assert_eq!(unreached(LADDER, "privatized"), [false]);
+        let ex = extract_text(Language::Cuda, LADDER);
+        assert!(!ex.kernel("naive").expect("kernel").launches[0].reached, "nothing says it runs either");
     }
 
     #[test]

@@ -233,6 +233,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             taken: super::branches::branches(n, node, src),
             library: Vec::new(),
             unreached: false,
+            reached: false,
         };
         for callee in callees {
             facts.launches.push(LaunchDraft {

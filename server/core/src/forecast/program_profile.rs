@@ -101,9 +101,15 @@ fn training_size(b: &Profile, c: &Profile) -> Option<(f64, f64)> {
 
 /// The kernels a run of the program launches: a file's backward-pass kernels (named or
 /// launched as `backward`, `bwd`) are left out where it has others, since a run (and a
-/// measurement) calls the forward pass, and so are device helpers other kernels call.
+/// measurement) calls the forward pass (unless the file's entry points run them), and so
+/// are device helpers other kernels call.
 fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
     let backward = |k: &Kernel| {
+        // A backward pass the file's entry points run (`extern "C" void backward(…)`) is part
+        // of what a run measures.
+        if k.launches.iter().any(|l| l.reached) {
+            return false;
+        }
         let host = k.launches.first().map_or("", |l| l.host_name.as_str());
         [k.name.as_str(), host].iter().any(|n| {
             let n = n.to_ascii_lowercase();

@@ -175,6 +175,7 @@ pub(super) fn draft_at(
             taken: crate::extract::branches::branches(at, item, src),
             library: Vec::new(),
             unreached: false,
+            reached: false,
         },
     }
 }
