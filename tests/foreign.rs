@@ -175,3 +175,32 @@ fn an_edit_that_renames_the_kernel_is_still_forecast_in_the_editor() {
     assert!(text.contains("`M`"), "{text}");
     assert!(c.shutdown().success());
 }
+
+#[test]
+fn a_kernelbench_candidate_is_sized_by_its_problems_get_inputs() {
+    // `ModelNew` says nothing of its inputs; the problem's `get_inputs()` does, and the
+    // harness runs both on them: the forecast is at those sizes, not over the size prior.
+    let run = |base: &std::path::Path| {
+        let cache = tempfile::tempdir().expect("tempdir");
+        let o = Command::new(binary())
+            .args(["forecast", "--json"])
+            .arg(base)
+            .arg(repo_root().join("tests/data/kernelbench/softmax_new.py"))
+            .env("KFORECAST_CACHE_DIR", cache.path())
+            .output()
+            .expect("run");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{out}\n{}", String::from_utf8_lossy(&o.stderr));
+        reasons(&serde_json::from_str(&out).expect("JSON"))
+    };
+    let problem = repo_root().join("tests/data/kernelbench/softmax_problem.py");
+    let why = run(&problem);
+    assert!(!why.contains("assumed sizes") && !why.contains("run time"), "{why}");
+    // The same problem without its inputs leaves the sizes to run time, and says so.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(&problem).expect("read");
+    let blind = text.replace("def get_inputs():", "def inputs():");
+    std::fs::write(dir.path().join("problem.py"), blind).expect("write");
+    let why = run(&dir.path().join("problem.py"));
+    assert!(why.contains("assumed sizes") && why.contains("`x.shape[0]`"), "{why}");
+}
