@@ -19,6 +19,10 @@ const SIZING: [&str; 3] = ["get_inputs", "get_init_inputs", "generate_input"];
 /// `get_inputs` nor `generate_input` and `other` has one. `None`: nothing to borrow.
 /// Appended at the end, so every offset of `text` stays where it was.
 pub fn borrow_inputs(text: &str, other: &str) -> Option<String> {
+    // Most pairs have nothing to borrow: parse neither version for them.
+    if !["get_inputs", "generate_input"].iter().any(|f| other.contains(f)) {
+        return None;
+    }
     let mine = SourceText::new(Language::Triton, text);
     let theirs = SourceText::new(Language::Triton, other);
     let (mine_tree, their_tree) = (mine.tree()?, theirs.tree()?);

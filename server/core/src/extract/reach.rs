@@ -50,23 +50,24 @@ fn reached(defs: &[&HostDef]) -> Option<BTreeSet<String>> {
     }
     let mut reached: Vec<bool> = defs.iter().map(|d| d.entry).collect();
     let mut named: BTreeSet<&str> = BTreeSet::new();
-    loop {
-        for (d, _) in defs.iter().zip(&reached).filter(|(_, r)| **r) {
-            named.extend(d.names.iter().map(String::as_str));
+    // Each function's names are added once, when it is reached.
+    let mut fresh: Vec<usize> = (0..defs.len()).filter(|&i| reached[i]).collect();
+    while !fresh.is_empty() {
+        for i in fresh.drain(..) {
+            named.extend(defs[i].names.iter().map(String::as_str));
         }
-        let mut grew = false;
-        for (d, r) in defs.iter().zip(reached.iter_mut()).filter(|(_, r)| !**r) {
+        for (i, d) in defs.iter().enumerate() {
+            if reached[i] {
+                continue;
+            }
             let hit = match d.name.rsplit_once("::") {
                 Some((class, method)) => named.contains(class) && named.contains(method),
                 None => named.contains(d.name.as_str()),
             };
             if hit {
-                *r = true;
-                grew = true;
+                reached[i] = true;
+                fresh.push(i);
             }
-        }
-        if !grew {
-            break;
         }
     }
     Some(defs.iter().zip(&reached).filter(|(_, r)| **r).map(|(d, _)| d.name.clone()).collect())
