@@ -1,6 +1,6 @@
 //! Kernels written the way other people write them (`test-workspaces/foreign/`): a ladder
-//! that renames its kernel at every step, a multi-kernel Triton program against its fused
-//! rewrite, a kernel launched from another file. Each is found, paired and forecast, and the
+//! that renames its kernel at every step and ends with cuBLAS, a multi-kernel Triton program
+//! against its fused rewrite, a kernel launched from another file. Each is found, paired and forecast, and the
 //! forecast says what it matched by guess and which sizes it had to assume.
 
 mod common;
@@ -47,6 +47,19 @@ fn a_ladder_that_renames_its_kernel_is_paired_by_role_and_sized_from_the_driver(
     assert_eq!(v["claim"], "faster", "{v}");
     // A guessed pairing never claims more than the pairing cap.
     assert!(v["confidence"].as_f64().unwrap_or(1.0) <= pairing_cap(), "{v}");
+}
+
+#[test]
+fn a_kernel_is_forecast_against_the_cublas_call_that_replaces_it() {
+    // The ladder's last step hands the work to cuBLAS: no kernel of its own, yet a forecast,
+    // with the GEMM's sizes from main.cpp's call of run_sgemm.
+    let v = forecast("ladder_sgemm/v3_smem_tiled.cu", "ladder_sgemm/v4_cublas.cu");
+    let why = reasons(&v);
+    assert!(why.contains("sgemm_shared_mem_block against cublasSgemm"), "{why}");
+    assert!(!why.contains("assumed sizes"), "{why}");
+    assert_eq!(v["claim"], "faster", "{v}");
+    let v = forecast("ladder_sgemm/v4_cublas.cu", "ladder_sgemm/v1_naive.cu");
+    assert_eq!(v["claim"], "slower", "a naive kernel against cuBLAS: {v}");
 }
 
 #[test]

@@ -116,6 +116,11 @@ pub struct LaunchSite {
     /// function, in the order written.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub library: Vec<String>,
+    /// The same calls with their arguments as written (each distinct call once: CUB's
+    /// two-call pattern, a size query then the work, is one), which the library's work is
+    /// costed from where kforecast knows it (see `features::torch_ops::library`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub library_calls: Vec<LibraryCall>,
     /// The launching function is not reached from the file's entry points (`main`, an
     /// `extern "C"` function) where it has some: a step's launcher the entry does not call.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -124,6 +129,16 @@ pub struct LaunchSite {
     /// this launch (a backward pass its entry calls is no forward-only program's extra).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub reached: bool,
+}
+
+/// A call into a GPU library (`cublasSgemm(handle, …, m, n, k, …)`, `thrust::sort(first,
+/// last)`, `cub::DeviceReduce::Sum(…, n)`) as written in a host function.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LibraryCall {
+    /// The callee, without template arguments (`thrust::reduce`).
+    pub name: String,
+    /// Its argument texts, in order.
+    pub args: Vec<String>,
 }
 
 /// One branch a launch lies in: it runs where `condition` (C's or Python's form) is true
@@ -297,6 +312,12 @@ impl Kernel {
             }
             for (k, v) in &launch.allocations {
                 h.str(k).str(v);
+            }
+            for call in &launch.library_calls {
+                h.str(&call.name);
+                for a in &call.args {
+                    h.str(a);
+                }
             }
         }
         for config in &self.autotune {

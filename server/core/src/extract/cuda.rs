@@ -4,7 +4,7 @@
 use super::normalize::normalize;
 use super::{node_range, node_text, squash, substitute, walk, words, HelperDraft, ItemFacts, KernelDraft, LaunchDraft};
 use crate::hash::ContentHash;
-use crate::kernel::{HelperKind, LaunchSite, SET_ON_SOME_PATHS};
+use crate::kernel::{HelperKind, LaunchSite, LibraryCall, SET_ON_SOME_PATHS};
 use crate::source::SourceText;
 use std::collections::{BTreeMap, HashSet};
 use tree_sitter::Node;
@@ -380,8 +380,10 @@ fn identifiers(node: Node, src: &SourceText) -> std::collections::BTreeSet<Strin
 
 mod api;
 mod launch_sites;
+mod library_program;
 #[cfg(test)]
 mod tests;
 
 use launch_sites::{draft_at, enclosing_name, launches};
-pub(super) use launch_sites::{host_calls, host_locals};
+pub(super) use launch_sites::{host_calls, host_locals, library_call_at};
+pub use library_program::library_program;

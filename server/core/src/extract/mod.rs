@@ -36,6 +36,7 @@ mod walk;
 pub mod workspace;
 
 pub use borrow_inputs::borrow_inputs;
+pub use cuda::library_program;
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 pub use pieces::FOCUS_LIMIT;
 pub use pydtype::agreed as agreed_element_size;

@@ -44,7 +44,7 @@ pub(super) fn host_def(def: Node, item: Node, src: &SourceText) -> Option<HostDe
 /// (a library's file: everything may run). A function is reached where a reached function
 /// names it; a class's method (`Scan::Run`) where reached functions name both its class and
 /// it (`Scan<256>::Run(…)`, or a harness `run<Scan<256>>()` calling `Algo::Run`).
-fn reached(defs: &[&HostDef]) -> Option<BTreeSet<String>> {
+pub(super) fn reached(defs: &[&HostDef]) -> Option<BTreeSet<String>> {
     if !defs.iter().any(|d| d.entry) {
         return None;
     }

@@ -232,6 +232,7 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             trips: super::trips::loop_trips(n, node, src),
             taken: super::branches::branches(n, node, src),
             library: Vec::new(),
+            library_calls: Vec::new(),
             unreached: false,
             reached: false,
         };

@@ -118,7 +118,8 @@ pub fn torch_op_profiles(kernel: &Kernel, rates: &Rates, assumed: f64, elements:
     }
     let env = launch::environment(kernel, &[], assumed);
     let half = ["float16", "bfloat16", "fp16", "bf16", "half"].iter().any(|t| kernel.source.contains(t));
-    let elem = element_size(site).unwrap_or(if half { 2.0 } else { 4.0 });
+    let elem =
+        element_size(site).or_else(|| torch_ops::library::element_size(site)).unwrap_or(if half { 2.0 } else { 4.0 });
     ops.iter().map(|op| (op.name.clone(), torch_ops::profile(op, &env, elem, elements, rates))).collect()
 }
 

@@ -7,6 +7,7 @@
 
 mod cost;
 mod kinds;
+pub mod library;
 mod parse;
 
 use crate::kernel::LaunchSite;
@@ -57,7 +58,8 @@ pub struct TorchOp {
 }
 
 /// The torch operations among a launching function's assignments, in name order (an
-/// assignment's own in the order they run: `y = a * b + c` is a multiply, then an add).
+/// assignment's own in the order they run: `y = a * b + c` is a multiply, then an add),
+/// then its GPU library calls (see [`library`]).
 pub fn torch_ops(site: &LaunchSite) -> Vec<TorchOp> {
     let tensors = tensor_names(site);
     let mut out = Vec::new();
@@ -77,6 +79,8 @@ pub fn torch_ops(site: &LaunchSite) -> Vec<TorchOp> {
             out.push(op);
         }
     }
+    // A CUDA function's library calls (cuBLAS, Thrust, CUB), costed alike.
+    out.extend(library::library_ops(site));
     out
 }
 

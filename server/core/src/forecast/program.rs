@@ -144,7 +144,10 @@ pub fn forecast_program(
     } else {
         let (b, c): (Vec<&Kernel>, Vec<&Kernel>) = (base.iter().collect(), candidate.iter().collect());
         let names = |ks: &[&Kernel]| ks.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(" + ");
-        let why = if torch_program {
+        let library = b.iter().chain(&c).any(|k| k.torch_program && k.language == Language::Cuda);
+        let why = if library {
+            "a library-only program runs GPU library calls (cuBLAS, Thrust, CUB), no kernel of its own"
+        } else if torch_program {
             "a PyTorch-only program runs torch operations, no kernel"
         } else if one_to_one {
             "the torch operations around the kernels differ"
@@ -165,7 +168,10 @@ pub fn forecast_program(
             )
         });
         let unknown = unknown_torch_op(&base_ops, &candidate_ops).map(|op| {
-            format!("not sure: `{op}` is a torch operation whose cost kforecast does not know; measure it on the GPU")
+            // A torch operation is named for its assignment (`y = torch.fft.fft`), a library
+            // call for itself (`cufftExecC2C`).
+            let what = if op.contains('.') || !op.starts_with("cu") { "a torch operation" } else { "a library call" };
+            format!("not sure: `{op}` is {what} whose cost kforecast does not know; measure it on the GPU")
         });
         // A torch program none of whose statements is read as a torch operation is costed
         // at nothing: whatever it runs was missed.

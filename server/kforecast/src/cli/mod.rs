@@ -165,11 +165,22 @@ pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
 /// A version of a program to forecast: like [`load_with_kernels`], but a Python file
 /// without kernels whose module has a `forward`, a GPU MODE function of `data`
 /// (`ref_kernel(data)`, `custom_kernel(data)`: a PyTorch-only reference or submission) or one
-/// public function calling torch, is read as a torch program ([`extract::torch_program`]).
+/// public function calling torch, is read as a torch program ([`extract::torch_program`]);
+/// and a CUDA program's GPU library calls (cuBLAS, Thrust, CUB) in the host functions it
+/// runs that launch no kernel are read as a program of them ([`extract::library_program`]).
 pub fn load_program(path: &Path) -> anyhow::Result<LoadedFile> {
     let mut file = load(path)?;
-    if file.kernels.is_empty() && Language::from_path(path) == Some(Language::Triton) {
-        file.kernels.extend(extract::torch_program(&file.text));
+    match Language::from_path(path) {
+        Some(Language::Triton) if file.kernels.is_empty() => file.kernels.extend(extract::torch_program(&file.text)),
+        Some(Language::Cuda) if ["cublas", "thrust::", "cub::"].iter().any(|l| file.text.contains(l)) => {
+            if let Some(program) = extract::library_program(&file.text, !file.kernels.is_empty()) {
+                // Its function's parameters bound by a call in another file, as a launcher's.
+                let mut program = vec![program];
+                link_siblings(path, &file.text, &mut program);
+                file.kernels.extend(program);
+            }
+        }
+        _ => {}
     }
     with_kernels(path, file, true)
 }
@@ -188,7 +199,8 @@ fn with_kernels(path: &Path, file: LoadedFile, torch: bool) -> anyhow::Result<Lo
             "no @triton.jit kernel, no CUDA string (load_inline `cuda_sources`, cupy.RawKernel or RawModule), \
              no module `forward` and no function of GPU MODE `data` (`custom_kernel(data)`)"
         }
-        _ => "no __global__ kernel",
+        (_, false) => "no __global__ kernel",
+        (_, true) => "no __global__ kernel and no GPU library call (cuBLAS, Thrust, CUB)",
     };
     bail!("{}: {what} found", path.display())
 }

@@ -6,7 +6,7 @@ use super::{line_col, load_program};
 use clap::Args;
 use kforecast_core::features::{self, Profile};
 use kforecast_core::forecast::EmbeddedForecaster;
-use kforecast_core::kernel::Kernel;
+use kforecast_core::kernel::{Kernel, Language};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -163,7 +163,10 @@ fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> St
             .into_iter()
             .map(|op| op.name)
             .collect();
-        Some(format!("a PyTorch program: its torch operations, each a launch ({})", ops.join(", ")))
+        Some(match k.language {
+            Language::Cuda => format!("a library program: its GPU library calls, each a launch ({})", ops.join(", ")),
+            Language::Triton => format!("a PyTorch program: its torch operations, each a launch ({})", ops.join(", ")),
+        })
     } else {
         launch
     };
@@ -260,7 +263,11 @@ fn text(path: &Path, (line, col): (usize, usize), k: &Kernel, p: &Profile) -> St
             ),
         ));
     }
-    let what = if k.torch_program { "torch program" } else { "kernel" };
+    let what = match (k.torch_program, k.language) {
+        (true, Language::Cuda) => "library program",
+        (true, Language::Triton) => "torch program",
+        (false, _) => "kernel",
+    };
     let mut s = format!("{}:{line}:{col}: {what} `{}`\n", path.display(), k.name);
     for (label, value) in rows {
         s += &format!("  {label:<14} {value}\n");

@@ -11,15 +11,20 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut cases: Vec<Option<crate::extract::SwitchCase>> = Vec::new();
     // The function's library calls (cuBLAS, Thrust, …), met on the same walk as its launches.
     let mut library: Vec<String> = Vec::new();
+    let mut library_calls: Vec<LibraryCall> = Vec::new();
     walk::preorder(node, |n| {
         if n.kind() != "call_expression" {
             return true;
         }
         let mut cursor = n.walk();
         let Some(config) = n.children(&mut cursor).find(|c| c.kind() == "kernel_call_syntax") else {
-            let call = n.child_by_field_name("function").and_then(|f| library_call(&node_text(f, src)));
-            if let Some(call) = call.filter(|call| !library.contains(call)) {
-                library.push(call);
+            if let Some(call) = library_call_at(n, src) {
+                if !library.contains(&call.name) {
+                    library.push(call.name.clone());
+                }
+                if !library_calls.contains(&call) {
+                    library_calls.push(call);
+                }
             }
             if let Some(draft) = api::launch(n, node, src) {
                 facts.launches.push(draft);
@@ -66,6 +71,7 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     mark_block_cases(&mut facts.launches, first, cases);
     for draft in &mut facts.launches[first..] {
         draft.site.library.clone_from(&library);
+        draft.site.library_calls.clone_from(&library_calls);
     }
 }
 
@@ -117,10 +123,17 @@ fn kernel_pointer(value: &str) -> Option<(String, Vec<String>)> {
 const LIBRARY_PREFIXES: [&str; 8] =
     ["cublas", "cudnn", "cufft", "cusparse", "curand", "cusolver", "cutlass::", "thrust::"];
 
+/// The library call `call` (a `call_expression`) makes, with its arguments, where its
+/// callee is one that runs work on the GPU (see [`library_call`]).
+pub(in crate::extract) fn library_call_at(call: Node, src: &SourceText) -> Option<LibraryCall> {
+    let name = library_call(&node_text(call.child_by_field_name("function")?, src))?;
+    Some(LibraryCall { name, args: list_texts(call.child_by_field_name("arguments"), src) })
+}
+
 /// The name of the library call `function` (its callee's text), where it is one that runs
 /// work on the GPU: `cublasSgemm`, `thrust::sort`, `cub::DeviceReduce::Sum`; not
 /// `cublasCreate`, `cudnnSetTensor4dDescriptor` or `thrust::raw_pointer_cast`.
-fn library_call(function: &str) -> Option<String> {
+pub(in crate::extract) fn library_call(function: &str) -> Option<String> {
     let name = function.trim().trim_start_matches("::");
     let name = name.split('<').next().unwrap_or(name).trim();
     let device_wide = name.starts_with("cub::Device") || name.starts_with("hipcub::Device");
@@ -174,6 +187,7 @@ pub(super) fn draft_at(
             trips: crate::extract::trips::loop_trips(at, item, src),
             taken: crate::extract::branches::branches(at, item, src),
             library: Vec::new(),
+            library_calls: Vec::new(),
             unreached: false,
             reached: false,
         },

@@ -13,6 +13,9 @@ use crate::kernel::Language;
 pub enum Work {
     /// Flops per element of the largest tensor it touches.
     PerElement(f64),
+    /// A library GEMM (`cublasSgemm`) whose operands are sized from its m, n and k: reads
+    /// M×K and K×N, writes M×N, so 2·M·N·K = 2·√(|A|·|B|·|C|) flops, costed as [`Work::Matmul`].
+    Gemm,
     /// A matrix product (cuBLAS): 2·M·K·N flops from its operands' shapes where the launch
     /// gives them, else 2·elements^1.5 of its first operand (square operands); on tensor
     /// cores for 16-bit elements, at the fp32 rate for 32-bit ones.
@@ -61,9 +64,10 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let read: f64 = reads.iter().sum();
     let largest = reads.iter().copied().fold(written, f64::max).max(1.0);
     let first = reads.first().copied().unwrap_or(written);
-    let matmul = matches!(op.work, Work::Matmul | Work::Attention);
+    let matmul = matches!(op.work, Work::Matmul | Work::Gemm | Work::Attention);
     let flops = match op.work {
         Work::Matmul => matmul_flops(op, env, first),
+        Work::Gemm => 2.0 * (first * reads.get(1).copied().unwrap_or(first) * written).sqrt(),
         Work::Attention => 4.0 * first * keys_length(op, env, unknown),
         Work::PerElement(per) => per * largest,
         Work::Launch => largest,
@@ -89,8 +93,8 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let compute = match op.work {
         // Library kernels run near the hardware's peak: tensor cores for 16-bit elements,
         // the fp32 pipes (torch's default: no TF32) for 32-bit ones.
-        Work::Matmul | Work::Attention if elem <= 2.0 => flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
-        Work::Matmul | Work::Attention => flops * rates.scalar_op / LIBRARY_EFFICIENCY,
+        Work::Matmul | Work::Gemm | Work::Attention if elem <= 2.0 => flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
+        Work::Matmul | Work::Gemm | Work::Attention => flops * rates.scalar_op / LIBRARY_EFFICIENCY,
         Work::Factor(_) => flops * rates.scalar_op / FACTOR_EFFICIENCY,
         _ => flops * rates.scalar_op,
     };

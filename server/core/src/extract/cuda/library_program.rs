@@ -1,0 +1,156 @@
+//! A CUDA program whose work is GPU library calls, not kernels of its own: a ladder's
+//! cuBLAS, Thrust or CUB step (`extern "C" void run(…) { cublasSgemm(h, …, N, N, N, …); }`),
+//! read as one `Kernel` flagged `torch_program`, as a PyTorch-only program is. Its launch
+//! holds the calls with their arguments and the locals those use, and a program forecast
+//! costs the calls (see `features::torch_ops::library`) against the other version's
+//! kernels, so "is my SGEMM faster than cuBLAS" has an answer.
+
+use super::*;
+use crate::kernel::{Helper, Kernel, Language};
+
+/// The library program of a CUDA text: the host functions the program runs (those its
+/// entry points reach, `main` or an `extern "C"` function; every one where it has none and
+/// no kernel) that make library calls and launch no kernel themselves (a launching
+/// function's calls are costed with its kernels). `None` where there are none, or the text
+/// has kernels and no entry point (a library's file: its kernels are the program).
+pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
+    let src = SourceText::new(Language::Cuda, text);
+    let tree = src.tree()?;
+    let root = tree.root_node();
+    let mut helpers: Vec<Helper> = Vec::new();
+    let mut defs = Vec::new();
+    let mut cursor = root.walk();
+    let items: Vec<Node> = root.named_children(&mut cursor).collect();
+    for item in &items {
+        let facts = item_facts(*item, &src);
+        helpers.extend(facts.helpers.into_iter().filter(|h| h.kind != HelperKind::DeviceFunction).map(|h| Helper {
+            name: h.name,
+            kind: h.kind,
+            text: h.text,
+            hash: h.normalized,
+        }));
+        defs.extend(facts.host_defs);
+    }
+    let reached = crate::extract::reach::reached(&defs.iter().collect::<Vec<_>>());
+    if reached.is_none() && has_kernels {
+        return None;
+    }
+    // Each host function that calls a library and launches nothing, in file order.
+    let mut callers: Vec<(Node, String, Vec<LibraryCall>)> = Vec::new();
+    walk::preorder(root, |n| {
+        if n.kind() != "function_definition" {
+            return true;
+        }
+        if has_child_kind(n, "__global__") || has_child_kind(n, "__device__") {
+            return false;
+        }
+        let Some(name) = crate::extract::reach::qualified_name(n, &src) else { return false };
+        if reached.as_ref().is_some_and(|r| !r.contains(&name)) {
+            return false;
+        }
+        let (mut calls, mut launches) = (Vec::new(), false);
+        walk::preorder(n, |c| {
+            if c.kind() == "kernel_call_syntax" {
+                launches = true;
+            }
+            if c.kind() == "call_expression" {
+                calls.extend(library_call_at(c, &src).filter(|call| !calls.contains(call)));
+            }
+            !launches
+        });
+        if !launches && !calls.is_empty() {
+            callers.push((n, name, calls));
+        }
+        false
+    });
+    let (def, name, _) = callers.first()?.clone();
+    let mut site = LaunchSite {
+        range: node_range(def),
+        locals: host_locals(def, &src, def.end_byte()),
+        host_params: crate::extract::callers::signature(def, &src).map(|s| s.1).unwrap_or_default(),
+        host_name: name,
+        reached: reached.is_some(),
+        ..LaunchSite::default()
+    };
+    for (other, _, calls) in &callers {
+        if *other != def {
+            for (k, v) in host_locals(*other, &src, other.end_byte()) {
+                site.locals.entry(k).or_insert(v);
+            }
+        }
+        for call in calls {
+            if !site.library.contains(&call.name) {
+                site.library.push(call.name.clone());
+            }
+            site.library_calls.push(call.clone());
+        }
+    }
+    let source: String =
+        callers.iter().map(|(d, _, _)| node_text(*d, &src).into_owned()).collect::<Vec<_>>().join("\n");
+    let name_node = function_declarator(def).and_then(|d| d.child_by_field_name("declarator")).unwrap_or(def);
+    let mut k = Kernel {
+        // Named for what it runs (`cublasSgemm`, `thrust::sort + thrust::reduce`).
+        name: site.library.join(" + "),
+        language: Language::Cuda,
+        range: node_range(def),
+        name_range: node_range(name_node),
+        signature_end: def.child_by_field_name("body").map_or(def.start_byte(), |b| b.start_byte()),
+        raw_hash: ContentHash::of(source.as_bytes()),
+        normalized_hash: ContentHash::of(squash(&source).as_bytes()),
+        source: source.into(),
+        identity: ContentHash::default(),
+        helpers,
+        launch_bounds: Vec::new(),
+        constexpr_params: Vec::new(),
+        launches: vec![site],
+        autotune: Vec::new(),
+        has_errors: def.has_error(),
+        declared: Default::default(),
+        companions: Vec::new(),
+        torch_program: true,
+        torch_loops: false,
+    };
+    k.identity = k.compute_identity();
+    Some(k)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CUBLAS: &str = "#include <cublas_v2.h>\n#define N 4096\n\
+        static void helper(float* x) { }\n\
+        extern \"C\" void kf_run(float* a, float* b, float* c) {\n\
+          static cublasHandle_t h; cublasCreate(&h);\n\
+          float alpha = 1.0f, beta = 0.0f;\n\
+          cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, N, N, &alpha, b, N, a, N, &beta, c, N);\n\
+        }\n";
+
+    #[test]
+    fn a_cublas_step_is_a_program_of_its_calls() {
+        let k = library_program(CUBLAS, false).expect("a library program");
+        assert_eq!(k.name, "cublasSgemm");
+        assert!(k.torch_program);
+        let site = &k.launches[0];
+        assert_eq!(site.library_calls.len(), 1);
+        assert_eq!(site.library_calls[0].args[3], "N");
+        assert!(k.helpers.iter().any(|h| h.name == "N"));
+    }
+
+    #[test]
+    fn cubs_two_call_pattern_is_one_call_and_unreached_functions_are_left_out() {
+        let text = "#include <cub/cub.cuh>\n\
+            void unused(float* a, int n) { thrust::sort(thrust::device, a, a + n); }\n\
+            extern \"C\" void kf_run(float* in, float* out, int n) {\n\
+              void* t = nullptr; size_t bytes = 0;\n\
+              cub::DeviceReduce::Sum(t, bytes, in, out, n);\n\
+              cudaMalloc(&t, bytes);\n\
+              cub::DeviceReduce::Sum(t, bytes, in, out, n);\n\
+            }\n";
+        let k = library_program(text, false).expect("a library program");
+        assert_eq!(k.name, "cub::DeviceReduce::Sum");
+        assert_eq!(k.launches[0].library_calls.len(), 1);
+        // A file of kernels and no entry point is its kernels' program, not its calls'.
+        assert!(library_program(&text.replace("extern \"C\" ", ""), true).is_none());
+    }
+}

@@ -1,0 +1,257 @@
+//! The work of a GPU library call (cuBLAS, Thrust, CUB) read from its arguments, as a
+//! torch operation's is: `cublasSgemm(h, …, m, n, k, …)` is a matrix product of m×k by k×n,
+//! `thrust::sort(first, first + n)` a sort of n elements, `cub::DeviceReduce::Sum(…, n)` one
+//! pass over n. So a version that hands its work to a library (a ladder's cuBLAS or CUB
+//! step) is costed against one that writes the kernel, at the library's efficiency. A call
+//! whose work is not known here (cuFFT, cuDNN, a batched GEMM) is an operation of unknown
+//! work: its launch counts, and a pair that differs by it is not claimed surely.
+
+use super::{Size, TorchOp, Work};
+use crate::kernel::{LaunchSite, LibraryCall};
+
+/// The library calls of a launch's function as operations, in the order written.
+pub fn library_ops(site: &LaunchSite) -> Vec<TorchOp> {
+    let mut out: Vec<TorchOp> = Vec::new();
+    for call in &site.library_calls {
+        let mut op = op(call);
+        let same = out.iter().filter(|o| o.name.split(" #").next() == Some(call.name.as_str())).count();
+        if same > 0 {
+            op.name = format!("{} #{}", call.name, same + 1);
+        }
+        out.push(op);
+    }
+    out
+}
+
+/// Whether kforecast knows the work of the library call `name` (see [`library_ops`]).
+pub fn costed(name: &str) -> bool {
+    op(&LibraryCall { name: name.to_string(), args: vec!["n".to_string(); 12] }).work != Work::Unknown
+}
+
+/// The element size the library calls of `site` name (`cublasHgemm`: 2 bytes,
+/// `cublasDgemm`: 8, `cublasGemmEx(…, CUDA_R_16F, …)`: 2); `None` where they do not.
+pub fn element_size(site: &LaunchSite) -> Option<f64> {
+    let sizes = site.library_calls.iter().filter_map(|call| {
+        let f = call.name.strip_prefix("cublas")?.trim_end_matches("_v2");
+        if f.ends_with("Ex") {
+            let types = call.args.join(",");
+            return [("CUDA_R_8I", 1.0), ("CUDA_R_16F", 2.0), ("CUDA_R_16BF", 2.0), ("CUDA_R_32F", 4.0)]
+                .iter()
+                .find(|(t, _)| types.contains(t))
+                .map(|(_, s)| *s);
+        }
+        match f.chars().next()? {
+            'S' => Some(4.0),
+            'D' | 'C' => Some(8.0),
+            'H' => Some(2.0),
+            'Z' => Some(16.0),
+            _ => None,
+        }
+    });
+    crate::extract::agreed_element_size(sizes)
+}
+
+/// The operation one library call is.
+fn op(call: &LibraryCall) -> TorchOp {
+    let name = call.name.as_str();
+    let unknown = || TorchOp { name: name.to_string(), reads: Vec::new(), writes: Size::Unknown, work: Work::Unknown };
+    let read = if let Some(f) = name.strip_prefix("cublas") {
+        cublas(f.trim_end_matches("_v2"), &call.args)
+    } else if let Some(f) = name.strip_prefix("thrust::") {
+        thrust(f, &call.args)
+    } else if let Some(f) = name.strip_prefix("cub::").or_else(|| name.strip_prefix("hipcub::")) {
+        cub(f, &call.args)
+    } else {
+        None
+    };
+    match read {
+        Some((reads, writes, work)) => TorchOp { name: name.to_string(), reads, writes, work },
+        None => unknown(),
+    }
+}
+
+type Read = (Vec<Size>, Size, Work);
+
+fn fill(text: &str) -> Size {
+    Size::Fill(format!("({})", text.trim()))
+}
+
+fn product(a: &str, b: &str) -> Size {
+    Size::Fill(format!("({}) * ({})", a.trim(), b.trim()))
+}
+
+/// cuBLAS (`f` without its `cublas` prefix): the GEMMs, GEMV, GEAM and the level-1 calls.
+fn cublas(f: &str, args: &[String]) -> Option<Read> {
+    let a = |i: usize| args.get(i).map(String::as_str);
+    // `Sgemm`, `Hgemm`, `GemmEx`, `SgemmEx`: (handle, opA, opB, m, n, k, …).
+    let gemm = (f.len() == 5 && f.get(1..) == Some("gemm")) || f == "GemmEx" || f == "SgemmEx";
+    if gemm {
+        let (m, n, k) = (a(3)?, a(4)?, a(5)?);
+        return Some((vec![product(m, k), product(k, n)], product(m, n), Work::Gemm));
+    }
+    let level = f.get(1..).unwrap_or_default();
+    // The precision letter first (`Sgemv`), or after `I` (`Isamax`).
+    let level = if f.starts_with('I') { f.get(2..).unwrap_or_default() } else { level };
+    match level {
+        // (handle, trans, m, n, alpha, A, lda, x, incx, beta, y, incy): y = A x.
+        "gemv" => {
+            let (m, n) = (a(2)?, a(3)?);
+            let transposed = a(1).is_some_and(|t| t.ends_with("_T") || t.ends_with("_C"));
+            let (into, from) = if transposed { (n, m) } else { (m, n) };
+            Some((vec![product(m, n), fill(from)], fill(into), Work::PerElement(2.0)))
+        }
+        // (handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc): C = αA + βB.
+        "geam" => {
+            let (m, n) = (a(3)?, a(4)?);
+            Some((vec![product(m, n), product(m, n)], product(m, n), Work::PerElement(3.0)))
+        }
+        // (handle, n, alpha, x, incx, y, incy)
+        "axpy" => Some((vec![fill(a(1)?), fill(a(1)?)], fill(a(1)?), Work::PerElement(2.0))),
+        // (handle, n, x, incx, y, incy, result)
+        "dot" | "dotu" | "dotc" => Some((vec![fill(a(1)?), fill(a(1)?)], Size::One, Work::PerElement(2.0))),
+        // (handle, n, alpha, x, incx)
+        "scal" => Some((vec![fill(a(1)?)], fill(a(1)?), Work::PerElement(1.0))),
+        // (handle, n, x, incx, result)
+        "asum" | "nrm2" | "amax" | "amin" => Some((vec![fill(a(1)?)], Size::One, Work::PerElement(2.0))),
+        // (handle, n, x, incx, y, incy)
+        "copy" => Some((vec![fill(a(1)?)], fill(a(1)?), Work::PerElement(0.0))),
+        "swap" => {
+            Some((vec![fill(a(1)?), fill(a(1)?)], Size::Sum(vec![fill(a(1)?), fill(a(1)?)]), Work::PerElement(0.0)))
+        }
+        _ => None,
+    }
+}
+
+/// Thrust's algorithms over `[first, last)` (after an execution policy, `thrust::device`);
+/// one on the host (`thrust::host`) runs no kernel: its work is not the GPU's.
+fn thrust(f: &str, args: &[String]) -> Option<Read> {
+    let policy = |a: &str| a.starts_with("thrust::") && !a.contains('(') || a.contains("::par") || a == "exec";
+    let args: &[String] = match args.first() {
+        Some(p) if p.starts_with("thrust::host") || p.starts_with("thrust::seq") => return None,
+        Some(p) if policy(p) => &args[1..],
+        _ => args,
+    };
+    let a = |i: usize| args.get(i).map(String::as_str);
+    // `fill_n(first, n, value)`, `copy_n(first, n, result)`: a count, not a range.
+    if let Some(base) = f.strip_suffix("_n") {
+        let n = fill(a(1)?);
+        return match base {
+            "fill" | "uninitialized_fill" | "generate" => Some((Vec::new(), n, Work::PerElement(0.0))),
+            "copy" | "uninitialized_copy" | "for_each" | "transform" => {
+                Some((vec![n.clone()], n, Work::PerElement(1.0)))
+            }
+            _ => None,
+        };
+    }
+    let n = distance(a(0)?, a(1)?);
+    let one = || vec![n.clone()];
+    let two = || vec![n.clone(), n.clone()];
+    Some(match f {
+        "reduce" | "count" | "count_if" | "find" | "find_if" | "min_element" | "max_element" | "minmax_element"
+        | "all_of" | "any_of" | "none_of" | "is_sorted" => (one(), Size::One, Work::PerElement(1.0)),
+        "transform_reduce" => (one(), Size::One, Work::PerElement(2.0)),
+        "inner_product" | "equal" | "mismatch" => (two(), Size::One, Work::PerElement(2.0)),
+        // (first1, last1, first2, result, op): two operands; (first, last, result, op): one.
+        "transform" | "transform_if" if args.len() >= 5 => (two(), n, Work::PerElement(1.0)),
+        "transform" | "transform_if" | "for_each" | "adjacent_difference" => (one(), n, Work::PerElement(1.0)),
+        "inclusive_scan" | "exclusive_scan" | "transform_inclusive_scan" | "transform_exclusive_scan" => {
+            (one(), n, Work::PerElement(1.0))
+        }
+        "inclusive_scan_by_key" | "exclusive_scan_by_key" | "reduce_by_key" => (two(), n, Work::PerElement(1.0)),
+        "sort" | "stable_sort" => (one(), n, Work::Sort),
+        "sort_by_key" | "stable_sort_by_key" => (two(), Size::Sum(two()), Work::Sort),
+        "fill" | "sequence" | "uninitialized_fill" | "tabulate" | "generate" => (Vec::new(), n, Work::PerElement(0.0)),
+        "copy" | "copy_if" | "gather" | "scatter" | "remove" | "remove_if" | "remove_copy_if" | "unique"
+        | "unique_copy" | "reverse" | "replace" | "replace_if" | "partition" | "uninitialized_copy" => {
+            (one(), n, Work::PerElement(0.0))
+        }
+        _ => return None,
+    })
+}
+
+/// The elements of Thrust's range `[first, last)`: `first + n` or `p + n` from `p`, a
+/// container's `v.begin()` to `v.end()`; else the size assumed.
+fn distance(first: &str, last: &str) -> Size {
+    let (first, last) = (first.trim(), last.trim());
+    if let Some(rest) = last.strip_prefix(first).map(str::trim_start) {
+        if let Some(n) = rest.strip_prefix('+') {
+            return fill(n);
+        }
+    }
+    match (first.strip_suffix(".begin()"), last.strip_suffix(".end()")) {
+        (Some(a), Some(b)) if a == b => Size::Fill(format!("{a}.size()")),
+        _ => Size::Unknown,
+    }
+}
+
+/// CUB's device-wide algorithms (`f` without its `cub::` prefix): the item count is the
+/// argument after the scratch, the pointers and the operator, where each takes it.
+fn cub(f: &str, args: &[String]) -> Option<Read> {
+    let (class, method) = f.split_once("::")?;
+    let a = |i: usize| args.get(i).map(String::as_str);
+    let items = |i: usize| a(i).map(fill);
+    Some(match (class, method) {
+        ("DeviceReduce", "Sum" | "Max" | "Min" | "ArgMax" | "ArgMin" | "Reduce") => {
+            (vec![items(4)?], Size::One, Work::PerElement(1.0))
+        }
+        ("DeviceScan", "InclusiveSum" | "ExclusiveSum") => (vec![items(4)?], items(4)?, Work::PerElement(1.0)),
+        ("DeviceScan", "InclusiveScan") => (vec![items(5)?], items(5)?, Work::PerElement(1.0)),
+        ("DeviceScan", "ExclusiveScan") => (vec![items(6)?], items(6)?, Work::PerElement(1.0)),
+        // (temp, bytes, keys_in, keys_out, n, …); a `DoubleBuffer`'s (temp, bytes, keys, n).
+        ("DeviceRadixSort", "SortKeys" | "SortKeysDescending") => {
+            let n = if args.len() >= 5 { items(4)? } else { items(3)? };
+            (vec![n.clone()], n, Work::Sort)
+        }
+        // (temp, bytes, keys_in, keys_out, values_in, values_out, n, …).
+        ("DeviceRadixSort", "SortPairs" | "SortPairsDescending") => {
+            let n = if args.len() >= 7 { items(6)? } else { items(4)? };
+            (vec![n.clone(), n.clone()], Size::Sum(vec![n.clone(), n]), Work::Sort)
+        }
+        // (temp, bytes, samples, histogram, levels, lower, upper, n).
+        ("DeviceHistogram", "HistogramEven") => (vec![items(7)?], items(4)?, Work::PerElement(1.0)),
+        // (temp, bytes, in, out, selected, n, …); `Flagged` has the flags before out.
+        ("DeviceSelect", "If" | "Unique") => (vec![items(5)?], items(5)?, Work::PerElement(1.0)),
+        ("DeviceSelect", "Flagged") => (vec![items(6)?, items(6)?], items(6)?, Work::PerElement(1.0)),
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(name: &str, args: &[&str]) -> LibraryCall {
+        LibraryCall { name: name.into(), args: args.iter().map(|a| a.to_string()).collect() }
+    }
+
+    #[test]
+    fn a_gemm_reads_its_operands_from_m_n_and_k() {
+        let sgemm = call(
+            "cublasSgemm",
+            &["h", "CUBLAS_OP_N", "CUBLAS_OP_N", "M", "N", "K", "&a", "B", "N", "A", "K", "&b", "C", "N"],
+        );
+        let o = op(&sgemm);
+        assert_eq!(o.work, Work::Gemm);
+        assert_eq!(o.reads, vec![Size::Fill("(M) * (K)".into()), Size::Fill("(K) * (N)".into())]);
+        assert_eq!(o.writes, Size::Fill("(M) * (N)".into()));
+        let site = LaunchSite {
+            library_calls: vec![call("cublasHgemm", &sgemm.args.iter().map(String::as_str).collect::<Vec<_>>())],
+            ..LaunchSite::default()
+        };
+        assert_eq!(element_size(&site), Some(2.0));
+    }
+
+    #[test]
+    fn thrust_and_cub_count_their_ranges() {
+        let o = op(&call("thrust::inclusive_scan", &["thrust::device", "t_in", "t_in + n", "t_out"]));
+        assert_eq!((o.reads, o.writes), (vec![Size::Fill("(n)".into())], Size::Fill("(n)".into())));
+        let o = op(&call("thrust::sort", &["v.begin()", "v.end()"]));
+        assert_eq!((o.work, o.writes), (Work::Sort, Size::Fill("v.size()".into())));
+        let o = op(&call("cub::DeviceReduce::Sum", &["d_temp", "temp_bytes", "d_in", "d_out", "n"]));
+        assert_eq!((o.reads, o.writes), (vec![Size::Fill("(n)".into())], Size::One));
+        // On the host, or a library call nothing here knows: work unknown.
+        assert_eq!(op(&call("thrust::reduce", &["thrust::host", "a", "a + n"])).work, Work::Unknown);
+        assert_eq!(op(&call("cufftExecC2C", &["plan", "a", "b", "CUFFT_FORWARD"])).work, Work::Unknown);
+        assert!(costed("cublasSgemm") && costed("thrust::reduce") && !costed("cufftExecC2C"));
+    }
+}
