@@ -12,7 +12,7 @@ use crate::kernel::{LaunchSite, LibraryCall};
 /// The library calls of a launch's function as operations, in the order written.
 pub fn library_ops(site: &LaunchSite) -> Vec<TorchOp> {
     let mut out: Vec<TorchOp> = Vec::new();
-    for call in &site.library_calls {
+    for call in site.library_calls.iter().filter(|c| !size_query(c)) {
         let mut op = op(call);
         let same = out.iter().filter(|o| o.name.split(" #").next() == Some(call.name.as_str())).count();
         if same > 0 {
@@ -21,6 +21,14 @@ pub fn library_ops(site: &LaunchSite) -> Vec<TorchOp> {
         out.push(op);
     }
     out
+}
+
+/// A CUB call passed no scratch (`nullptr`): the two-call pattern's first call, which only
+/// asks how much scratch the second needs and does no work.
+fn size_query(call: &LibraryCall) -> bool {
+    let null =
+        |a: &str| matches!(a.trim_start_matches("(void*)").trim_start_matches("(void *)"), "nullptr" | "NULL" | "0");
+    call.name.contains("cub::") && call.args.first().is_some_and(|a| null(a.trim()))
 }
 
 /// Whether kforecast knows the work of the library call `name` (see [`library_ops`]).
@@ -249,6 +257,11 @@ mod tests {
         assert_eq!((o.work, o.writes), (Work::Sort, Size::Fill("v.size()".into())));
         let o = op(&call("cub::DeviceReduce::Sum", &["d_temp", "temp_bytes", "d_in", "d_out", "n"]));
         assert_eq!((o.reads, o.writes), (vec![Size::Fill("(n)".into())], Size::One));
+        // The two-call pattern's query (no scratch yet) does no work.
+        let query = call("cub::DeviceRadixSort::SortKeys", &["nullptr", "bytes", "in", "out", "n"]);
+        let sort = call("cub::DeviceRadixSort::SortKeys", &["temp", "bytes", "in", "out", "n"]);
+        let site = LaunchSite { library_calls: vec![query, sort], ..LaunchSite::default() };
+        assert_eq!(library_ops(&site).len(), 1);
         // On the host, or a library call nothing here knows: work unknown.
         assert_eq!(op(&call("thrust::reduce", &["thrust::host", "a", "a + n"])).work, Work::Unknown);
         assert_eq!(op(&call("cufftExecC2C", &["plan", "a", "b", "CUFFT_FORWARD"])).work, Work::Unknown);
