@@ -194,6 +194,14 @@ pub fn definition_value(kind: HelperKind, text: &str) -> &str {
                 return value.trim().trim_end_matches(';').trim();
             }
         }
+        // `constexpr int M{1025};`: a brace initialiser of one value.
+        if let Some((head, rest)) = text.split_once('{') {
+            let value = rest.trim().trim_end_matches(';').trim().strip_suffix('}').unwrap_or_default().trim();
+            let named = head.trim_end().ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
+            if named && !head.contains('(') && !value.is_empty() && !value.contains([',', '{', ';']) {
+                return value;
+            }
+        }
     }
     text
 }

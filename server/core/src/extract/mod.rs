@@ -451,6 +451,20 @@ pub(crate) fn substitute(text: &str, name: &str, with: &str) -> String {
 }
 
 /// Collapses runs of whitespace so launch texts compare by meaning, not layout.
+/// The value a brace initialiser gives a declared name of type `ty`: `int n{1024}` its one
+/// value, `dim3 block{32, 8}` the constructor it stands for (`dim3(32, 8)`, as `dim3
+/// block(32, 8)` is read); `None` for anything else (an array's or a struct's list).
+pub(crate) fn brace_value(ty: &str, list: &str) -> Option<String> {
+    let inner = list.trim().strip_prefix('{')?.strip_suffix('}')?.trim();
+    if inner.is_empty() || inner.contains('{') {
+        return None;
+    }
+    if !inner.contains(',') {
+        return Some(inner.to_string());
+    }
+    (ty.trim() == "dim3").then(|| format!("dim3({inner})"))
+}
+
 pub(crate) fn squash(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut space = false;

@@ -345,7 +345,11 @@ impl<T: Text + ?Sized> Reader<'_, T> {
                 Some(v) if matches!(v.kind(), "argument_list" | "parameter_list") => {
                     self.initial(&st.values, format!("{ty}{}", self.squashed(v)))
                 }
-                Some(v) if v.kind() == "initializer_list" => Value::Unknown,
+                // `int n{1024};`, `dim3 block{32, 8};`
+                Some(v) if v.kind() == "initializer_list" => match super::brace_value(&ty, &self.squashed(v)) {
+                    Some(value) => self.initial(&st.values, value),
+                    None => Value::Unknown,
+                },
                 Some(v) => self.initial(&st.values, self.squashed(v)),
                 None => Value::Unknown,
             };

@@ -307,6 +307,9 @@ pub(in crate::extract) fn host_locals(node: Node, src: &SourceText, at: usize) -
             let value_text = squash(&node_text(value, src));
             let value_text = if matches!(value.kind(), "argument_list" | "parameter_list") {
                 format!("{ty}{value_text}")
+            } else if value.kind() == "initializer_list" {
+                // `constexpr int BM{64};`, `dim3 block{32, 8};`
+                crate::extract::brace_value(&ty, &value_text).unwrap_or(value_text)
             } else {
                 value_text
             };

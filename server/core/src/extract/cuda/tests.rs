@@ -244,6 +244,29 @@ fn the_size_of_a_type_alias_is_the_size_of_the_type_it_names() {
 }
 
 #[test]
+fn brace_initialised_sizes_are_read_like_assigned_ones() {
+    // Modern C++'s `constexpr int M{1025};` at file level and in the launcher, and a
+    // `dim3 block{32, 8}`: the same sizes as `= 1025` and `block(32, 8)`.
+    let braced = "constexpr int M{4096};\n\
+                  __global__ void k(const float* a, float* b) {\n\
+                  \x20 int i = blockIdx.x * blockDim.x * blockDim.y + threadIdx.y * 32 + threadIdx.x;\n\
+                  \x20 if (i < M) b[i] = a[i];\n}\n\
+                  void run(const float* a, float* b) {\n\
+                  \x20 constexpr unsigned int PER_BLOCK{256};\n\
+                  \x20 dim3 block{32, 8};\n\
+                  \x20 k<<<M / PER_BLOCK, block>>>(a, b);\n}\n";
+    let assigned = braced
+        .replace("M{4096}", "M = 4096")
+        .replace("PER_BLOCK{256}", "PER_BLOCK = 256")
+        .replace("block{32, 8}", "block(32, 8)");
+    let profile = |src: &str| crate::features::profile(extract_text(Language::Cuda, src).kernel("k").expect("kernel"));
+    let (p, q) = (profile(braced), profile(&assigned));
+    assert!(p.assumed.is_empty(), "{:?}", p.assumed);
+    assert_eq!((p.features.block_threads, p.features.blocks), (256.0, 16.0));
+    assert_eq!((p.features.load_bytes, p.features.blocks), (q.features.load_bytes, q.features.blocks));
+}
+
+#[test]
 fn a_launch_through_a_local_holding_a_kernel_is_that_kernels_launch() {
     // A benchmark harness's style: the step's kernel is picked into a local, then launched.
     let src = r#"
