@@ -433,7 +433,9 @@ pub(super) fn input(node: Node, src: &SourceText, m: &Module, locals: &HashMap<S
                     }
                 }
             };
-            let dims: Vec<PyValue> = dims.into_iter().map(|d| value(d, src, m)).collect();
+            // `torch.rand(batch_size, *input_shape)`: a tuple's dimensions in place.
+            let dims: Vec<PyValue> =
+                dims.into_iter().flat_map(|d| splat(d, src, m, locals)).map(|d| value(d, src, m)).collect();
             if dims.is_empty() {
                 return PyValue::Unknown;
             }
@@ -441,7 +443,42 @@ pub(super) fn input(node: Node, src: &SourceText, m: &Module, locals: &HashMap<S
                 dims.into_iter().map(|d| if let PyValue::Value(v) = d { v } else { "?".to_string() }).collect(),
             )
         }
+        // `torch.rand(n) * scale`, `torch.randn(n) + 1`: the tensor operand's shape (a
+        // number's arithmetic stays a number).
+        "binary_operator" => match value(node, src, m) {
+            PyValue::Unknown => ["left", "right"]
+                .iter()
+                .filter_map(|side| node.child_by_field_name(side))
+                .map(|side| input(side, src, m, locals, depth + 1))
+                .find(|v| matches!(v, PyValue::Shape(_)))
+                .unwrap_or(PyValue::Unknown),
+            v => v,
+        },
+        "parenthesized_expression" => match node.named_child(0) {
+            Some(inner) => input(inner, src, m, locals, depth + 1),
+            None => PyValue::Unknown,
+        },
         _ => value(node, src, m),
+    }
+}
+
+/// A dimension as written, or the dimensions a starred tuple stands for (`*input_shape`,
+/// a local or module-level tuple or list).
+fn splat<'t>(d: Node<'t>, src: &SourceText, m: &Module<'t>, locals: &HashMap<String, Node<'t>>) -> Vec<Node<'t>> {
+    if d.kind() != "list_splat" {
+        return vec![d];
+    }
+    let Some(inner) = d.named_child(0) else { return vec![d] };
+    let held = match inner.kind() {
+        "identifier" => {
+            let name = node_text(inner, src);
+            locals.get(name.as_ref()).or_else(|| m.assigns.get(name.as_ref())).copied()
+        }
+        _ => Some(inner),
+    };
+    match held {
+        Some(t) if matches!(t.kind(), "tuple" | "list") => children(t),
+        _ => vec![d],
     }
 }
 

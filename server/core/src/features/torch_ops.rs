@@ -11,7 +11,7 @@ pub mod library;
 mod parse;
 
 use crate::kernel::LaunchSite;
-pub use cost::{profile, Work};
+pub use cost::{profile, Work, HOST_SYNC};
 use kinds::{kind, Kind, NOT_OPS, QUERIES, TENSOR_ATTRS};
 use parse::Expr;
 use std::collections::{BTreeMap, BTreeSet};

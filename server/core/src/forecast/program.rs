@@ -199,12 +199,6 @@ pub fn forecast_program(
 /// apart by their kernels: which of them run may differ. `None` where a kernel's text
 /// changed, or each is launched from as many places (an edit of a launch's configuration).
 fn launched_elsewhere(base: &[Kernel], candidate: &[Kernel]) -> Option<String> {
-    let body = |k: &Kernel| (k.name.clone(), k.normalized_hash, k.helpers.iter().map(|h| h.hash).collect::<Vec<_>>());
-    let bodies = |ks: &[Kernel]| {
-        let mut v: Vec<_> = ks.iter().map(body).collect();
-        v.sort_by(|a, b| a.0.cmp(&b.0));
-        v
-    };
     if base.len() < 2 || bodies(base) != bodies(candidate) {
         return None;
     }
@@ -229,6 +223,15 @@ fn launched_elsewhere(base: &[Kernel], candidate: &[Kernel]) -> Option<String> {
     })
 }
 
+/// Each kernel's name, normalised code and helpers, by name: what two versions share where
+/// only the code around their kernels changed. Empty for no kernel.
+fn bodies(ks: &[Kernel]) -> Vec<(String, crate::hash::ContentHash, Vec<crate::hash::ContentHash>)> {
+    let mut v: Vec<_> =
+        ks.iter().map(|k| (k.name.clone(), k.normalized_hash, k.helpers.iter().map(|h| h.hash).collect())).collect();
+    v.sort_by(|a, b| a.0.cmp(&b.0));
+    v
+}
+
 /// The kernels a run of a program launches: where it launches some of its kernels itself,
 /// the others (a chapter's other steps, an older version kept beside, a `@triton.jit`
 /// helper) do not run as launches of their own; where it launches none (a file of kernels
@@ -242,12 +245,23 @@ fn launched(kernels: &[Kernel]) -> Vec<Kernel> {
     }
 }
 
-/// `pf`, forecast from the kernels of two program texts in `language`: where it found them
-/// the same but the code around them differs (the line choosing which function runs, what it
-/// is passed), what runs may differ too, so it is no longer claimed surely the same.
-pub fn with_code_around(mut pf: ProgramForecast, language: Language, base: &str, candidate: &str) -> ProgramForecast {
+/// `pf`, forecast from the kernels of two program texts in `language` (each with its
+/// kernels): where it found them the same, or claims the same speed of several kernels whose
+/// code is unchanged, but the code around them differs (the line choosing which function runs, what
+/// it is passed), what runs may differ too, so it is no longer claimed surely the same. (A
+/// torch extension binding every step's launcher, whose entry runs one: every kernel may
+/// run in both versions, read the same.)
+pub fn with_code_around(
+    mut pf: ProgramForecast,
+    language: Language,
+    (base, base_kernels): (&str, &[Kernel]),
+    (candidate, candidate_kernels): (&str, &[Kernel]),
+) -> ProgramForecast {
     let normalized = |text| crate::search::rewrite::normalized(text, language);
-    if !pf.forecast.identical || normalized(base) == normalized(candidate) {
+    let same_bodies = pf.forecast.claim == super::Claim::Same
+        && base_kernels.len() > 1
+        && bodies(base_kernels) == bodies(candidate_kernels);
+    if !(pf.forecast.identical || same_bodies) || normalized(base) == normalized(candidate) {
         return pf;
     }
     let mut f = Forecast::from_log2_normal(0.0, 1.0, &pf.forecast.forecaster, Vec::new());
@@ -337,6 +351,48 @@ mod tests {
     }
 
     #[test]
+    fn a_torch_extension_whose_entry_runs_another_step_is_not_claimed_the_same() {
+        // Every step's launcher bound for Python (so each may run), the entry running one
+        // step through a switch: the kernels read the same in both versions.
+        let f = TrainedForecaster::shipped().expect("model");
+        let module = |ver: u32| {
+            format!(
+                "__global__ void row(const float* a, float* b, int n) {{ int i = blockIdx.x * 256 + threadIdx.x; \
+                 if (i < n) b[i] = a[(i * 33) % n]; }}\n\
+                 __global__ void tile(const float* a, float* b, int n) {{ int i = blockIdx.x * 256 + threadIdx.x; \
+                 if (i < n) b[i] = 2.0f * a[i]; }}\n\
+                 void launch_row(const float* a, float* b, int n) {{ row<<<(n + 255) / 256, 256>>>(a, b, n); }}\n\
+                 void launch(const float* a, float* b, int n, int ver) {{ switch (ver) {{ \
+                 case 0: tile<<<(n + 255) / 256, 256>>>(a, b, n); break; \
+                 case 1: row<<<(n + 255) / 256, 256>>>(a, b, n); break; }} }}\n\
+                 torch::Tensor run(torch::Tensor x, torch::Tensor y) {{ \
+                 launch(x.data_ptr<float>(), y.data_ptr<float>(), 1 << 24, {ver}); return y; }}\n"
+            )
+        };
+        let (b, c) = (module(0), module(1));
+        let (kb, kc) = (kernels(&b), kernels(&c));
+        let pf = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &kb, &kc);
+        // Every kernel may run in both: read alike, they are claimed the same speed.
+        assert_eq!(pf.forecast.claim, crate::forecast::Claim::Same, "{:?}", pf.forecast);
+        let after = with_code_around(pf, Language::Cuda, (&b, &kb), (&c, &kc)).forecast;
+        assert!(after.confidence <= crate::forecast::trained::FLIP_CAP, "{after:?}");
+        assert!(after.reasons[0].contains("code around them"), "{:?}", after.reasons);
+        // One kernel whose launcher changed is forecast as such (a launch configuration).
+        let one = |block: u32| {
+            format!(
+                "__global__ void row(const float* a, float* b, int n) {{ int i = blockIdx.x * blockDim.x + threadIdx.x; \
+                 if (i < n) b[i] = a[i]; }}\n\
+                 void run(const float* a, float* b) {{ int n = 1 << 24; row<<<n / {block}, {block}>>>(a, b, n); }}\n"
+            )
+        };
+        let (b, c) = (one(256), one(512));
+        let (kb, kc) = (kernels(&b), kernels(&c));
+        let pf = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &kb, &kc);
+        let before = pf.forecast.confidence;
+        assert_eq!(with_code_around(pf, Language::Cuda, (&b, &kb), (&c, &kc)).forecast.confidence, before);
+    }
+
+    #[test]
     fn the_same_kernels_run_by_other_code_are_not_claimed_the_same() {
         // A module keeping two ways to run, the line choosing one changed.
         let f = TrainedForecaster::shipped().expect("model");
@@ -351,7 +407,7 @@ mod tests {
         let forecast = |b: &str, c: &str| {
             let (kb, kc) = (extract_text(Language::Triton, b).kernels, extract_text(Language::Triton, c).kernels);
             let pf = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &kb, &kc);
-            with_code_around(pf, Language::Triton, b, c).forecast
+            with_code_around(pf, Language::Triton, (b, &kb), (c, &kc)).forecast
         };
         let (fast, slow) = (module("fast"), module("slow"));
         let other = forecast(&slow, &fast);

@@ -88,7 +88,12 @@ pub fn program_around(
     candidate: &LoadedFile,
 ) -> kforecast_core::forecast::ProgramForecast {
     let language = Language::from_path(&base.path).unwrap_or(Language::Cuda);
-    kforecast_core::forecast::with_code_around(pf, language, &base.text, &candidate.text)
+    kforecast_core::forecast::with_code_around(
+        pf,
+        language,
+        (&base.text, &base.kernels),
+        (&candidate.text, &candidate.kernels),
+    )
 }
 
 /// `file` read again with the inputs `other` gives, where it is a Python program that

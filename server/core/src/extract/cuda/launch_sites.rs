@@ -136,6 +136,9 @@ pub(in crate::extract) fn library_call_at(call: Node, src: &SourceText) -> Optio
 pub(in crate::extract) fn library_call(function: &str) -> Option<String> {
     let name = function.trim().trim_start_matches("::");
     let name = name.split('<').next().unwrap_or(name).trim();
+    if let Some(sync) = host_sync(name) {
+        return Some(sync);
+    }
     let device_wide = name.starts_with("cub::Device") || name.starts_with("hipcub::Device");
     if !device_wide && !LIBRARY_PREFIXES.iter().any(|p| name.starts_with(p)) {
         return None;
@@ -149,6 +152,30 @@ pub(in crate::extract) fn library_call(function: &str) -> Option<String> {
             .iter()
             .any(|w| last.starts_with(w));
     (!setup && !thrust_helper && last.len() > 1).then(|| name.to_string())
+}
+
+/// Host calls that wait for the GPU or for the driver, whose latency a run of the launching
+/// function pays (see `features::torch_ops::library::HOST_SYNC`).
+pub(crate) const HOST_SYNCS: [&str; 9] = [
+    "cudaDeviceSynchronize",
+    "cudaStreamSynchronize",
+    "cudaEventSynchronize",
+    "cudaMemcpy",
+    "cudaMemcpy2D",
+    "cudaMalloc",
+    "cudaFree",
+    "cudaMallocHost",
+    "cudaFreeHost",
+];
+
+/// The host sync a callee is: one of [`HOST_SYNCS`], or a tensor's `.item()` (a copy to the
+/// host, which waits for the GPU), named `.item`.
+fn host_sync(name: &str) -> Option<String> {
+    if HOST_SYNCS.contains(&name) {
+        return Some(name.to_string());
+    }
+    let method = name.rsplit_once('.').map(|(_, m)| m)?;
+    (method == "item").then(|| ".item".to_string())
 }
 
 /// The launch of `callee` by the call `at` in `item`, its configuration (grid, block, shared

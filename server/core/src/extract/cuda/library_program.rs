@@ -58,7 +58,9 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
             }
             !launches
         });
-        if !launches && !calls.is_empty() {
+        // A function that only allocates, copies or waits runs no library's work.
+        let work = calls.iter().any(|c: &LibraryCall| !crate::features::torch_ops::library::is_host_sync(&c.name));
+        if !launches && work {
             callers.push((n, name, calls));
         }
         false
@@ -90,7 +92,13 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
     let name_node = function_declarator(def).and_then(|d| d.child_by_field_name("declarator")).unwrap_or(def);
     let mut k = Kernel {
         // Named for what it runs (`cublasSgemm`, `thrust::sort + thrust::reduce`).
-        name: site.library.join(" + "),
+        name: site
+            .library
+            .iter()
+            .filter(|n| !crate::features::torch_ops::library::is_host_sync(n))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" + "),
         language: Language::Cuda,
         range: node_range(def),
         name_range: node_range(name_node),
@@ -149,7 +157,9 @@ mod tests {
             }\n";
         let k = library_program(text, false).expect("a library program");
         assert_eq!(k.name, "cub::DeviceReduce::Sum");
-        assert_eq!(k.launches[0].library_calls.len(), 1);
+        let calls: Vec<&str> = k.launches[0].library_calls.iter().map(|c| c.name.as_str()).collect();
+        // The scratch's allocation is a wait of its own.
+        assert_eq!(calls, ["cub::DeviceReduce::Sum", "cudaMalloc"]);
         // A file of kernels and no entry point is its kernels' program, not its calls'.
         assert!(library_program(&text.replace("extern \"C\" ", ""), true).is_none());
     }

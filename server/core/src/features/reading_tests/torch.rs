@@ -291,6 +291,24 @@ fn a_pytorch_only_program_is_read_as_its_torch_launches() {
 }
 
 #[test]
+fn kernelbench_inputs_with_a_starred_shape_and_a_scale_are_sized() {
+    // KernelBench's level-1 style: `torch.rand(batch_size, *input_shape) * scale`.
+    let src = "import torch\nimport torch.nn as nn\n\n\
+               class Model(nn.Module):\n    def forward(self, predictions, targets):\n        \
+               return torch.mean((predictions - targets) ** 2)\n\n\
+               batch_size = 4096\ninput_shape = (4096,)\n\n\
+               def get_inputs():\n    scale = torch.rand(())\n    \
+               return [torch.rand(batch_size, *input_shape) * scale, torch.rand(batch_size, *input_shape)]\n";
+    let k = crate::extract::torch_program(src).expect("a torch program");
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let p = EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile");
+    assert!(p.assumed.is_empty(), "get_inputs() sizes it: {:?}", p.assumed);
+    // subtract (two reads), square, mean: four reads of 4096 x 4096 floats.
+    let matrix = 4096.0 * 4096.0 * 4.0;
+    assert!((0.99..1.01).contains(&(p.features.load_bytes / (4.0 * matrix))), "{:?}", p.features);
+}
+
+#[test]
 fn a_pytorch_reference_against_a_fused_kernel_is_forecast_faster() {
     use crate::forecast::{forecast_program, PairingDoubt, TrainedForecaster};
     let base = vec![crate::extract::torch_program(TORCH_SOFTMAX).expect("a torch program")];

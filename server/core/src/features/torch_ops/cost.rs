@@ -13,6 +13,9 @@ use crate::kernel::Language;
 pub enum Work {
     /// Flops per element of the largest tensor it touches.
     PerElement(f64),
+    /// A host call that waits for the GPU or the driver (`cudaDeviceSynchronize()`, a
+    /// tensor's `.item()`, `cudaMalloc`): no work on the GPU, [`HOST_SYNC`] of latency.
+    HostSync,
     /// A library GEMM (`cublasSgemm`) whose operands are sized from its m, n and k: reads
     /// M×K and K×N, writes M×N, so 2·M·N·K = 2·√(|A|·|B|·|C|) flops, costed as [`Work::Matmul`].
     Gemm,
@@ -38,6 +41,11 @@ pub enum Work {
     Launch,
 }
 
+/// What a host sync costs, in launch latencies: about 10 µs on an H100 host (a
+/// synchronisation's round trip, a small copy to the host, a driver allocation), where a
+/// launch is 3 µs.
+pub const HOST_SYNC: f64 = 3.0;
+
 /// Fraction of the peak a library kernel (cuBLAS, a flash attention kernel) sustains.
 const LIBRARY_EFFICIENCY: f64 = 0.7;
 
@@ -53,6 +61,13 @@ const FACTOR_EFFICIENCY: f64 = 0.25;
 /// op of unknown work costs its launch alone and counts as a guess; one on a slice whose
 /// bounds are known only at run time is costed at the whole tensor, a guess too.
 pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) -> Profile {
+    if op.work == Work::HostSync {
+        // A round trip to the host: the GPU idles for it, as for a launch's latency.
+        let features = Features { launches: 1.0, ..Features::default() };
+        let overhead = HOST_SYNC * rates.launch;
+        let cost = Cost { overhead, efficiency: 0.9, ..Cost::default() }.combine();
+        return Profile { language: Language::Cuda, features, cost, guesses: 0, assumed: Vec::new() };
+    }
     if op.work == Work::Unknown {
         let features = Features { launches: 1.0, ..Features::default() };
         let cost = Cost { efficiency: 0.9, ..Cost::default() }.combine();
@@ -76,7 +91,7 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
             per * first * order
         }
         Work::Sort => first * first.min(order_of_rows(op, env, first)).max(2.0).log2(),
-        Work::Unknown => 0.0,
+        Work::Unknown | Work::HostSync => 0.0,
     };
     let (load, store) = (read * elem, written * elem);
     let features = Features {

@@ -9,10 +9,15 @@
 use super::{Size, TorchOp, Work};
 use crate::kernel::{LaunchSite, LibraryCall};
 
-/// The library calls of a launch's function as operations, in the order written.
+/// The library calls of a launch's function as operations, in the order written; with the
+/// host syncs it makes (`cudaDeviceSynchronize()`, `x.item<float>()`, `cudaMalloc`), each a
+/// wait of [`super::HOST_SYNC`], except in a `main`, whose timing is the author's own (around
+/// its kernels, not its allocations and copies).
 pub fn library_ops(site: &LaunchSite) -> Vec<TorchOp> {
     let mut out: Vec<TorchOp> = Vec::new();
-    for call in site.library_calls.iter().filter(|c| !size_query(c)) {
+    let main = site.host_name == "main";
+    let counted = |c: &&LibraryCall| !(size_query(c) || (main && is_host_sync(&c.name)));
+    for call in site.library_calls.iter().filter(counted) {
         let mut op = op(call);
         let same = out.iter().filter(|o| o.name.split(" #").next() == Some(call.name.as_str())).count();
         if same > 0 {
@@ -29,6 +34,12 @@ fn size_query(call: &LibraryCall) -> bool {
     let null =
         |a: &str| matches!(a.trim_start_matches("(void*)").trim_start_matches("(void *)"), "nullptr" | "NULL" | "0");
     call.name.contains("cub::") && call.args.first().is_some_and(|a| null(a.trim()))
+}
+
+/// Whether `name` is a host call that waits for the GPU or the driver (see
+/// `extract::cuda::launch_sites::HOST_SYNCS`), not a library's work.
+pub fn is_host_sync(name: &str) -> bool {
+    name == ".item" || name.starts_with("cuda")
 }
 
 /// Whether kforecast knows the work of the library call `name` (see [`library_ops`]).
@@ -63,6 +74,9 @@ pub fn element_size(site: &LaunchSite) -> Option<f64> {
 fn op(call: &LibraryCall) -> TorchOp {
     let name = call.name.as_str();
     let unknown = || TorchOp { name: name.to_string(), reads: Vec::new(), writes: Size::Unknown, work: Work::Unknown };
+    if is_host_sync(name) {
+        return TorchOp { name: name.to_string(), reads: Vec::new(), writes: Size::One, work: Work::HostSync };
+    }
     let read = if let Some(f) = name.strip_prefix("cublas") {
         cublas(f.trim_end_matches("_v2"), &call.args)
     } else if let Some(f) = name.strip_prefix("thrust::") {
@@ -266,5 +280,24 @@ mod tests {
         assert_eq!(op(&call("thrust::reduce", &["thrust::host", "a", "a + n"])).work, Work::Unknown);
         assert_eq!(op(&call("cufftExecC2C", &["plan", "a", "b", "CUFFT_FORWARD"])).work, Work::Unknown);
         assert!(costed("cublasSgemm") && costed("thrust::reduce") && !costed("cufftExecC2C"));
+    }
+
+    #[test]
+    fn a_launchers_waits_for_the_gpu_are_costed_outside_main() {
+        // An LLM-written torch extension's `cudaDeviceSynchronize()` and `total.item<float>()`.
+        let src = "__global__ void k(float* x) { x[threadIdx.x] = 0.0f; }\n\
+                   torch::Tensor run(torch::Tensor x) {\n\
+                     k<<<1, 256>>>(x.data_ptr<float>());\n\
+                     cudaDeviceSynchronize();\n\
+                     float total = x.item<float>();\n\
+                     return x;\n}\n";
+        let ex = crate::extract::extract_text(crate::kernel::Language::Cuda, src);
+        let site = &ex.kernels[0].launches[0];
+        let ops = library_ops(site);
+        assert_eq!(ops.iter().map(|o| o.name.as_str()).collect::<Vec<_>>(), ["cudaDeviceSynchronize", ".item"]);
+        assert!(ops.iter().all(|o| o.work == Work::HostSync));
+        // A `main` times its kernels itself: its allocations and copies are not the run's.
+        let in_main = LaunchSite { host_name: "main".into(), ..site.clone() };
+        assert!(library_ops(&in_main).is_empty());
     }
 }
