@@ -148,11 +148,40 @@ pub(in crate::extract) fn library_call(function: &str) -> Option<String> {
         .iter()
         .any(|w| last.contains(w));
     let thrust_helper = name.starts_with("thrust::")
-        && ["raw_pointer_cast", "device_pointer_cast", "make_", "placeholders", "device_vector", "host_vector"]
+        && (["raw_pointer_cast", "device_pointer_cast", "make_", "placeholders", "device_vector", "host_vector"]
             .iter()
-            .any(|w| last.starts_with(w));
+            .any(|w| last.starts_with(w))
+            || THRUST_OBJECTS.contains(&last)
+            || last.ends_with("_iterator"));
     (!setup && !thrust_helper && last.len() > 1).then(|| name.to_string())
 }
+
+/// Thrust's function objects and value types, made in a call's arguments
+/// (`thrust::plus<float>()`), not algorithms that run.
+const THRUST_OBJECTS: [&str; 22] = [
+    "plus",
+    "minus",
+    "multiplies",
+    "divides",
+    "modulus",
+    "negate",
+    "maximum",
+    "minimum",
+    "equal_to",
+    "not_equal_to",
+    "less",
+    "greater",
+    "less_equal",
+    "greater_equal",
+    "logical_and",
+    "logical_or",
+    "logical_not",
+    "identity",
+    "square",
+    "device_ptr",
+    "pair",
+    "tuple",
+];
 
 /// Host calls that wait for the GPU or for the driver, whose latency a run of the launching
 /// function pays (see `features::torch_ops::library::HOST_SYNC`).

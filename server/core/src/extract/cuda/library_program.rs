@@ -146,6 +146,20 @@ mod tests {
     }
 
     #[test]
+    fn a_thrust_functor_in_the_arguments_is_no_call_of_its_own() {
+        let text = "#include <thrust/reduce.h>\n\
+            extern \"C\" void kf_run(float* in, float* out, int n) {\n\
+              thrust::device_ptr<float> b(in), e(in + n);\n\
+              float s = thrust::reduce(b, e, 0.0f, thrust::plus<float>());\n\
+              cudaMemcpy(out, &s, sizeof(float), cudaMemcpyHostToDevice);\n\
+            }\n";
+        let k = library_program(text, false).expect("a library program");
+        assert_eq!(k.name, "thrust::reduce");
+        let calls: Vec<&str> = k.launches[0].library_calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(calls, ["thrust::reduce", "cudaMemcpy"]);
+    }
+
+    #[test]
     fn cubs_two_call_pattern_is_one_call_and_unreached_functions_are_left_out() {
         let text = "#include <cub/cub.cuh>\n\
             void unused(float* a, int n) { thrust::sort(thrust::device, a, a + n); }\n\

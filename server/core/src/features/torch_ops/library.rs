@@ -9,8 +9,8 @@
 use super::{Size, TorchOp, Work};
 use crate::kernel::{LaunchSite, LibraryCall};
 
-/// The library calls of a launch's function as operations, in the order written; with the
-/// host syncs it makes (`cudaDeviceSynchronize()`, `x.item<float>()`, `cudaMalloc`), each a
+/// The library calls of a launch's function as operations, in the order written (a Thrust
+/// algorithm's own waits after it, see [`thrust_waits`]); with the host syncs it makes (`cudaDeviceSynchronize()`, `x.item<float>()`, `cudaMalloc`), each a
 /// wait of [`super::HOST_SYNC`], except in a `main`, whose timing is the author's own (around
 /// its kernels, not its allocations and copies).
 pub fn library_ops(site: &LaunchSite) -> Vec<TorchOp> {
@@ -23,9 +23,50 @@ pub fn library_ops(site: &LaunchSite) -> Vec<TorchOp> {
         if same > 0 {
             op.name = format!("{} #{}", call.name, same + 1);
         }
+        // Thrust's own waits: its scratch allocated and freed in the call, and a result
+        // copied back to the host.
+        let waits = thrust_waits(&call.name).filter(|_| op.work != Work::Unknown && !main).unwrap_or(0);
+        let name = op.name.clone();
         out.push(op);
+        for k in 1..=waits {
+            out.push(TorchOp {
+                name: format!("{name} wait {k}"),
+                reads: Vec::new(),
+                writes: Size::One,
+                work: Work::HostSync,
+            });
+        }
     }
     out
+}
+
+/// The host waits a Thrust algorithm makes by itself (its default allocator's scratch,
+/// `cudaMalloc` and `cudaFree` in the call; a value returned to the host): two for a
+/// reduction, one for a scan, a sort or a compaction, none for a plain transform or copy.
+fn thrust_waits(name: &str) -> Option<u32> {
+    let f = name.strip_prefix("thrust::")?;
+    Some(match f {
+        "reduce" | "count" | "count_if" | "transform_reduce" | "inner_product" | "min_element" | "max_element"
+        | "minmax_element" | "find" | "find_if" | "all_of" | "any_of" | "none_of" | "is_sorted" | "equal" => 2,
+        "inclusive_scan"
+        | "exclusive_scan"
+        | "transform_inclusive_scan"
+        | "transform_exclusive_scan"
+        | "inclusive_scan_by_key"
+        | "exclusive_scan_by_key"
+        | "reduce_by_key"
+        | "sort"
+        | "stable_sort"
+        | "sort_by_key"
+        | "stable_sort_by_key"
+        | "copy_if"
+        | "remove_if"
+        | "remove_copy_if"
+        | "unique"
+        | "unique_copy"
+        | "partition" => 1,
+        _ => 0,
+    })
 }
 
 /// A CUB call passed no scratch (`nullptr`): the two-call pattern's first call, which only
@@ -280,6 +321,12 @@ mod tests {
         assert_eq!(op(&call("thrust::reduce", &["thrust::host", "a", "a + n"])).work, Work::Unknown);
         assert_eq!(op(&call("cufftExecC2C", &["plan", "a", "b", "CUFFT_FORWARD"])).work, Work::Unknown);
         assert!(costed("cublasSgemm") && costed("thrust::reduce") && !costed("cufftExecC2C"));
+        // Thrust waits for its own scratch, and a reduction for its value on the host.
+        let waits = |name: &str| {
+            let site = LaunchSite { library_calls: vec![call(name, &["a", "a + n"])], ..LaunchSite::default() };
+            library_ops(&site).iter().filter(|o| o.work == Work::HostSync).count()
+        };
+        assert_eq!((waits("thrust::reduce"), waits("thrust::sort"), waits("thrust::transform")), (2, 1, 0));
     }
 
     #[test]
