@@ -111,14 +111,11 @@ pub struct LaunchSite {
     /// it runs where each holds.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub taken: Vec<Branch>,
-    /// Calls into GPU libraries whose work kforecast does not cost (`cublasSgemm`,
-    /// `cudnnConvolutionForward`, `thrust::sort`, `cub::DeviceScan::…`) in the launching
-    /// function, in the order written.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub library: Vec<String>,
-    /// The same calls with their arguments as written (each distinct call once: CUB's
-    /// two-call pattern, a size query then the work, is one), which the library's work is
-    /// costed from where kforecast knows it (see `features::torch_ops::library`).
+    /// Calls into GPU libraries (`cublasSgemm`, `cudnnConvolutionForward`, `thrust::sort`,
+    /// `cub::DeviceScan::…`) and host syncs in the launching function, with their arguments,
+    /// in the order written (each distinct call once: CUB's two-call pattern, a size query
+    /// then the work, is one); the library's work is costed from them where kforecast knows
+    /// it (see `features::torch_ops::library`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub library_calls: Vec<LibraryCall>,
     /// The launching function is not reached from the file's entry points (`main`, an
@@ -139,6 +136,40 @@ pub struct LibraryCall {
     pub name: String,
     /// Its argument texts, in order.
     pub args: Vec<String>,
+}
+
+impl LaunchSite {
+    /// The distinct names of its library calls, in the order written.
+    pub fn library_names(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for call in &self.library_calls {
+            if !out.contains(&call.name.as_str()) {
+                out.push(&call.name);
+            }
+        }
+        out
+    }
+}
+
+/// Host calls that wait for the GPU or for the driver, whose latency a run of the launching
+/// function pays (see `features::torch_ops::HOST_SYNC`); a tensor's `.item()` (a copy to
+/// the host) is one too, named `.item`.
+pub const HOST_SYNCS: [&str; 9] = [
+    "cudaDeviceSynchronize",
+    "cudaStreamSynchronize",
+    "cudaEventSynchronize",
+    "cudaMemcpy",
+    "cudaMemcpy2D",
+    "cudaMalloc",
+    "cudaFree",
+    "cudaMallocHost",
+    "cudaFreeHost",
+];
+
+/// Whether the library call named `name` is a host sync (see [`HOST_SYNCS`]), not a
+/// library's work.
+pub fn is_host_sync(name: &str) -> bool {
+    name == ".item" || HOST_SYNCS.contains(&name)
 }
 
 /// One branch a launch lies in: it runs where `condition` (C's or Python's form) is true
@@ -195,15 +226,23 @@ pub fn definition_value(kind: HelperKind, text: &str) -> &str {
             }
         }
         // `constexpr int M{1025};`: a brace initialiser of one value.
-        if let Some((head, rest)) = text.split_once('{') {
-            let value = rest.trim().trim_end_matches(';').trim().strip_suffix('}').unwrap_or_default().trim();
+        if let Some(open) = text.find('{') {
+            let head = &text[..open];
             let named = head.trim_end().ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_');
-            if named && !head.contains('(') && !value.is_empty() && !value.contains([',', '{', ';']) {
+            let value = brace_single(text[open..].trim().trim_end_matches(';'));
+            if let Some(value) = value.filter(|_| named && !head.contains('(')) {
                 return value;
             }
         }
     }
     text
+}
+
+/// The one value a brace initialiser holds (`{1025}` → `1025`); `None` for an empty list,
+/// several values or a nested list.
+pub(crate) fn brace_single(list: &str) -> Option<&str> {
+    let inner = list.trim().strip_prefix('{')?.strip_suffix('}')?.trim();
+    (!inner.is_empty() && !inner.contains([',', '{', ';'])).then_some(inner)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

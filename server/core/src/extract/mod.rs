@@ -455,14 +455,11 @@ pub(crate) fn substitute(text: &str, name: &str, with: &str) -> String {
 /// value, `dim3 block{32, 8}` the constructor it stands for (`dim3(32, 8)`, as `dim3
 /// block(32, 8)` is read); `None` for anything else (an array's or a struct's list).
 pub(crate) fn brace_value(ty: &str, list: &str) -> Option<String> {
+    if let Some(one) = crate::kernel::brace_single(list) {
+        return Some(one.to_string());
+    }
     let inner = list.trim().strip_prefix('{')?.strip_suffix('}')?.trim();
-    if inner.is_empty() || inner.contains('{') {
-        return None;
-    }
-    if !inner.contains(',') {
-        return Some(inner.to_string());
-    }
-    (ty.trim() == "dim3").then(|| format!("dim3({inner})"))
+    (ty.trim() == "dim3" && !inner.is_empty() && !inner.contains('{')).then(|| format!("dim3({inner})"))
 }
 
 pub(crate) fn squash(text: &str) -> String {

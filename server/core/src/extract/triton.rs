@@ -231,7 +231,6 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
             allocations: BTreeMap::new(),
             trips: super::trips::loop_trips(n, node, src),
             taken: super::branches::branches(n, node, src),
-            library: Vec::new(),
             library_calls: Vec::new(),
             unreached: false,
             reached: false,

@@ -10,7 +10,6 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let first = facts.launches.len();
     let mut cases: Vec<Option<crate::extract::SwitchCase>> = Vec::new();
     // The function's library calls (cuBLAS, Thrust, …), met on the same walk as its launches.
-    let mut library: Vec<String> = Vec::new();
     let mut library_calls: Vec<LibraryCall> = Vec::new();
     walk::preorder(node, |n| {
         if n.kind() != "call_expression" {
@@ -18,13 +17,8 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         }
         let mut cursor = n.walk();
         let Some(config) = n.children(&mut cursor).find(|c| c.kind() == "kernel_call_syntax") else {
-            if let Some(call) = library_call_at(n, src) {
-                if !library.contains(&call.name) {
-                    library.push(call.name.clone());
-                }
-                if !library_calls.contains(&call) {
-                    library_calls.push(call);
-                }
+            if let Some(call) = library_call_at(n, src).filter(|call| !library_calls.contains(call)) {
+                library_calls.push(call);
             }
             if let Some(draft) = api::launch(n, node, src) {
                 facts.launches.push(draft);
@@ -70,7 +64,6 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     });
     mark_block_cases(&mut facts.launches, first, cases);
     for draft in &mut facts.launches[first..] {
-        draft.site.library.clone_from(&library);
         draft.site.library_calls.clone_from(&library_calls);
     }
 }
@@ -183,24 +176,10 @@ const THRUST_OBJECTS: [&str; 22] = [
     "tuple",
 ];
 
-/// Host calls that wait for the GPU or for the driver, whose latency a run of the launching
-/// function pays (see `features::torch_ops::library::HOST_SYNC`).
-pub(crate) const HOST_SYNCS: [&str; 9] = [
-    "cudaDeviceSynchronize",
-    "cudaStreamSynchronize",
-    "cudaEventSynchronize",
-    "cudaMemcpy",
-    "cudaMemcpy2D",
-    "cudaMalloc",
-    "cudaFree",
-    "cudaMallocHost",
-    "cudaFreeHost",
-];
-
-/// The host sync a callee is: one of [`HOST_SYNCS`], or a tensor's `.item()` (a copy to the
-/// host, which waits for the GPU), named `.item`.
+/// The host sync a callee is: one of [`crate::kernel::HOST_SYNCS`], or a tensor's `.item()`
+/// (a copy to the host, which waits for the GPU), named `.item`.
 fn host_sync(name: &str) -> Option<String> {
-    if HOST_SYNCS.contains(&name) {
+    if crate::kernel::HOST_SYNCS.contains(&name) {
         return Some(name.to_string());
     }
     let method = name.rsplit_once('.').map(|(_, m)| m)?;
@@ -242,7 +221,6 @@ pub(super) fn draft_at(
             allocations: BTreeMap::new(),
             trips: crate::extract::trips::loop_trips(at, item, src),
             taken: crate::extract::branches::branches(at, item, src),
-            library: Vec::new(),
             library_calls: Vec::new(),
             unreached: false,
             reached: false,

@@ -59,7 +59,7 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
             !launches
         });
         // A function that only allocates, copies or waits runs no library's work.
-        let work = calls.iter().any(|c: &LibraryCall| !crate::features::torch_ops::library::is_host_sync(&c.name));
+        let work = calls.iter().any(|c: &LibraryCall| !crate::kernel::is_host_sync(&c.name));
         if !launches && work {
             callers.push((n, name, calls));
         }
@@ -80,12 +80,7 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
                 site.locals.entry(k).or_insert(v);
             }
         }
-        for call in calls {
-            if !site.library.contains(&call.name) {
-                site.library.push(call.name.clone());
-            }
-            site.library_calls.push(call.clone());
-        }
+        site.library_calls.extend(calls.iter().cloned());
     }
     let source: String =
         callers.iter().map(|(d, _, _)| node_text(*d, &src).into_owned()).collect::<Vec<_>>().join("\n");
@@ -93,10 +88,9 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
     let mut k = Kernel {
         // Named for what it runs (`cublasSgemm`, `thrust::sort + thrust::reduce`).
         name: site
-            .library
-            .iter()
-            .filter(|n| !crate::features::torch_ops::library::is_host_sync(n))
-            .cloned()
+            .library_names()
+            .into_iter()
+            .filter(|n| !crate::kernel::is_host_sync(n))
             .collect::<Vec<_>>()
             .join(" + "),
         language: Language::Cuda,

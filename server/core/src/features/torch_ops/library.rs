@@ -7,21 +7,26 @@
 //! work: its launch counts, and a pair that differs by it is not claimed surely.
 
 use super::{Size, TorchOp, Work};
-use crate::kernel::{LaunchSite, LibraryCall};
+use crate::kernel::{is_host_sync, LaunchSite, LibraryCall};
+use std::collections::BTreeMap;
 
 /// The library calls of a launch's function as operations, in the order written (a Thrust
-/// algorithm's own waits after it, see [`thrust_waits`]); with the host syncs it makes (`cudaDeviceSynchronize()`, `x.item<float>()`, `cudaMalloc`), each a
-/// wait of [`super::HOST_SYNC`], except in a `main`, whose timing is the author's own (around
-/// its kernels, not its allocations and copies).
+/// algorithm's own waits after it, see [`thrust_waits`]); with the host syncs it makes
+/// (`cudaDeviceSynchronize()`, `x.item<float>()`, `cudaMalloc`), each a wait of
+/// [`super::HOST_SYNC`], except in a `main`, whose timing is the author's own (around its
+/// kernels, not its allocations and copies).
 pub fn library_ops(site: &LaunchSite) -> Vec<TorchOp> {
     let mut out: Vec<TorchOp> = Vec::new();
     let main = site.host_name == "main";
     let counted = |c: &&LibraryCall| !(size_query(c) || (main && is_host_sync(&c.name)));
+    // A call made again with other arguments is a launch of its own: `name #2`.
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
     for call in site.library_calls.iter().filter(counted) {
         let mut op = op(call);
-        let same = out.iter().filter(|o| o.name.split(" #").next() == Some(call.name.as_str())).count();
-        if same > 0 {
-            op.name = format!("{} #{}", call.name, same + 1);
+        let count = seen.entry(call.name.as_str()).or_insert(0);
+        *count += 1;
+        if *count > 1 {
+            op.name = format!("{} #{}", call.name, count);
         }
         // Thrust's own waits: its scratch allocated and freed in the call, and a result
         // copied back to the host.
@@ -75,12 +80,6 @@ fn size_query(call: &LibraryCall) -> bool {
     let null =
         |a: &str| matches!(a.trim_start_matches("(void*)").trim_start_matches("(void *)"), "nullptr" | "NULL" | "0");
     call.name.contains("cub::") && call.args.first().is_some_and(|a| null(a.trim()))
-}
-
-/// Whether `name` is a host call that waits for the GPU or the driver (see
-/// `extract::cuda::launch_sites::HOST_SYNCS`), not a library's work.
-pub fn is_host_sync(name: &str) -> bool {
-    name == ".item" || name.starts_with("cuda")
 }
 
 /// Whether kforecast knows the work of the library call `name` (see [`library_ops`]).
