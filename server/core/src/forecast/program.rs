@@ -167,10 +167,8 @@ pub fn forecast_program(
                 k.name
             )
         });
-        let unknown = unknown_torch_op(&base_ops, &candidate_ops).map(|op| {
-            // A torch operation is named for its assignment (`y = torch.fft.fft`), a library
-            // call for itself (`cufftExecC2C`).
-            let what = if op.contains('.') || !op.starts_with("cu") { "a torch operation" } else { "a library call" };
+        let unknown = unknown_torch_op(&base_ops, &candidate_ops).map(|(op, torch)| {
+            let what = if torch { "a torch operation" } else { "a library call" };
             format!("not sure: `{op}` is {what} whose cost kforecast does not know; measure it on the GPU")
         });
         // A torch program none of whose statements is read as a torch operation is costed
@@ -274,11 +272,16 @@ pub fn with_code_around(
 }
 
 /// A torch operation one version runs and the other does not, whose work is not known.
-fn unknown_torch_op(base: &[TorchOp], candidate: &[TorchOp]) -> Option<String> {
-    let unknown = |ops: &[TorchOp]| -> BTreeSet<String> {
+/// With whether it is a torch operation, named for its assignment (`y = torch.fft.fft`),
+/// or a library call, named for itself (`cufftExecC2C`, `thrust::set_union`).
+fn unknown_torch_op(base: &[TorchOp], candidate: &[TorchOp]) -> Option<(String, bool)> {
+    let unknown = |ops: &[TorchOp]| -> BTreeSet<(String, bool)> {
         ops.iter()
             .filter(|op| op.work == crate::features::torch_ops::Work::Unknown)
-            .map(|op| op.name.rsplit(" = ").next().unwrap_or(&op.name).to_string())
+            .map(|op| match op.name.rsplit_once(" = ") {
+                Some((_, what)) => (what.to_string(), true),
+                None => (op.name.clone(), false),
+            })
             .collect()
     };
     unknown(base).symmetric_difference(&unknown(candidate)).next().cloned()
