@@ -211,9 +211,22 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
                 }
             }
         }
-        let locals = locals.get_or_insert_with(|| host_locals(node, src)).clone();
-        let HostFunction { name: host_name, params: host_params, defaults: host_defaults } =
-            host.get_or_insert_with(|| host_function(node, src)).clone();
+        let item_locals = locals.get_or_insert_with(|| host_locals(node, src));
+        // A class's launch is read in its own method: what another method assigns (a
+        // backward pass's `n = M * twoI`) is not this launch's, while `self.` attributes
+        // and `__init__`'s arguments are the class's.
+        let (locals, HostFunction { name: host_name, params: host_params, defaults: host_defaults }) =
+            match method_of(n, node) {
+                Some(method) => {
+                    let mut own = init_arguments(node, src);
+                    own.extend(
+                        item_locals.iter().filter(|(k, _)| k.starts_with("self.")).map(|(k, v)| (k.clone(), v.clone())),
+                    );
+                    own.extend(host_locals(method, src));
+                    (own, host_function(method, src))
+                }
+                None => (item_locals.clone(), host.get_or_insert_with(|| host_function(node, src)).clone()),
+            };
         let callees = aliased(&callee, &locals);
         let site = LaunchSite {
             range: node_range(n),
@@ -247,6 +260,22 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         }
         true
     });
+}
+
+/// The method of class `item` that `at` lies in (`None` outside a class).
+fn method_of<'t>(at: Node<'t>, item: Node<'t>) -> Option<Node<'t>> {
+    if item.kind() != "class_definition" {
+        return None;
+    }
+    let mut method = None;
+    let mut cur = at.parent();
+    while let Some(n) = cur.filter(|n| *n != item) {
+        if n.kind() == "function_definition" {
+            method = Some(n);
+        }
+        cur = n.parent();
+    }
+    method
 }
 
 /// The kernels a launched name stands for: the name itself, or the kernels a local of

@@ -245,7 +245,7 @@ fn launched(kernels: &[Kernel]) -> Vec<Kernel> {
 
 /// `pf`, forecast from the kernels of two program texts in `language` (each with its
 /// kernels): where it found them the same, or claims the same speed of several kernels whose
-/// code is unchanged, but the code around them differs (the line choosing which function runs, what
+/// code is unchanged (of those the program runs), but the code around them differs (the line choosing which function runs, what
 /// it is passed), what runs may differ too, so it is no longer claimed surely the same. (A
 /// torch extension binding every step's launcher, whose entry runs one: every kernel may
 /// run in both versions, read the same.)
@@ -256,9 +256,9 @@ pub fn with_code_around(
     (candidate, candidate_kernels): (&str, &[Kernel]),
 ) -> ProgramForecast {
     let normalized = |text| crate::search::rewrite::normalized(text, language);
-    let same_bodies = pf.forecast.claim == super::Claim::Same
-        && base_kernels.len() > 1
-        && bodies(base_kernels) == bodies(candidate_kernels);
+    let (base_run, candidate_run) = (launched(base_kernels), launched(candidate_kernels));
+    let same_bodies =
+        pf.forecast.claim == super::Claim::Same && base_run.len() > 1 && bodies(&base_run) == bodies(&candidate_run);
     if !(pf.forecast.identical || same_bodies) || normalized(base) == normalized(candidate) {
         return pf;
     }
@@ -420,6 +420,31 @@ mod tests {
         let same =
             forecast(&fast, &fast.replace("# which one runs", "# the fast one").replace("run = fast", "run  =  fast"));
         assert!(same.identical, "{same:?}");
+    }
+
+    #[test]
+    fn a_testbench_choosing_its_kernel_compares_the_kernels_it_launches() {
+        // Every version keeps both kernels; its entry launches one (a `#define` chose it).
+        let f = TrainedForecaster::shipped().expect("model");
+        let bench = |launched: &str| {
+            format!(
+                "__global__ void twice(const float* x, float* y, int n) {{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  \
+                 if (i < n) y[i] = x[i] * 2.0f;\n}}\n\
+                 __global__ void thrice(const float* x, float* y, int n) {{\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  \
+                 if (i < n) y[i] = x[i] * 3.0f;\n}}\n\
+                 extern \"C\" void kf_run(const float* x, float* y) {{\n  int n = 1 << 26;\n  \
+                 {launched}<<<(n + 255) / 256, 256>>>(x, y, n);\n}}\n"
+            )
+        };
+        let (b, c) = (bench("twice"), bench("thrice"));
+        let (kb, kc) = (extract_text(Language::Cuda, &b).kernels, extract_text(Language::Cuda, &c).kernels);
+        let pf = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &kb, &kc);
+        assert_eq!(pf.pairing.pairs.len(), 1, "only the launched kernels are compared: {:?}", pf.pairing);
+        let out = with_code_around(pf, Language::Cuda, (&b, &kb), (&c, &kc)).forecast;
+        // The same speed, said as surely as of any two such kernels: not "the kernels are
+        // unchanged" (of the kernels that run, one was swapped for another).
+        assert_eq!(out.claim, crate::forecast::Claim::Same, "{out:?}");
+        assert!(!out.reasons.iter().any(|r| r.contains("code around them")), "{:?}", out.reasons);
     }
 
     #[test]

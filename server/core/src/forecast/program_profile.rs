@@ -120,12 +120,17 @@ fn forward_run<'k>(ks: &[&'k Kernel]) -> Vec<&'k Kernel> {
     // device helper, run inside that kernel, not a launch of its own; one nothing calls or
     // launches where the program launches others (a helper left unused) never runs, nor
     // does a kernel launched only from functions the program's entry points do not reach.
+    // Where the file's entry points are known to launch a kernel (a `main`, an `extern "C"`
+    // entry), a CUDA kernel launched nowhere in it is one the program does not run either (a
+    // testbench's other kernels, chosen by `#define`).
     let launching = ks.iter().any(|k| k.runs());
+    let entered = ks.iter().any(|k| k.launches.iter().any(|l| l.reached));
     let helper = |k: &Kernel| {
         !k.runs()
             && (ks.iter().any(|o| o.name != k.name && crate::extract::words(&o.source).any(|w| w == k.name))
                 || (launching && k.language == crate::kernel::Language::Triton && !k.torch_program)
-                || (launching && !k.launches.is_empty()))
+                || (launching && !k.launches.is_empty())
+                || (entered && k.language == crate::kernel::Language::Cuda && !k.torch_program))
     };
     let forward: Vec<&Kernel> = ks.iter().copied().filter(|k| !backward(k) && !helper(k)).collect();
     if forward.is_empty() {
@@ -224,6 +229,19 @@ mod tests {
         assert_eq!(b.cost.memory, c.cost.memory);
         assert!(!b.assumed.is_empty(), "`n` is known only at run time");
         assert!(p.program_pair_profiles(&base, &base).is_none(), "the same kernel twice is nothing to learn");
+    }
+
+    #[test]
+    fn a_kernel_the_entry_never_launches_is_not_part_of_the_program() {
+        // A testbench keeps the fused kernel beside the two its entry launches.
+        let p = EmbeddedForecaster::new();
+        let entry = TWO.replace("void run(", "extern \"C\" void run(");
+        let unused = FUSED.split_once("void run(").map_or("", |(kernel, _)| kernel);
+        let bench = format!("{unused}{entry}");
+        let (with, without) = (kernels(&bench), kernels(&entry));
+        let profile =
+            |ks: &[Kernel]| p.program_profile(&ks.iter().collect::<Vec<_>>(), 4096.0, 4096.0).expect("profile");
+        assert_eq!(profile(&with).cost.total, profile(&without).cost.total);
     }
 
     #[test]

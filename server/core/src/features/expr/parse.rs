@@ -322,6 +322,14 @@ impl ExprParser<'_> {
                     self.pos = after;
                     return self.atom().map(|v| if integer { v.trunc() } else { v });
                 }
+                // `std::min<int>(a, b)`: a call's template arguments of a C type are not sizes.
+                if self.peek_op() == Some("<") {
+                    if let Some((_, after)) = self.cast_at(self.pos + 1, ">") {
+                        if matches!(self.tokens.get(after), Some(Tok::Op("("))) {
+                            self.pos = after;
+                        }
+                    }
+                }
                 if name == "sizeof" && self.eat("(") {
                     // `sizeof(float)`, `sizeof(float4)`: the size of a type.
                     let mut ty = Vec::new();
@@ -448,6 +456,8 @@ impl ExprParser<'_> {
         if words.is_empty() || !matches!(self.tokens.get(i), Some(Tok::Op(op)) if *op == close) {
             return None;
         }
+        // `std::size_t`, `std::int64_t`: the C type of the same name.
+        let words: Vec<&str> = words.iter().map(|w| w.strip_prefix("std::").unwrap_or(w)).collect();
         let integer = words.iter().all(|w| INTEGER_WORDS.contains(w));
         let float = matches!(words[..], ["float"] | ["double"]);
         if !(integer || float) {

@@ -26,6 +26,9 @@ fn evaluates_launch_arithmetic() {
     assert_eq!(exact("(int)(2.5) + (float)(1)"), Some(3.0));
     assert_eq!(exact("(threads) * 2"), Some(512.0));
     assert_eq!(exact("std::min((n + 255) / 256, 1056)"), Some(1056.0));
+    // `std::size_t` is `size_t`; a call's C-type template argument (`std::min<int>`) is no size.
+    assert_eq!(exact("static_cast<std::size_t>(threads) * 2"), Some(512.0));
+    assert_eq!(exact("std::min<int>((n + 255) / 256, 1056)"), Some(1056.0));
     // Bitwise operators, with C's precedence: `&` binds tighter than `|`, looser than `==`.
     assert_eq!(exact("(threads + 37) & 31"), Some(5.0));
     assert_eq!(exact("n & 0xFF | 1 << 12"), Some(64.0 + 4096.0));

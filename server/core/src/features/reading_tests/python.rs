@@ -338,3 +338,29 @@ def step(state, x):
     let p = crate::features::profile(ex.kernel("update").expect("kernel"));
     assert!(!p.assumed.iter().any(|a| a == "BLOCK_M"), "picked by the wrapper, not a run-time size: {:?}", p.assumed);
 }
+
+#[test]
+fn an_autograd_function_s_launch_reads_its_own_method_s_sizes() {
+    // `forward` launches over the (M, I) output, `backward` over the (M, 2I) input; each
+    // method names its count `n`.
+    let src = "import torch\nimport triton\nimport triton.language as tl\n\n\
+               @triton.jit\ndef fwd(x_ptr, y_ptr, n, BLOCK: tl.constexpr):\n    \
+               o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+               tl.store(y_ptr + o, tl.load(x_ptr + o, mask=o < n) * 2.0, mask=o < n)\n\n\
+               @triton.jit\ndef bwd(g_ptr, x_ptr, n, BLOCK: tl.constexpr):\n    \
+               o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    \
+               tl.store(x_ptr + o, tl.load(g_ptr + o, mask=o < n) * 2.0, mask=o < n)\n\n\
+               class Twice(torch.autograd.Function):\n    @staticmethod\n    def forward(ctx, x):\n        \
+               M = x.shape[0]\n        I = x.shape[1] // 2\n        y = torch.empty(M, I, device=x.device)\n        \
+               n = M * I\n        fwd[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)\n        return y\n\n    \
+               @staticmethod\n    def backward(ctx, g):\n        M, twoI = g.shape\n        n = M * twoI\n        \
+               gx = torch.empty(M, twoI, device=g.device)\n        \
+               bwd[(triton.cdiv(n, 1024),)](g, gx, n, BLOCK=1024)\n        return gx\n";
+    let ex = extract_text(Language::Triton, src);
+    let blocks = |name: &str| {
+        let k = ex.kernel(name).expect("kernel");
+        let solo = crate::kernel::Kernel { companions: Vec::new(), ..k.clone() };
+        crate::features::profile(&solo).features.blocks
+    };
+    assert_eq!(blocks("fwd") * 2.0, blocks("bwd"), "the forward covers half the elements the backward does");
+}
