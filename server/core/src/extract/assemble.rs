@@ -94,9 +94,14 @@ pub(super) struct Built(HashMap<(usize, usize), Entry>);
 /// `placed` and the draft's index in the item.
 type Launch<'a> = (&'a LaunchDraft, usize, usize, usize);
 
-/// Hashes what every kernel may take from the rest of the file.
-fn context(placed: &[(usize, Arc<ItemFacts>)], language: Language) -> ContentHash {
+/// Hashes what every kernel may take from the rest of the file (with the host functions
+/// its entry points reach, which choose the call a launcher's parameters are bound from).
+fn context(placed: &[(usize, Arc<ItemFacts>)], language: Language, reached: Option<&BTreeSet<String>>) -> ContentHash {
     let mut h = Hasher::new();
+    for name in reached.into_iter().flatten() {
+        h.str(name);
+    }
+    h.str("\0");
     // Calls of launching functions and what functions leave in references bind launches.
     let launching: BTreeSet<&str> =
         placed.iter().flat_map(|(_, f)| f.launches.iter().map(|l| l.site.host_name.as_str())).collect();
@@ -172,7 +177,12 @@ pub(super) fn assemble(
             }
         }
     }
-    let context = context(&placed, language);
+    // CUDA host functions the file's entry points reach (`None` without entry points).
+    let reached = (language == Language::Cuda)
+        .then(|| super::reach::reached(&placed.iter().flat_map(|(_, f)| &f.host_defs).collect::<Vec<_>>()))
+        .flatten();
+    callers.prefer(reached.clone());
+    let context = context(&placed, language, reached.as_ref());
 
     let mut kernels: Vec<Kernel> = Vec::new();
     let mut seen: HashMap<String, usize> = HashMap::new();

@@ -190,6 +190,8 @@ pub(super) struct Callers<'a> {
     /// Calls by item, in order.
     by_item: HashMap<usize, Vec<&'a CallDraft>>,
     outs: HashMap<&'a str, &'a OutParams>,
+    /// The host functions the file's entry points reach, whose calls bind first.
+    reached: Option<BTreeSet<String>>,
 }
 
 impl<'a> Callers<'a> {
@@ -203,14 +205,25 @@ impl<'a> Callers<'a> {
         }
     }
 
-    /// The values of `function`'s parameters at the first call of it in the file.
+    /// Calls made from `reached` functions bind before others (an entry point's call of a
+    /// launcher, not a test harness's sweep earlier in the file).
+    pub fn prefer(&mut self, reached: Option<BTreeSet<String>>) {
+        self.reached = reached;
+    }
+
+    /// The values of `function`'s parameters at the first call of it in the file (from a
+    /// function the entry points reach, where the file has entry points and one does).
     fn values(&self, function: &str, params: &[String], depth: usize) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
-        let Some((item, call)) = self
-            .calls
-            .get(function)
-            .and_then(|cs| cs.iter().find(|(_, c)| c.function != function && c.args.len() == params.len()))
-        else {
+        let candidates = || {
+            self.calls
+                .get(function)
+                .into_iter()
+                .flatten()
+                .filter(|(_, c)| c.function != function && c.args.len() == params.len())
+        };
+        let reached = |c: &CallDraft| self.reached.as_ref().is_some_and(|r| r.contains(&c.function));
+        let Some((item, call)) = candidates().find(|(_, c)| reached(c)).or_else(|| candidates().next()) else {
             return out;
         };
         let mut texts: BTreeMap<String, String> = call

@@ -140,7 +140,10 @@ fn template_calls(item: Node, src: &SourceText) -> Vec<(String, Vec<String>)> {
         let name = function.child_by_field_name("name").map(|c| node_text(c, src).into_owned());
         let args = function.child_by_field_name("arguments").map(|list| {
             let mut c = list.walk();
-            list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect::<Vec<_>>()
+            list.named_children(&mut c)
+                .filter(|a| a.kind() != "comment")
+                .map(|a| squash(&node_text(a, src)))
+                .collect::<Vec<_>>()
         });
         if let (Some(name), Some(args)) = (name, args) {
             out.push((name.rsplit("::").next().unwrap_or_default().trim().to_string(), args));
@@ -180,7 +183,9 @@ pub(super) fn strip_comments(text: &str) -> String {
 pub(super) fn list_texts(list: Option<Node>, src: &SourceText) -> Vec<String> {
     let Some(list) = list else { return Vec::new() };
     let mut c = list.walk();
-    let out = list.named_children(&mut c).map(|a| squash(&node_text(a, src))).collect();
+    // `/*tile_dim*/ 128`: a comment beside an argument is no argument.
+    let out =
+        list.named_children(&mut c).filter(|a| a.kind() != "comment").map(|a| squash(&node_text(a, src))).collect();
     out
 }
 

@@ -300,3 +300,33 @@ torch::Tensor run(torch::Tensor in) {
     assert_eq!(p.features.vector_width, 4.0, "{:?}", p.features);
     assert!(p.features.load_bytes > 1e6, "its rows are read: {:?}", p.features);
 }
+
+#[test]
+fn a_launcher_called_with_commented_arguments_binds_each_to_its_parameter() {
+    // `/*seg*/ 64`: the comment names the argument, it is not one.
+    let src = "template <typename T>\n__global__ void k(const T* x, T* y, int n, int seg) {\n  \
+               int i = blockIdx.x * blockDim.x + threadIdx.x;\n  \
+               for (int s = 0; s < seg; ++s) if (i < n) y[i] += x[i];\n}\n\
+               template <typename T>\nvoid launch(const T* x, T* y, int n, int seg, int warps) {\n  \
+               k<T><<<(n + 32 * warps - 1) / (32 * warps), 32 * warps>>>(x, y, n, seg);\n}\n\
+               extern \"C\" void run(const float* x, float* y) {\n  \
+               launch<float>(x, y, /*n*/ 1 << 24, /*seg*/ 64, /*warps*/ 8);\n}\n";
+    let p = profile_of(src, "k");
+    assert_eq!((p.features.blocks, p.features.block_threads), (65536.0, 256.0), "{:?}", p.features);
+    assert_eq!(p.guesses, 0, "every size is given by the call");
+}
+
+#[test]
+fn a_launcher_s_sizes_come_from_the_entry_point_not_an_earlier_test_sweep() {
+    // The file's test harness calls the launcher first, at a small size; the entry point
+    // (what a run calls) at the real one.
+    let src = "__global__ void k(const float* x, float* y, int n) {\n  \
+               int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = 2.0f * x[i];\n}\n\
+               void launch(const float* x, float* y, int n, int threads) {\n  \
+               k<<<(n + threads - 1) / threads, threads>>>(x, y, n);\n}\n\
+               void run_tests(const float* x, float* y) {\n  \
+               for (int t = 64; t <= 1024; t *= 2) launch(x, y, 1000, t);\n}\n\
+               extern \"C\" void run(const float* x, float* y) {\n  launch(x, y, 1 << 24, 256);\n}\n";
+    let p = profile_of(src, "k");
+    assert_eq!((p.features.blocks, p.features.block_threads), (65536.0, 256.0), "{:?}", p.features);
+}
