@@ -79,16 +79,16 @@ FAILING_H100 = {
         "510.095): its tile loop has no __syncthreads() after the inner product, so the next tile's "
         "loads overwrite shared memory other warps still read (a race; the loop's own check on its "
         "GPU saw max abs err 0.0)",
+    "p49-pk-matmul-c/v1_r1_20250805_172258.py":
+        "wrong: 2127673 of 16777216 elements off the float64 reference (rel L2 2.4e-4): the same race, "
+        "its source noting \"Removed the __syncthreads() after the loop\"",
 }
 STATUS_H100 = {
-    "p49-pk-relu-a": "checked (every version passed: all 7 exact against the float64 reference); timed, but "
-                     "the harness log kept only the last 4000 characters of the timing result and the run "
-                     "ended before the harness wrote its JSON: no pairs",
-    "p49-pk-relu-b": "not measured (its builds timed out at 100 s in the first call; left out of the second)",
+    "p49-pk-relu-a": "measured (a third call): every version passed, 42 ordered pairs",
+    "p49-pk-relu-b": "measured (a third call): every version passed, 30 ordered pairs",
     "p49-pk-matmul-a": "measured: every version passed, 20 ordered pairs",
-    "p49-pk-matmul-b": "checked (v1 failing, below; v2 and v3 passed); its timing was cut off by the shell "
-                       "timeout: no pairs",
-    "p49-pk-matmul-c": "not measured (its builds timed out at 100 s in the first call; left out of the second)",
+    "p49-pk-matmul-b": "measured (a third call): v1 failing (below), 6 ordered pairs of the others",
+    "p49-pk-matmul-c": "measured (a third call): v1 failing (below), 20 ordered pairs of the others",
 }
 MEASURED_DAY = "2026-11-27"
 
