@@ -178,10 +178,8 @@ pub(super) fn assemble(
         }
     }
     // CUDA host functions the file's entry points reach (`None` without entry points).
-    let reached = (language == Language::Cuda)
-        .then(|| super::reach::reached(&placed.iter().flat_map(|(_, f)| &f.host_defs).collect::<Vec<_>>()))
-        .flatten();
-    callers.prefer(reached.clone());
+    let reached = (language == Language::Cuda).then(|| super::reach::reached_in(&placed)).flatten();
+    callers.prefer(reached.as_ref());
     let context = context(&placed, language, reached.as_ref());
 
     let mut kernels: Vec<Kernel> = Vec::new();
@@ -230,7 +228,7 @@ pub(super) fn assemble(
     }
     *built = now;
     if language == Language::Cuda {
-        super::reach::mark_unreached(&placed, &mut kernels);
+        super::reach::mark_unreached(&placed, reached.as_ref(), &mut kernels);
     }
     if language == Language::Triton {
         let launches: HashMap<&str, Vec<(&LaunchDraft, usize)>> =

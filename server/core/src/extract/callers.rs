@@ -191,7 +191,7 @@ pub(super) struct Callers<'a> {
     by_item: HashMap<usize, Vec<&'a CallDraft>>,
     outs: HashMap<&'a str, &'a OutParams>,
     /// The host functions the file's entry points reach, whose calls bind first.
-    reached: Option<BTreeSet<String>>,
+    reached: Option<&'a BTreeSet<String>>,
 }
 
 impl<'a> Callers<'a> {
@@ -207,7 +207,7 @@ impl<'a> Callers<'a> {
 
     /// Calls made from `reached` functions bind before others (an entry point's call of a
     /// launcher, not a test harness's sweep earlier in the file).
-    pub fn prefer(&mut self, reached: Option<BTreeSet<String>>) {
+    pub fn prefer(&mut self, reached: Option<&'a BTreeSet<String>>) {
         self.reached = reached;
     }
 
@@ -222,7 +222,7 @@ impl<'a> Callers<'a> {
                 .flatten()
                 .filter(|(_, c)| c.function != function && c.args.len() == params.len())
         };
-        let reached = |c: &CallDraft| self.reached.as_ref().is_some_and(|r| r.contains(&c.function));
+        let reached = |c: &CallDraft| self.reached.is_some_and(|r| r.contains(&c.function));
         let Some((item, call)) = candidates().find(|(_, c)| reached(c)).or_else(|| candidates().next()) else {
             return out;
         };

@@ -138,13 +138,7 @@ fn template_calls(item: Node, src: &SourceText) -> Vec<(String, Vec<String>)> {
             return true;
         };
         let name = function.child_by_field_name("name").map(|c| node_text(c, src).into_owned());
-        let args = function.child_by_field_name("arguments").map(|list| {
-            let mut c = list.walk();
-            list.named_children(&mut c)
-                .filter(|a| a.kind() != "comment")
-                .map(|a| squash(&node_text(a, src)))
-                .collect::<Vec<_>>()
-        });
+        let args = function.child_by_field_name("arguments").map(|list| list_texts(Some(list), src));
         if let (Some(name), Some(args)) = (name, args) {
             out.push((name.rsplit("::").next().unwrap_or_default().trim().to_string(), args));
         }
@@ -181,12 +175,7 @@ pub(super) fn strip_comments(text: &str) -> String {
 
 /// The texts of a list's items (a call's arguments, a template's arguments), squashed.
 pub(super) fn list_texts(list: Option<Node>, src: &SourceText) -> Vec<String> {
-    let Some(list) = list else { return Vec::new() };
-    let mut c = list.walk();
-    // `/*tile_dim*/ 128`: a comment beside an argument is no argument.
-    let out =
-        list.named_children(&mut c).filter(|a| a.kind() != "comment").map(|a| squash(&node_text(a, src))).collect();
-    out
+    list.map_or_else(Vec::new, |l| super::list_items(l).into_iter().map(|a| squash(&node_text(a, src))).collect())
 }
 
 /// A host function that returns one expression of its parameters (`int NUM_BLOCKS(int n)

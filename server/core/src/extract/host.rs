@@ -226,9 +226,7 @@ fn bind(text: &str, call: Node, params: &[String], caller: &HostFacts, st: &mut 
     let Some(list) = call.child_by_field_name("arguments") else { return };
     let env = crate::features::expr::Env::of_texts(&caller.values);
     let exact = |t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
-    let mut c = list.walk();
-    let args: Vec<String> =
-        list.named_children(&mut c).filter(|a| a.kind() != "comment").map(|a| squash(slice(text, a))).collect();
+    let args: Vec<String> = super::list_items(list).into_iter().map(|a| squash(slice(text, a))).collect();
     for (p, a) in params.iter().zip(&args) {
         let value = match exact(a) {
             Some(v) => Value::Known(number(v)),

@@ -479,6 +479,14 @@ pub(crate) fn squash(text: &str) -> String {
     out
 }
 
+/// A list's items (a call's or a template's arguments), without the comments beside them:
+/// in `f(/*tile_dim*/ 128)` the comment names the argument, it is not one.
+pub(crate) fn list_items(list: Node) -> Vec<Node> {
+    let mut c = list.walk();
+    let items = list.named_children(&mut c).filter(|a| a.kind() != "comment").collect();
+    items
+}
+
 pub(crate) fn node_text<'a>(node: Node, src: &'a SourceText) -> std::borrow::Cow<'a, str> {
     src.slice(node.start_byte(), node.end_byte())
 }

@@ -90,18 +90,25 @@ pub(super) fn qualified_name(def: Node, src: &SourceText) -> Option<String> {
     })
 }
 
+/// The host functions the entry points of the file's items reach (see [`reached`]).
+pub(super) fn reached_in(placed: &[(usize, Arc<ItemFacts>)]) -> Option<BTreeSet<String>> {
+    reached(&placed.iter().flat_map(|(_, f)| &f.host_defs).collect::<Vec<_>>())
+}
+
 /// Marks each launch of `kernels` whose host function is defined in the file as reached
-/// from its entry points or not (see the module's note); a launch elsewhere, or in a file
-/// without entry points, is neither.
-pub(super) fn mark_unreached(placed: &[(usize, Arc<ItemFacts>)], kernels: &mut [Kernel]) {
-    let defs: Vec<&HostDef> = placed.iter().flat_map(|(_, f)| &f.host_defs).collect();
-    let reached = reached(&defs);
-    let defined: BTreeSet<&str> = defs.iter().map(|d| d.name.as_str()).collect();
+/// from its entry points or not (`reached`, of [`reached_in`]; see the module's note); a
+/// launch elsewhere, or in a file without entry points, is neither.
+pub(super) fn mark_unreached(
+    placed: &[(usize, Arc<ItemFacts>)],
+    reached: Option<&BTreeSet<String>>,
+    kernels: &mut [Kernel],
+) {
+    let defined: BTreeSet<&str> = placed.iter().flat_map(|(_, f)| &f.host_defs).map(|d| d.name.as_str()).collect();
     for k in kernels.iter_mut() {
         let mut changed = false;
         for site in &mut k.launches {
             let known = site.external.is_none() && defined.contains(site.host_name.as_str());
-            let made = match &reached {
+            let made = match reached {
                 Some(r) if known => Some(r.contains(site.host_name.as_str())),
                 _ => None,
             };

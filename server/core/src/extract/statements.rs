@@ -388,8 +388,7 @@ pub(super) fn allocation<T: Text + ?Sized>(text: &T, call: Node) -> Option<(Stri
         return None;
     }
     let list = call.child_by_field_name("arguments")?;
-    let mut c = list.walk();
-    let args: Vec<Node> = list.named_children(&mut c).filter(|a| a.kind() != "comment").collect();
+    let args = super::list_items(list);
     let (ptr, bytes) = (args.first()?, args.get(1)?);
     let p = text.of(*ptr);
     let amp = p.rfind('&')?;

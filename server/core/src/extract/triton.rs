@@ -182,6 +182,8 @@ fn unwrapped<'t>(value: Node<'t>, src: &SourceText) -> Node<'t> {
 /// `kernel[grid](args…, BLOCK_SIZE=…, num_warps=…)` sites under `node`.
 fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
     let mut locals: Option<BTreeMap<String, String>> = None;
+    // A class's locals every method shares (`self.` attributes, `__init__`'s arguments).
+    let mut class_locals: Option<BTreeMap<String, String>> = None;
     let mut host: Option<HostFunction> = None;
     walk::preorder(node, |n| {
         if n.kind() != "call" {
@@ -218,10 +220,18 @@ fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
         let (locals, HostFunction { name: host_name, params: host_params, defaults: host_defaults }) =
             match method_of(n, node) {
                 Some(method) => {
-                    let mut own = init_arguments(node, src);
-                    own.extend(
-                        item_locals.iter().filter(|(k, _)| k.starts_with("self.")).map(|(k, v)| (k.clone(), v.clone())),
-                    );
+                    let mut own = class_locals
+                        .get_or_insert_with(|| {
+                            let mut shared = init_arguments(node, src);
+                            shared.extend(
+                                item_locals
+                                    .iter()
+                                    .filter(|(k, _)| k.starts_with("self."))
+                                    .map(|(k, v)| (k.clone(), v.clone())),
+                            );
+                            shared
+                        })
+                        .clone();
                     own.extend(host_locals(method, src));
                     (own, host_function(method, src))
                 }

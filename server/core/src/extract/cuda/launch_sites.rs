@@ -375,12 +375,7 @@ fn lambda_arguments(scope: Node, lambda: Node, name: &str, src: &SourceText, out
         call.is_none()
     });
     let Some(args) = call else { return };
-    let mut cursor = args.walk();
-    let args: Vec<String> = args
-        .named_children(&mut cursor)
-        .filter(|a| a.kind() != "comment")
-        .map(|a| squash(&node_text(a, src)))
-        .collect();
+    let args = list_texts(Some(args), src);
     for (param, arg) in params.into_iter().zip(args) {
         if let Some(param) = param.filter(|p| *p != arg) {
             out.insert(param, arg);

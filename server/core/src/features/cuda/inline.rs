@@ -33,13 +33,7 @@ impl Walker<'_> {
         let Some(tree) = parse_snippet(Language::Cuda, &helper.text) else { return true };
         let Some(def) = function_named(tree.root_node(), &helper.text, &defined) else { return true };
         let Some(body) = def.child_by_field_name("body") else { return true };
-        let args: Vec<Node> = call
-            .child_by_field_name("arguments")
-            .map(|a| {
-                let mut c = a.walk();
-                a.named_children(&mut c).filter(|n| n.kind() != "comment").collect()
-            })
-            .unwrap_or_default();
+        let args: Vec<Node> = call.child_by_field_name("arguments").map(crate::extract::list_items).unwrap_or_default();
         // What each argument is in the caller's terms.
         struct Bound {
             name: String,
