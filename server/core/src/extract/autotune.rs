@@ -1,8 +1,9 @@
 //! A Triton kernel's `@triton.autotune` configurations, as its authors write them: a list
 //! of `triton.Config(…)` calls, a list comprehension over literal lists
 //! (`[triton.Config({"BLOCK": b}, num_warps=w) for b in [64, 128] for w in [4, 8]]`), lists
-//! added together, or a module-level list named by `configs=NAME`. The last is read in
-//! [`bind`], over the whole file: an item's facts are cached by its own text, and an edit of
+//! added together, a module-level list named by `configs=NAME`, or the list a module-level
+//! function returns (`configs=get_autotune_config()`). The last two are read in [`bind`],
+//! over the whole file: an item's facts are cached by its own text, and an edit of
 //! the list must reach the kernel.
 
 use super::{node_text, squash, substitute};
@@ -116,8 +117,39 @@ fn list<'t>(value: Node<'t>, module: Option<Node<'t>>, src: &SourceText, depth: 
             .and_then(|m| module_value(&node_text(value, src), m, value.start_byte(), src))
             .map(|v| list(v, module, src, depth + 1))
             .unwrap_or_default(),
+        // `configs=get_autotune_config()`: what the module's function of that name returns.
+        "call" => module
+            .zip(value.child_by_field_name("function").filter(|f| f.kind() == "identifier"))
+            .and_then(|(m, f)| function_return(&node_text(f, src), m, src))
+            .map(|v| list(v, module, src, depth + 1))
+            .unwrap_or_default(),
         _ => Vec::new(),
     }
+}
+
+/// The value of the first `return` of `module`'s function `name` (a function that picks
+/// its list by a setting returns its first one: the conditions are not evaluated).
+fn function_return<'t>(name: &str, module: Node<'t>, src: &SourceText) -> Option<Node<'t>> {
+    let mut cursor = module.walk();
+    let def = module
+        .named_children(&mut cursor)
+        .map(|s| if s.kind() == "decorated_definition" { s.child_by_field_name("definition").unwrap_or(s) } else { s })
+        .find(|s| {
+            s.kind() == "function_definition"
+                && s.child_by_field_name("name").is_some_and(|n| node_text(n, src) == name)
+        })?;
+    let mut found = None;
+    super::walk::preorder(def.child_by_field_name("body")?, |n| {
+        if found.is_some() || n.kind() == "function_definition" {
+            return false;
+        }
+        if n.kind() == "return_statement" {
+            found = n.named_child(0);
+            return false;
+        }
+        true
+    });
+    found
 }
 
 /// The value last assigned to `name` among `module`'s statements ending before `before`.

@@ -455,3 +455,17 @@ void launch(const float* x, float* y, int rows, int cols) { row_sum<<<rows, 256>
     let p = profile_of(rows, "row_sum");
     assert!(p.cost.total >= 4096.0 * super::Rates::H100.serial_load, "{:?}", p.cost);
 }
+
+#[test]
+fn a_loop_without_an_initialiser_starts_where_its_variable_stands() {
+    // A z-sweep: each block walks its own slab, `for (; k < k_end; ++k)`.
+    let src = "__global__ void sweep(const float* in, float* out, int z, int m, int n) {\n  \
+               int i = threadIdx.x + blockIdx.x * blockDim.x;\n  int j = threadIdx.y + blockIdx.y * blockDim.y;\n  \
+               const int block_z = z / gridDim.z;\n  int k = block_z * blockIdx.z;\n  const int k_end = k + block_z;\n  \
+               for (; k < k_end; ++k) {\n    out[(k * m + j) * n + i] = 2.0f * in[(k * m + j) * n + i];\n  }\n}\n\
+               extern \"C\" void run(const float* in, float* out) {\n  dim3 block(32, 8, 1);\n  \
+               dim3 grid(256 / 32, 256 / 8, 4);\n  sweep<<<grid, block>>>(in, out, 256, 256, 256);\n}\n";
+    let p = profile_of(src, "sweep");
+    // Each of the 256³ floats read once: the slab of 64, not the mean thread's distance from 0.
+    assert_eq!(p.features.load_bytes, 4.0 * 256.0 * 256.0 * 256.0, "{:?}", p.features);
+}

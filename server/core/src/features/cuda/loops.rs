@@ -62,7 +62,8 @@ impl Walker<'_> {
             return guess(self);
         };
         let var = self.text(var).to_string();
-        let start = self.loop_start(init);
+        // `for (; k < k_end; ++k)`: the loop starts where the variable stands.
+        let start = if init.is_none() { var.clone() } else { self.loop_start(init) };
         let bound_text = self.text(bound).to_string();
         let update_text = self.text(update).replace(' ', "");
         let (Some(a), Some(b)) = (self.eval_mean_thread(&start), self.eval_mean_thread(&bound_text)) else {

@@ -364,3 +364,37 @@ fn an_autograd_function_s_launch_reads_its_own_method_s_sizes() {
     };
     assert_eq!(blocks("fwd") * 2.0, blocks("bwd"), "the forward covers half the elements the backward does");
 }
+
+#[test]
+fn autotune_configs_a_module_function_returns_are_read() {
+    // The Triton tutorials' `configs=get_autotune_config()`; a later version returns one
+    // config where a setting asks for none of the search.
+    let matmul = |configs: &str| {
+        format!(
+            "import triton\nimport triton.language as tl\n\n{configs}\n\n\
+             @triton.autotune(configs=get_autotune_config(), key=['M', 'N', 'K'])\n@triton.jit\n\
+             def mm(a_ptr, b_ptr, c_ptr, M, N, K, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, BLOCK_K: tl.constexpr):\n    \
+             pid = tl.program_id(0)\n    rm = (pid // tl.cdiv(N, BLOCK_N)) * BLOCK_M + tl.arange(0, BLOCK_M)\n    \
+             rn = (pid % tl.cdiv(N, BLOCK_N)) * BLOCK_N + tl.arange(0, BLOCK_N)\n    rk = tl.arange(0, BLOCK_K)\n    \
+             acc = tl.zeros((BLOCK_M, BLOCK_N), dtype=tl.float32)\n    for k in range(0, K, BLOCK_K):\n        \
+             a = tl.load(a_ptr + rm[:, None] * K + (k + rk)[None, :])\n        \
+             b = tl.load(b_ptr + (k + rk)[:, None] * N + rn[None, :])\n        acc += tl.dot(a, b)\n    \
+             tl.store(c_ptr + rm[:, None] * N + rn[None, :], acc)\n\n\
+             def matmul(a, b, c):\n    M, K = a.shape\n    K, N = b.shape\n    \
+             grid = lambda META: (triton.cdiv(M, META['BLOCK_M']) * triton.cdiv(N, META['BLOCK_N']),)\n    \
+             mm[grid](a, b, c, M, N, K)\n"
+        )
+    };
+    let search = "def get_autotune_config():\n    return [\n        \
+                  triton.Config({'BLOCK_M': 128, 'BLOCK_N': 256, 'BLOCK_K': 64}, num_stages=3, num_warps=8),\n        \
+                  triton.Config({'BLOCK_M': 64, 'BLOCK_N': 64, 'BLOCK_K': 32}, num_stages=4, num_warps=4),\n    ]";
+    let one = "def get_autotune_config():\n    if MODE == 'none':\n        \
+               return [triton.Config({'BLOCK_M': 32, 'BLOCK_N': 32, 'BLOCK_K': 32}, num_stages=2, num_warps=4)]\n    \
+               return [triton.Config({'BLOCK_M': 128, 'BLOCK_N': 256, 'BLOCK_K': 64}, num_stages=3, num_warps=8)]";
+    let configs = |text: &str| extract_text(Language::Triton, text).kernel("mm").expect("kernel").autotune.len();
+    assert_eq!(configs(&matmul(search)), 2);
+    assert_eq!(configs(&matmul(one)), 1, "the first return");
+    let tile =
+        |text: &str| crate::features::profile(extract_text(Language::Triton, text).kernel("mm").expect("kernel"));
+    assert_ne!(tile(&matmul(search)).cost.total, tile(&matmul(one)).cost.total, "the tiles differ, so do the costs");
+}
