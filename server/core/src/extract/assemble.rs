@@ -177,8 +177,8 @@ pub(super) fn assemble(
             }
         }
     }
-    // CUDA host functions the file's entry points reach (`None` without entry points).
-    let reached = (language == Language::Cuda).then(|| super::reach::reached_in(&placed)).flatten();
+    // Host functions the file's entry points reach (`None` without entry points).
+    let reached = super::reach::reached_in(&placed);
     callers.prefer(reached.as_ref());
     let context = context(&placed, language, reached.as_ref());
 
@@ -227,9 +227,7 @@ pub(super) fn assemble(
         }
     }
     *built = now;
-    if language == Language::Cuda {
-        super::reach::mark_unreached(&placed, reached.as_ref(), &mut kernels);
-    }
+    super::reach::mark_unreached(&placed, reached.as_ref(), &mut kernels);
     if language == Language::Triton {
         let launches: HashMap<&str, Vec<(&LaunchDraft, usize)>> =
             launches.iter().map(|(k, v)| (*k, v.iter().map(|(l, b, _, _)| (*l, *b)).collect())).collect();

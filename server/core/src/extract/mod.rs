@@ -24,6 +24,7 @@ mod pybranch;
 mod pycall;
 mod pydtype;
 mod pyhelper;
+mod pyreach;
 mod pyshapes;
 mod pystring;
 mod reach;
@@ -148,7 +149,7 @@ struct ItemFacts {
     calls: Vec<callers::CallDraft>,
     /// What a host function leaves in its reference parameters (CUDA).
     out_params: Vec<callers::OutParams>,
-    /// The host functions it defines (CUDA), for what the file's entry points reach.
+    /// The host functions it defines, for what the file's entry points reach.
     host_defs: Vec<reach::HostDef>,
 }
 

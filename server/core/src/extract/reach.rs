@@ -1,5 +1,5 @@
-//! What a CUDA program runs: where a file has entry points (`main`, a function of an
-//! `extern "C"` block), a launch in a host function they do not reach is not run by the
+//! What a program runs: where a file has entry points (`main`, a function of an
+//! `extern "C"` block; Python's in [`super::pyreach`]), a launch in a host function they do not reach is not run by the
 //! program (a step's launcher of a ladder whose entry runs another step, a test harness's
 //! variant left uncalled). Reaching is by name: a function is reached where a reached
 //! function's body names it (a call, a function pointer, a template argument), so a call
@@ -104,12 +104,16 @@ pub(super) fn mark_unreached(
     kernels: &mut [Kernel],
 ) {
     let defined: BTreeSet<&str> = placed.iter().flat_map(|(_, f)| &f.host_defs).map(|d| d.name.as_str()).collect();
+    // A launch in a method is known by the method's plain name (`forward`): where a function
+    // of that name is defined too, which of them holds the launch is not known.
+    let methods: BTreeSet<&str> = defined.iter().filter_map(|d| d.rsplit_once("::")).map(|(_, m)| m).collect();
     for k in kernels.iter_mut() {
         let mut changed = false;
         for site in &mut k.launches {
-            let known = site.external.is_none() && defined.contains(site.host_name.as_str());
+            let host = site.host_name.as_str();
+            let known = site.external.is_none() && defined.contains(host) && !methods.contains(host);
             let made = match reached {
-                Some(r) if known => Some(r.contains(site.host_name.as_str())),
+                Some(r) if known => Some(r.contains(host)),
                 _ => None,
             };
             let marks = (made == Some(false), made == Some(true));

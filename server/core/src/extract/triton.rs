@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashSet};
 use tree_sitter::Node;
 
 pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
-    let mut facts = ItemFacts::default();
+    let mut facts = ItemFacts { host_defs: super::pyreach::host_defs(item, src), ..ItemFacts::default() };
     match item.kind() {
         "decorated_definition" => decorated(item, src, &mut facts),
         "expression_statement" => {
