@@ -5,6 +5,7 @@
 //! expression is also read as a linear function of its `tl.arange` axes, which says how
 //! much of every 32-byte sector an access uses and how wide its vectors can be.
 
+mod masks;
 mod walk;
 
 use super::cost::{self, Cost, Rates};

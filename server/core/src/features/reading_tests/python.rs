@@ -398,3 +398,22 @@ fn autotune_configs_a_module_function_returns_are_read() {
         |text: &str| crate::features::profile(extract_text(Language::Triton, text).kernel("mm").expect("kernel"));
     assert_ne!(tile(&matmul(search)).cost.total, tile(&matmul(one)).cost.total, "the tiles differ, so do the costs");
 }
+
+#[test]
+fn a_flat_kernel_that_splits_each_row_loads_each_half_once() {
+    // Inductor's flat kernel over a (M, 2I) gradient: each lane reads one half's operands,
+    // chosen by its column (`x0 >= I`), so the where-branched loads move one row's worth.
+    let src = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+               def split_kernel(g_ptr, x_ptr, out_ptr, n_full, I: tl.constexpr, XBLOCK: tl.constexpr):\n    \
+               xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)\n    xmask = xindex < n_full\n    \
+               x0 = xindex % (2 * I)\n    x1 = xindex // (2 * I)\n    is_up = x0 >= I\n    is_gate = x0 < I\n    \
+               a = tl.load(x_ptr + (xindex - I), is_up & xmask, other=0.0)\n    \
+               b = tl.load(x_ptr + (xindex + I), is_gate & xmask, other=0.0)\n    \
+               tl.store(out_ptr + xindex, tl.where(is_up, a, b), xmask)\n\n\
+               def split(x):\n    out = torch.empty_like(x)\n    n = x.numel()\n    \
+               split_kernel[(triton.cdiv(n, 1024),)](x, x, out, n, 4096, XBLOCK=1024)\n    return out\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = crate::features::profile(ex.kernel("split_kernel").expect("kernel"));
+    let ratio = p.features.load_bytes / p.features.store_bytes;
+    assert!((0.9..1.1).contains(&ratio), "two half loads move one tensor: {ratio}");
+}

@@ -281,8 +281,11 @@ impl Walker<'_> {
                 self.acc.tile = self.acc.tile.max(elems);
                 self.acc.lanes += elems * self.issue;
                 let (per_element, vector) = self.sectors(ptr);
-                let useful = elems * self.elem;
-                let bytes = elems * per_element;
+                // A mask that splits each period (`x0 >= I`) moves its share of the tile.
+                let at = if short == "store" { 2 } else { 1 };
+                let share = self.mask_of(node, at).map_or(1.0, |m| super::masks::lane_share(&self.env, self.text(m)));
+                let useful = elems * self.elem * share;
+                let bytes = elems * per_element * share;
                 self.acc.uncoalesced += (bytes - useful) * mult;
                 self.acc.accessed += useful * mult;
                 self.acc.vector_words += useful * mult * vector / 4.0;
@@ -330,6 +333,21 @@ impl Walker<'_> {
                 self.acc.scalar_ops += elems * mult;
             }
             _ => {}
+        }
+    }
+
+    /// The mask of a `tl.load`/`tl.store` call: its `mask=` argument, or the positional one
+    /// at `at` (1 for a load, 2 for a store).
+    fn mask_of<'t>(&self, call: Node<'t>, at: usize) -> Option<Node<'t>> {
+        let args = call.child_by_field_name("arguments")?;
+        let mut c = args.walk();
+        let all: Vec<Node<'t>> = args.named_children(&mut c).collect();
+        let keyword = all.iter().copied().find(|a| {
+            a.kind() == "keyword_argument" && a.child_by_field_name("name").is_some_and(|n| self.text(n) == "mask")
+        });
+        match keyword {
+            Some(k) => k.child_by_field_name("value"),
+            None => all.into_iter().filter(|a| a.kind() != "keyword_argument").nth(at),
         }
     }
 

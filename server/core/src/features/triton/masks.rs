@@ -1,0 +1,176 @@
+//! The share of a load's or store's lanes its mask lets through, where the mask selects by
+//! position within a period: inductor's flat kernels over a concatenation split each row at
+//! a column (`x0 = xindex % (2 * I)`, `tl.load(p + x0 - I, x0 >= I)`), so each of the two
+//! loads moves half of the tile, not all of it. A tail mask (`offs < n`) is not such a
+//! share: the tile's size already counts the lanes it keeps.
+
+use super::super::expr::Env;
+
+/// How many definitions a mask is followed through (`is_up = x0 >= I`, `x0 = xindex % W`).
+const DEPTH: usize = 4;
+
+/// The share (0 to 1) of lanes `mask` keeps; 1 where it is not a periodic split or its
+/// period or bound has no value.
+pub(super) fn lane_share(env: &Env, mask: &str) -> f64 {
+    share(env, mask, 0).clamp(0.0, 1.0)
+}
+
+fn share(env: &Env, text: &str, depth: usize) -> f64 {
+    let t = unparen(text.trim());
+    if depth > DEPTH {
+        return 1.0;
+    }
+    let parts = split_top(t, '&');
+    if parts.len() > 1 {
+        return parts.iter().map(|p| share(env, p, depth + 1)).product();
+    }
+    if let Some(defined) = env.texts.get(t) {
+        return share(env, defined, depth + 1);
+    }
+    let Some((left, op, right)) = comparison(t) else {
+        return 1.0;
+    };
+    // `x0 >= I`, or written the other way round, `I <= x0`.
+    let (period, bound, op) = match (modulus(env, left, depth), modulus(env, right, depth)) {
+        (Some(m), None) => (m, right, op),
+        (None, Some(m)) => (m, left, flipped(op)),
+        _ => return 1.0,
+    };
+    let (Some(m), Some(b)) = (env.eval_quiet(period), env.eval_quiet(bound)) else {
+        return 1.0;
+    };
+    // A period and a bound that rest on one assumed size (`2 * I`, `I`) keep their ratio
+    // whatever it is; one assumed against one written (`W`, `3`) does not.
+    if (m.guesses > 0) != (b.guesses > 0) {
+        return 1.0;
+    }
+    let (m, b) = (m.value, b.value);
+    if !(m >= 1.0 && b.is_finite()) {
+        return 1.0;
+    }
+    let kept = match op {
+        "<" => b,
+        "<=" => b + 1.0,
+        ">" => m - b - 1.0,
+        _ => m - b,
+    };
+    kept.clamp(0.0, m) / m
+}
+
+/// The period of `text` where it is (a name defined as) `a % m`.
+fn modulus<'e>(env: &'e Env, text: &'e str, depth: usize) -> Option<&'e str> {
+    let t = unparen(text.trim());
+    if depth > DEPTH {
+        return None;
+    }
+    if let Some(defined) = env.texts.get(t) {
+        return modulus(env, defined, depth + 1);
+    }
+    let parts = split_top(t, '%');
+    (parts.len() == 2).then(|| parts[1].trim())
+}
+
+/// `a OP b` for the one top-level comparison of `text`.
+fn comparison(text: &str) -> Option<(&str, &'static str, &str)> {
+    let bytes = text.as_bytes();
+    let mut depth = 0i32;
+    for (i, &c) in bytes.iter().enumerate() {
+        match c {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth -= 1,
+            b'<' | b'>' if depth == 0 => {
+                let next = bytes.get(i + 1).copied();
+                let prev = i.checked_sub(1).map(|p| bytes[p]);
+                // Shifts are not comparisons.
+                if next == Some(c) || prev == Some(c) {
+                    return None;
+                }
+                let (op, width) = match (c, next) {
+                    (b'<', Some(b'=')) => ("<=", 2),
+                    (b'>', Some(b'=')) => (">=", 2),
+                    (b'<', _) => ("<", 1),
+                    _ => (">", 1),
+                };
+                return Some((&text[..i], op, &text[i + width..]));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn flipped(op: &'static str) -> &'static str {
+    match op {
+        "<" => ">",
+        "<=" => ">=",
+        ">" => "<",
+        _ => "<=",
+    }
+}
+
+/// `text`'s parts split at `sep` outside brackets.
+fn split_top(text: &str, sep: char) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '(' | '[' => depth += 1,
+            ')' | ']' => depth -= 1,
+            c if c == sep && depth == 0 => {
+                parts.push(&text[start..i]);
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    parts.push(&text[start..]);
+    parts
+}
+
+/// `text` without brackets that enclose all of it (not `(a) & (b)`).
+fn unparen(text: &str) -> &str {
+    let mut t = text;
+    while t.starts_with('(') && t.ends_with(')') {
+        let mut depth = 0i32;
+        let closes_early = t[..t.len() - 1].chars().any(|c| {
+            depth += match c {
+                '(' => 1,
+                ')' => -1,
+                _ => 0,
+            };
+            depth == 0
+        });
+        if closes_early {
+            break;
+        }
+        t = t[1..t.len() - 1].trim();
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(defs: &[(&str, &str)]) -> Env {
+        let mut e = Env::default();
+        for (k, v) in defs {
+            e.define(k, v);
+        }
+        e
+    }
+
+    #[test]
+    fn a_split_at_a_column_keeps_its_share_of_each_row() {
+        let e = env(&[("I", "1024"), ("x0", "xindex % (2 * I)"), ("is_up", "x0 >= I"), ("xmask", "xindex < n")]);
+        assert_eq!(lane_share(&e, "is_up & xmask"), 0.5);
+        assert_eq!(lane_share(&e, "x0 < I"), 0.5);
+        assert_eq!(lane_share(&e, "(I <= x0) & xmask"), 0.5);
+        assert_eq!(lane_share(&e, "(x0 < 256)"), 0.125);
+        // A tail mask, a shift and a period without a value keep every lane.
+        assert_eq!(lane_share(&e, "xmask"), 1.0);
+        assert_eq!(lane_share(&e, "(x0 << 1) > 3"), 1.0);
+        assert_eq!(lane_share(&e, "xindex % W < 3"), 1.0);
+        assert_eq!(lane_share(&e, "xindex % W < W"), 1.0);
+    }
+}
