@@ -1,0 +1,13 @@
+"""Adapter of p56-tq-qr-n32 (kforecast's own code): GPU MODE qr_v2 at its benchmark shape batch 20 x 32 x 32,
+cond 1, seed 43214 + draw (the problem's generate_input); each version's `custom_kernel(A)` (the
+reference version's `ref_kernel`), output (H, tau); float64 reference torch.geqrf. See _p56qr.py."""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import _p56qr as kf  # noqa: E402
+
+TOL = kf.TOL
+reference = kf.reference
+make_inputs, build = kf.qr_adapter(HERE, batch=20, n=32, cond=1, seed0=43214)
