@@ -27,7 +27,7 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
         }
         if n.kind() == "function_definition"
             && n.child_by_field_name("name").is_some_and(|m| node_text(m, &src) == "forward")
-            && n.parent().and_then(|b| b.parent()).is_some_and(|c| c.kind() == "class_definition")
+            && method_read(n, &src)
         {
             forward = Some(n);
             return false;
@@ -35,9 +35,12 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
         true
     });
     let Some(def) = forward else { return data_program(root, &src) };
-    let class = def.parent().and_then(|b| b.parent())?;
+    let class = class_of(def)?;
     if let Some(function) = applied_function(root, &src, def) {
         return program_kernel(function, &src, function_site(root, &src, function, "forward"));
+    }
+    if autograd(class, &src) {
+        return program_kernel(def, &src, autograd_site(root, &src, class, def));
     }
     let m = module(root, &src);
     let mut locals = m.constants.clone();
@@ -75,6 +78,61 @@ pub fn torch_program(text: &str) -> Option<Kernel> {
     }
     super::pyshapes::bind_site(root, &src, &mut site);
     program_kernel(def, &src, site)
+}
+
+/// The class whose method `def` is (through its decorators: `@staticmethod`).
+fn class_of(def: Node) -> Option<Node> {
+    let mut at = def.parent()?;
+    if at.kind() == "decorated_definition" {
+        at = at.parent()?;
+    }
+    at.parent().filter(|c| c.kind() == "class_definition")
+}
+
+/// Whether `def` is a `forward` read as written: an undecorated method, or an autograd
+/// function's `@staticmethod` (a `@torch.compile`d module's is not its eager operations).
+fn method_read(def: Node, src: &SourceText) -> bool {
+    let decorated = def.parent().is_some_and(|p| p.kind() == "decorated_definition");
+    class_of(def).is_some_and(|c| !decorated || autograd(c, src))
+}
+
+/// Whether `class` is an autograd function (`class F(torch.autograd.Function)`).
+fn autograd(class: Node, src: &SourceText) -> bool {
+    class.child_by_field_name("superclasses").is_some_and(|b| super::words(&node_text(b, src)).any(|w| w == "Function"))
+}
+
+/// The launch site of an autograd function run as a program (`naive = F.apply`, called by
+/// the file's functions): its `forward`, and its `backward` where the code outside the class
+/// runs one (`y.backward(dy)`), as the measured program then does.
+fn autograd_site(root: Node, src: &SourceText, class: Node, forward: Node) -> LaunchSite {
+    let mut site = function_site(root, src, forward, "forward");
+    let outside = [&src.slice(0, class.start_byte()), &src.slice(class.end_byte(), src.len_bytes())];
+    let runs_backward = outside.iter().any(|t| t.contains(".backward("));
+    let mut backward = None;
+    walk::preorder(class, |n| {
+        if n.kind() == "function_definition"
+            && n.child_by_field_name("name").is_some_and(|m| node_text(m, src) == "backward")
+        {
+            backward = Some(n);
+        }
+        backward.is_none() && n.kind() != "function_definition"
+    });
+    if let Some(backward) = backward.filter(|_| runs_backward) {
+        // Forward's result is a value of the program, not backward's.
+        if let Some(ret) = site.locals.remove("return") {
+            site.locals.insert("return__forward".into(), ret);
+        }
+        // The gradients it is given are tensors the program reads.
+        for (_, n) in python_parameters(backward) {
+            let param = node_text(n, src).into_owned();
+            if param != "ctx" && !site.host_params.contains(&param) {
+                site.args.push(param.clone());
+                site.host_params.push(param);
+            }
+        }
+        statements(backward, src, &mut site.locals);
+    }
+    site
 }
 
 /// The `forward` of an autograd function of the file (`class F(torch.autograd.Function)`)

@@ -8,12 +8,18 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
     let mut out: Vec<(f64, String)> = Vec::new();
     let mut push = |weight: f64, text: String| out.push((weight, text));
 
-    // Cost terms that moved, as a share of the base's total.
+    // Cost terms that moved, as a share of the base's total (a base with no modelled time,
+    // a torch program of operations not read, has no share to give).
     for ((name, before), (_, after)) in base.cost.terms().iter().zip(cand.cost.terms().iter()) {
-        let delta = (after - before) / base.cost.total.max(1e-9);
+        let change = if *before > 0.0 { format!("{:+.0}%", (after / before - 1.0) * 100.0) } else { "new".to_string() };
+        if base.cost.total <= 0.0 {
+            if *after > 0.0 && *before <= 0.0 {
+                push(1.0, format!("{name}: {change}"));
+            }
+            continue;
+        }
+        let delta = (after - before) / base.cost.total;
         if delta.abs() >= 0.05 {
-            let change =
-                if *before > 0.0 { format!("{:+.0}%", (after / before - 1.0) * 100.0) } else { "new".to_string() };
             push(delta.abs(), format!("{name}: {change} ({:+.0}% of the kernel's modelled time)", delta * 100.0));
         }
     }

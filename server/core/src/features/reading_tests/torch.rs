@@ -519,3 +519,52 @@ def generate_input(rows: int = 4096, cols: int = 8192, seed: int = 0):
     assert_eq!(kl.reads.len(), 2, "a loss reads both operands");
     assert_eq!(kl.writes, crate::features::torch_ops::Size::One, "and writes one number");
 }
+
+/// A naive softmax written as an autograd function, exposed as `F.apply`, whose entry runs
+/// forward and, where `BACKWARD` is kept, backward.
+const AUTOGRAD_SOFTMAX: &str = r#"
+import torch
+
+
+class _naive_softmax(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x: torch.Tensor):
+        x_max = x.max(dim=-1, keepdim=True).values
+        x = x - x_max
+        numerator = torch.exp(x)
+        denominator = numerator.sum(dim=-1, keepdim=True)
+        ret = numerator / denominator
+        ctx.save_for_backward(ret)
+        return ret
+
+    @staticmethod
+    def backward(ctx, dp: torch.Tensor):
+        p, = ctx.saved_tensors
+        ds = p * dp
+        ds = torch.sum(ds, dim=-1, keepdim=True)
+        ds = dp - ds
+        return p * ds
+
+
+naive_softmax = _naive_softmax.apply
+
+
+def run(x, dp):
+    x = x.detach().requires_grad_()
+    p = naive_softmax(x)
+BACKWARD    return p
+"#;
+
+#[test]
+fn an_autograd_function_s_torch_operations_are_its_program_and_backward_where_run() {
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let launches = |src: &str| {
+        let k = crate::extract::torch_program(src).expect("a torch program");
+        EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile").features.launches
+    };
+    let forward = launches(&AUTOGRAD_SOFTMAX.replace("BACKWARD", ""));
+    let both = launches(&AUTOGRAD_SOFTMAX.replace("BACKWARD", "    p.backward(dp)\n"));
+    // max, subtract, exp, sum, divide; then multiply, sum, subtract, multiply.
+    assert_eq!(forward, 5.0);
+    assert_eq!(both, 9.0);
+}
