@@ -10,9 +10,10 @@ pub fn reasons(base: &Profile, cand: &Profile) -> Vec<String> {
 
     // Cost terms that moved, as a share of the base's total (a base with no modelled time,
     // a torch program of operations not read, has no share to give).
+    let nothing_modelled = base.cost.terms().iter().all(|(_, t)| *t <= 0.0);
     for ((name, before), (_, after)) in base.cost.terms().iter().zip(cand.cost.terms().iter()) {
         let change = if *before > 0.0 { format!("{:+.0}%", (after / before - 1.0) * 100.0) } else { "new".to_string() };
-        if base.cost.total <= 0.0 {
+        if nothing_modelled {
             if *after > 0.0 && *before <= 0.0 {
                 push(1.0, format!("{name}: {change}"));
             }
@@ -126,6 +127,24 @@ fn num(v: f64) -> String {
 
 #[cfg(test)]
 mod tests {
+    use crate::features::{Cost, Features, Profile};
+    use crate::kernel::Language;
+
+    #[test]
+    fn a_base_with_no_modelled_time_gives_no_share_of_it() {
+        // A torch program whose operations are not read has no time to take a share of.
+        let profile = |memory: f64| Profile {
+            language: Language::Triton,
+            features: Features::default(),
+            cost: Cost { memory, efficiency: 0.9, ..Cost::default() }.combine(),
+            guesses: 0,
+            assumed: Vec::new(),
+        };
+        let reasons = super::reasons(&profile(0.0), &profile(3.0e4));
+        assert!(reasons.iter().any(|r| r.contains("new")), "{reasons:?}");
+        assert!(reasons.iter().all(|r| !r.contains("% of the kernel's modelled time")), "{reasons:?}");
+    }
+
     #[test]
     fn a_feature_is_shown_rounded() {
         assert_eq!(super::num(3.9999992847444332), "4");
