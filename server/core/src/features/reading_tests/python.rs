@@ -417,3 +417,27 @@ fn a_flat_kernel_that_splits_each_row_loads_each_half_once() {
     let ratio = p.features.load_bytes / p.features.store_bytes;
     assert!((0.9..1.1).contains(&ratio), "two half loads move one tensor: {ratio}");
 }
+
+#[test]
+fn a_bias_indexed_by_a_small_modulus_is_read_from_cache_not_streamed() {
+    // An LLM's bias add over a flat tensor: the bias of four channels, read for every
+    // element at `offsets % 4` (or `& 3`), is four floats, not a second tensor.
+    let src = |index: &str| {
+        format!(
+            "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+             def bias_kernel(net_ptr, bias_ptr, out_ptr, n, BLOCK: tl.constexpr):\n    \
+             offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    mask = offsets < n\n    \
+             x = tl.load(net_ptr + offsets, mask=mask)\n    c = {index}\n    \
+             b = tl.load(bias_ptr + c, mask=mask)\n    tl.store(out_ptr + offsets, x + b, mask=mask)\n\n\
+             def add_bias(net, bias):\n    out = torch.empty_like(net)\n    n = net.numel()\n    \
+             bias_kernel[(triton.cdiv(n, 1024),)](net, bias, out, n, BLOCK=1024)\n    return out\n"
+        )
+    };
+    for index in ["offsets % 4", "offsets & 3"] {
+        let text = src(index);
+        let ex = extract_text(Language::Triton, &text);
+        let p = crate::features::profile(ex.kernel("bias_kernel").expect("kernel"));
+        let ratio = p.features.load_bytes / p.features.store_bytes;
+        assert!((0.9..1.1).contains(&ratio), "{index}: the net alone is streamed in: {ratio}");
+    }
+}

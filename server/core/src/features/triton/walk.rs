@@ -284,6 +284,10 @@ impl Walker<'_> {
                 // A mask that splits each period (`x0 >= I`) moves its share of the tile.
                 let at = if short == "store" { 2 } else { 1 };
                 let share = self.mask_of(node, at).map_or(1.0, |m| super::masks::lane_share(&self.env, self.text(m)));
+                // An index bounded by a constant (`offs % 4`) reads that many elements again
+                // and again: from cache, not a stream.
+                let span = super::masks::index_span(&self.env, self.text(ptr), self.params);
+                let share = share * span.map_or(1.0, |s| (s / elems).min(1.0));
                 let useful = elems * self.elem * share;
                 let bytes = elems * per_element * share;
                 self.acc.uncoalesced += (bytes - useful) * mult;
