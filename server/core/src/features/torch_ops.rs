@@ -7,6 +7,7 @@
 
 mod cost;
 mod kinds;
+mod layers;
 pub mod library;
 mod parse;
 
@@ -256,6 +257,14 @@ impl Reader<'_> {
             return None;
         }
         let kind = kind(function);
+        // `self.conv(x)`: an `nn` layer `__init__` made.
+        if matches!(receiver, Some(Expr::Name(r)) if r == "self") {
+            if let Some((what, work)) = layers::layer(self.locals, function) {
+                let first = args.first().and_then(|a| self.name_or_value(a))?;
+                self.emit(what, vec![first.clone()], first.clone(), work.unwrap_or(Work::Unknown));
+                return Some(first);
+            }
+        }
         let (what, mut tensors) = match receiver {
             Some(r) if !module => {
                 let what = format!("{}.{function}", r.dotted().unwrap_or_else(|| "(…)".into()));

@@ -568,3 +568,22 @@ fn an_autograd_function_s_torch_operations_are_its_program_and_backward_where_ru
     assert_eq!(forward, 5.0);
     assert_eq!(both, 9.0);
 }
+
+#[test]
+fn a_kernelbench_module_s_nn_layers_are_its_torch_operations() {
+    // KernelBench's level-1 problems are modules of `nn` layers made in `__init__`.
+    let src = "import torch\nimport torch.nn as nn\n\nclass Model(nn.Module):\n    \
+               def __init__(self, in_channels: int, kernel_size: int):\n        super(Model, self).__init__()\n        \
+               self.conv2d = nn.Conv2d(in_channels, in_channels, kernel_size, groups=in_channels, bias=False)\n        \
+               self.act = nn.ReLU()\n\n    def forward(self, x: torch.Tensor) -> torch.Tensor:\n        \
+               return self.act(self.conv2d(x))\n\nbatch_size = 16\nin_channels = 64\nkernel_size = 3\n\n\
+               def get_inputs():\n    return [torch.randn(batch_size, in_channels, 256, 256)]\n\n\
+               def get_init_inputs():\n    return [in_channels, kernel_size]\n";
+    let k = crate::extract::torch_program(src).expect("a torch program");
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let p = EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile");
+    let elements = 16.0 * 64.0 * 256.0 * 256.0;
+    // The depthwise convolution, 2 · 3² flops an element, then the ReLU: two launches.
+    assert_eq!(p.features.launches, 2.0, "{:?}", p.features);
+    assert!((0.99..1.01).contains(&(p.features.tensor_flops / (18.0 * elements))), "{:?}", p.features);
+}

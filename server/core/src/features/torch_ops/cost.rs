@@ -34,6 +34,9 @@ pub enum Work {
     /// A sort along the last dimension: a radix sort's passes, log2 of the row's length
     /// compare-and-moves per element.
     Sort,
+    /// A library convolution (cuDNN): this many flops per element of the largest tensor it
+    /// touches, on tensor cores (TF32, cuDNN's default, for 32-bit elements).
+    Conv(f64),
     /// An operation nothing here knows: its launch counts, its work does not (a guess).
     Unknown,
     /// A kernel launched from elsewhere (imported, not in the file): one pass over its
@@ -79,12 +82,12 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let read: f64 = reads.iter().sum();
     let largest = reads.iter().copied().fold(written, f64::max).max(1.0);
     let first = reads.first().copied().unwrap_or(written);
-    let matmul = matches!(op.work, Work::Matmul | Work::Gemm | Work::Attention);
+    let matmul = matches!(op.work, Work::Matmul | Work::Gemm | Work::Attention | Work::Conv(_));
     let flops = match op.work {
         Work::Matmul => matmul_flops(op, env, first),
         Work::Gemm => 2.0 * (first * reads.get(1).copied().unwrap_or(first) * written).sqrt(),
         Work::Attention => 4.0 * first * keys_length(op, env, unknown),
-        Work::PerElement(per) => per * largest,
+        Work::PerElement(per) | Work::Conv(per) => per * largest,
         Work::Launch => largest,
         Work::Factor(per) => {
             let order = op.reads.first().map_or(first.sqrt(), |s| order(s, env, first));
@@ -110,6 +113,8 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
         // the fp32 pipes (torch's default: no TF32) for 32-bit ones.
         Work::Matmul | Work::Gemm | Work::Attention if elem <= 2.0 => flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
         Work::Matmul | Work::Gemm | Work::Attention => flops * rates.scalar_op / LIBRARY_EFFICIENCY,
+        Work::Conv(_) if elem <= 2.0 => flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
+        Work::Conv(_) => 2.0 * flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
         Work::Factor(_) => flops * rates.scalar_op / FACTOR_EFFICIENCY,
         _ => flops * rates.scalar_op,
     };

@@ -1,0 +1,107 @@
+//! `torch.nn` layers a module makes in `__init__` (`self.conv = nn.Conv2d(64, 64, 3,
+//! groups=64)`) and calls in `forward` (`self.conv(x)`): each the torch operation it runs,
+//! its work from the constructor's arguments where they have values (a KernelBench
+//! problem's module constants).
+
+use super::cost::Work;
+use crate::features::expr::Env;
+use std::collections::BTreeMap;
+
+/// What calling the layer `self.{attr}` runs, where `locals` hold its constructor
+/// (`self.{attr}` = `nn.Conv2d(…)`): its operation's name and work. `None`: no `nn` layer.
+pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(String, Option<Work>)> {
+    let text = locals.get(&format!("self.{attr}"))?.trim();
+    let (callee, rest) = text.split_once('(')?;
+    let class = callee.trim().strip_prefix("torch.").unwrap_or(callee.trim()).strip_prefix("nn.")?;
+    let inside = rest.strip_suffix(')')?;
+    let (positional, keywords) = arguments(inside);
+    let env = Env::of_texts(locals.iter());
+    let value = |t: &str| env.eval_quiet(t).filter(|e| e.guesses == 0).map(|e| e.value);
+    let arg = |i: usize, key: &str| keywords.get(key).copied().or_else(|| positional.get(i).copied());
+    let dims = class.chars().rev().nth(1).and_then(|c| c.to_digit(10)).filter(|_| class.ends_with('d'));
+    let work = if class.starts_with("Conv") {
+        // 2·(C_out / groups)·kᵈ flops per input element (stride 1: as many outputs).
+        let d = f64::from(dims?);
+        let out = arg(1, "out_channels").and_then(value);
+        let groups = arg(6, "groups").map_or(Some(1.0), value);
+        let window = arg(2, "kernel_size").and_then(|k| window(k, d, &value));
+        match (out, groups, window) {
+            (Some(out), Some(g), Some(w)) if g >= 1.0 => Some(Work::Conv(2.0 * out / g * w)),
+            _ => None,
+        }
+    } else if class.contains("Pool") {
+        let d = f64::from(dims.unwrap_or(2));
+        arg(0, "kernel_size").and_then(|k| window(k, d, &value)).map(Work::PerElement)
+    } else {
+        match class.to_ascii_lowercase().as_str() {
+            "relu" | "gelu" | "silu" | "sigmoid" | "tanh" | "leakyrelu" | "hardtanh" | "elu" | "selu" | "mish"
+            | "softplus" | "hardswish" | "hardsigmoid" | "relu6" => Some(Work::PerElement(2.0)),
+            c if c.contains("norm") || c.contains("softmax") => Some(Work::PerElement(8.0)),
+            _ => return None,
+        }
+    };
+    Some((format!("self.{attr} = nn.{class}"), work))
+}
+
+/// A window's elements: `k` of `d` dimensions (`3` → 3ᵈ, `(3, 5)` → 15).
+fn window(k: &str, d: f64, value: &dyn Fn(&str) -> Option<f64>) -> Option<f64> {
+    let k = k.trim();
+    match k.strip_prefix('(').and_then(|k| k.strip_suffix(')')) {
+        Some(items) => items.split(',').filter(|s| !s.trim().is_empty()).map(|s| value(s.trim())).product(),
+        None => value(k).map(|v| v.powf(d)),
+    }
+}
+
+/// A call's arguments: positional texts, and keyword texts by name.
+fn arguments(inside: &str) -> (Vec<&str>, BTreeMap<&str, &str>) {
+    let (mut positional, mut keywords) = (Vec::new(), BTreeMap::new());
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut parts = Vec::new();
+    for (i, c) in inside.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&inside[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&inside[start..]);
+    for p in parts.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
+        match p.split_once('=').filter(|(k, _)| k.trim().chars().all(|c| c.is_alphanumeric() || c == '_')) {
+            Some((k, v)) => drop(keywords.insert(k.trim(), v.trim())),
+            None => positional.push(p),
+        }
+    }
+    (positional, keywords)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn locals(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn a_depthwise_convolution_s_work_comes_from_its_constructor() {
+        let l = locals(&[
+            ("self.conv2d", "nn.Conv2d(in_channels, in_channels, kernel_size, stride=stride, padding=padding, groups=in_channels, bias=bias)"),
+            ("in_channels", "64"),
+            ("kernel_size", "3"),
+        ]);
+        assert_eq!(layer(&l, "conv2d"), Some(("self.conv2d = nn.Conv2d".into(), Some(Work::Conv(18.0)))));
+        let dense = locals(&[("self.c", "nn.Conv3d(32, 16, (3, 3, 3))")]);
+        assert_eq!(layer(&dense, "c").map(|l| l.1), Some(Some(Work::Conv(2.0 * 16.0 * 27.0))));
+        let pool = locals(&[("self.p", "nn.MaxPool3d(kernel_size=2, stride=2)")]);
+        assert_eq!(layer(&pool, "p").map(|l| l.1), Some(Some(Work::PerElement(8.0))));
+        // A layer whose sizes have no value is read, its work not; anything else is no layer.
+        let open = locals(&[("self.c", "nn.Conv2d(c_in, c_out, k)")]);
+        assert_eq!(layer(&open, "c").map(|l| l.1), Some(None));
+        assert_eq!(layer(&locals(&[("self.w", "nn.Parameter(torch.randn(4))")]), "w").map(|l| l.1), None);
+    }
+}
