@@ -5,7 +5,7 @@
 //! A module without such an entry point (a library's file) may run every launch.
 
 use super::node_text;
-use super::reach::HostDef;
+use super::reach::{names_used as names, HostDef};
 use crate::source::SourceText;
 use tree_sitter::Node;
 
@@ -74,13 +74,6 @@ fn class(item: Node, src: &SourceText, out: &mut Vec<HostDef>) {
         let entry = method.name == "forward" && MODULES.contains(&class.as_str());
         out.push(HostDef { name: format!("{class}::{}", method.name), entry, ..method });
     }
-}
-
-fn names(text: &str) -> Vec<String> {
-    let mut v: Vec<String> = super::names_in(text).map(str::to_string).collect();
-    v.sort_unstable();
-    v.dedup();
-    v
 }
 
 #[cfg(test)]

@@ -33,11 +33,15 @@ pub(super) fn host_def(def: Node, item: Node, src: &SourceText) -> Option<HostDe
     }
     let extern_c = linkage || node_text(def, src).trim_start().starts_with("extern \"C\"");
     let entry = name == "main" || extern_c;
-    let text = node_text(body, src);
-    let mut names: Vec<String> = super::words(&text).map(str::to_string).collect();
-    names.sort_unstable();
-    names.dedup();
-    Some(HostDef { name, entry, names })
+    Some(HostDef { name, entry, names: names_used(&node_text(body, src)) })
+}
+
+/// The names `text` uses, each once (what a definition's body reaches).
+pub(super) fn names_used(text: &str) -> Vec<String> {
+    let mut v: Vec<String> = super::names_in(text).map(str::to_string).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
 }
 
 /// The host functions the entry points reach; `None` where the file has no entry point

@@ -108,16 +108,7 @@ fn autograd_site(root: Node, src: &SourceText, class: Node, forward: Node) -> La
     let mut site = function_site(root, src, forward, "forward");
     let outside = [&src.slice(0, class.start_byte()), &src.slice(class.end_byte(), src.len_bytes())];
     let runs_backward = outside.iter().any(|t| t.contains(".backward("));
-    let mut backward = None;
-    walk::preorder(class, |n| {
-        if n.kind() == "function_definition"
-            && n.child_by_field_name("name").is_some_and(|m| node_text(m, src) == "backward")
-        {
-            backward = Some(n);
-        }
-        backward.is_none() && n.kind() != "function_definition"
-    });
-    if let Some(backward) = backward.filter(|_| runs_backward) {
+    if let Some(backward) = method(class, src, "backward").filter(|_| runs_backward) {
         // Forward's result is a value of the program, not backward's.
         if let Some(ret) = site.locals.remove("return") {
             site.locals.insert("return__forward".into(), ret);
@@ -133,6 +124,21 @@ fn autograd_site(root: Node, src: &SourceText, class: Node, forward: Node) -> La
         statements(backward, src, &mut site.locals);
     }
     site
+}
+
+/// The first function named `name` in `class` (its method, or one nested in a method).
+fn method<'t>(class: Node<'t>, src: &SourceText, name: &str) -> Option<Node<'t>> {
+    let mut found = None;
+    walk::preorder(class, |f| {
+        if found.is_none()
+            && f.kind() == "function_definition"
+            && f.child_by_field_name("name").is_some_and(|m| node_text(m, src) == name)
+        {
+            found = Some(f);
+        }
+        found.is_none()
+    });
+    found
 }
 
 /// The `forward` of an autograd function of the file (`class F(torch.autograd.Function)`)
@@ -159,15 +165,7 @@ fn applied_function<'t>(root: Node<'t>, src: &SourceText, def: Node) -> Option<N
         }
         if n.kind() == "class_definition" && n.child_by_field_name("name").is_some_and(|c| node_text(c, src) == applied)
         {
-            walk::preorder(n, |f| {
-                if found.is_none()
-                    && f.kind() == "function_definition"
-                    && f.child_by_field_name("name").is_some_and(|m| node_text(m, src) == "forward")
-                {
-                    found = Some(f);
-                }
-                found.is_none()
-            });
+            found = method(n, src, "forward");
             return false;
         }
         true

@@ -11,10 +11,14 @@ use std::collections::BTreeMap;
 /// (`self.{attr}` = `nn.Conv2d(…)`): its operation's name and work. `None`: no `nn` layer.
 pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(String, Option<Work>)> {
     let text = locals.get(&format!("self.{attr}"))?.trim();
-    let (callee, rest) = text.split_once('(')?;
-    let class = callee.trim().strip_prefix("torch.").unwrap_or(callee.trim()).strip_prefix("nn.")?;
-    let inside = rest.strip_suffix(')')?;
-    let (positional, keywords) = arguments(inside);
+    if !text.ends_with(')') {
+        return None;
+    }
+    let (callee, items) = crate::declaration::call(text);
+    let class = callee.strip_prefix("torch.").unwrap_or(&callee).strip_prefix("nn.")?;
+    let (keywords, positional): (Vec<&String>, Vec<&String>) = items.iter().partition(|a| keyword(a).is_some());
+    let keywords: BTreeMap<&str, &str> = keywords.into_iter().filter_map(|a| keyword(a)).collect();
+    let positional: Vec<&str> = positional.into_iter().map(String::as_str).collect();
     let env = Env::of_texts(locals.iter());
     let value = |t: &str| env.eval_quiet(t).filter(|e| e.guesses == 0).map(|e| e.value);
     let arg = |i: usize, key: &str| keywords.get(key).copied().or_else(|| positional.get(i).copied());
@@ -52,31 +56,11 @@ fn window(k: &str, d: f64, value: &dyn Fn(&str) -> Option<f64>) -> Option<f64> {
     }
 }
 
-/// A call's arguments: positional texts, and keyword texts by name.
-fn arguments(inside: &str) -> (Vec<&str>, BTreeMap<&str, &str>) {
-    let (mut positional, mut keywords) = (Vec::new(), BTreeMap::new());
-    let mut depth = 0i32;
-    let mut start = 0;
-    let mut parts = Vec::new();
-    for (i, c) in inside.char_indices() {
-        match c {
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                parts.push(&inside[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    parts.push(&inside[start..]);
-    for p in parts.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
-        match p.split_once('=').filter(|(k, _)| k.trim().chars().all(|c| c.is_alphanumeric() || c == '_')) {
-            Some((k, v)) => drop(keywords.insert(k.trim(), v.trim())),
-            None => positional.push(p),
-        }
-    }
-    (positional, keywords)
+/// `name=value`'s name and value (not `a == b`).
+fn keyword(arg: &str) -> Option<(&str, &str)> {
+    arg.split_once('=')
+        .filter(|(k, v)| !v.starts_with('=') && k.trim().chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .map(|(k, v)| (k.trim(), v.trim()))
 }
 
 #[cfg(test)]

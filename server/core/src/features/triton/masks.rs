@@ -5,6 +5,7 @@
 //! share: the tile's size already counts the lanes it keeps.
 
 use super::super::expr::Env;
+use crate::declaration::split_top;
 
 /// How many definitions a mask is followed through (`is_up = x0 >= I`, `x0 = xindex % W`).
 const DEPTH: usize = 4;
@@ -31,12 +32,12 @@ fn share(env: &Env, text: &str, depth: usize) -> f64 {
         return 1.0;
     };
     // `x0 >= I`, or written the other way round, `I <= x0`.
-    let (period, bound, op) = match (modulus(env, left, depth), modulus(env, right, depth)) {
+    let (period, bound, op) = match (modulus(env, left), modulus(env, right)) {
         (Some(m), None) => (m, right, op),
         (None, Some(m)) => (m, left, flipped(op)),
         _ => return 1.0,
     };
-    let (Some(m), Some(b)) = (env.eval_quiet(period), env.eval_quiet(bound)) else {
+    let (Some(m), Some(b)) = (env.eval_quiet(&period), env.eval_quiet(bound)) else {
         return 1.0;
     };
     // A period and a bound that rest on one assumed size (`2 * I`, `I`) keep their ratio
@@ -68,21 +69,16 @@ pub(super) fn index_span(env: &Env, ptr: &str, params: &std::collections::BTreeS
         if params.contains(t) || t.parse::<f64>().is_ok() {
             continue;
         }
-        span = Some(bound(env, t, 0)?);
+        span = Some(bound(env, t)?);
     }
     span
 }
 
 /// The number of values `text` (a name defined as) `a % c` or `a & m` takes, for `c`, `m`
 /// written as values.
-fn bound(env: &Env, text: &str, depth: usize) -> Option<f64> {
-    let t = unparen(text.trim());
-    if depth > DEPTH {
-        return None;
-    }
-    if let Some(defined) = env.texts.get(t) {
-        return bound(env, defined, depth + 1);
-    }
+fn bound(env: &Env, text: &str) -> Option<f64> {
+    let t = env.resolve(unparen(text.trim()));
+    let t = unparen(t.trim());
     let known = |e: &str| env.eval_quiet(e.trim()).filter(|v| v.guesses == 0 && v.value >= 0.0).map(|v| v.value);
     let (modulo, and) = (split_top(t, '%'), split_top(t, '&'));
     match (modulo.as_slice(), and.as_slice()) {
@@ -93,16 +89,10 @@ fn bound(env: &Env, text: &str, depth: usize) -> Option<f64> {
 }
 
 /// The period of `text` where it is (a name defined as) `a % m`.
-fn modulus<'e>(env: &'e Env, text: &'e str, depth: usize) -> Option<&'e str> {
-    let t = unparen(text.trim());
-    if depth > DEPTH {
-        return None;
-    }
-    if let Some(defined) = env.texts.get(t) {
-        return modulus(env, defined, depth + 1);
-    }
-    let parts = split_top(t, '%');
-    (parts.len() == 2).then(|| parts[1].trim())
+fn modulus(env: &Env, text: &str) -> Option<String> {
+    let t = env.resolve(unparen(text.trim()));
+    let parts = split_top(unparen(t.trim()), '%');
+    (parts.len() == 2).then(|| parts[1].trim().to_string())
 }
 
 /// `a OP b` for the one top-level comparison of `text`.
@@ -141,25 +131,6 @@ fn flipped(op: &'static str) -> &'static str {
         ">" => "<",
         _ => "<=",
     }
-}
-
-/// `text`'s parts split at `sep` outside brackets.
-fn split_top(text: &str, sep: char) -> Vec<&str> {
-    let mut parts = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in text.char_indices() {
-        match c {
-            '(' | '[' => depth += 1,
-            ')' | ']' => depth -= 1,
-            c if c == sep && depth == 0 => {
-                parts.push(&text[start..i]);
-                start = i + c.len_utf8();
-            }
-            _ => {}
-        }
-    }
-    parts.push(&text[start..]);
-    parts
 }
 
 /// `text` without brackets that enclose all of it (not `(a) & (b)`).
