@@ -287,11 +287,13 @@ fn gpu_a_search_over_a_templated_sgemm_finds_a_measured_speedup() {
     if !have_gpu() {
         return;
     }
-    let (_, o) = search(&[&foreign("sgemm/sgemm_2d.cu"), "--budget", "8", "--seed", "1"]);
+    // Budget 16: at 8 the seed's luck alone moved the best found between 1.01x and 1.26x
+    // (docs/measurements/gpu-tests-foreign.md); at 16, seeds 1-5 of two weights all passed.
+    let (_, o) = search(&[&foreign("sgemm/sgemm_2d.cu"), "--budget", "16", "--seed", "1"]);
     let knobs: Vec<&str> = o["knobs"].as_array().expect("knobs").iter().filter_map(Value::as_str).collect();
     assert!(!knobs.iter().any(|k| ["M", "N", "K"].contains(k)), "{knobs:?}");
     let runs = o["runs"].as_u64().expect("runs");
-    assert!((4..=8).contains(&runs), "{o}");
+    assert!((8..=16).contains(&runs), "{o}");
     let steps = o["steps"].as_array().expect("steps");
     let ok = steps.iter().filter(|s| s["status"] == "ok").count();
     assert!(ok * 2 >= steps.len(), "most runs are valid variants: {ok} of {}", steps.len());
