@@ -72,3 +72,27 @@ pub(super) fn conditional(
     }
     value
 }
+
+/// Whether `assignment` (`name = name[0]`) takes an element of a sequence that an enclosing
+/// `if isinstance(name, …)` found: a normalisation of an argument given as a tuple or a number.
+pub(super) fn normalises(assignment: Node, top: Node, src: &SourceText, name: &str, value: &str) -> bool {
+    let element = squash(value).strip_prefix(name).is_some_and(|rest| rest.starts_with('[') && rest.ends_with(']'));
+    if !element {
+        return false;
+    }
+    let check = format!("isinstance({name},");
+    let mut node = assignment;
+    while let Some(parent) = node.parent() {
+        if parent.id() == top.id() {
+            break;
+        }
+        if matches!(parent.kind(), "if_statement" | "elif_clause") {
+            let tested = parent.child_by_field_name("condition").map(|c| squash(&node_text(c, src)).replace(' ', ""));
+            if tested.is_some_and(|c| c.contains(&check)) {
+                return true;
+            }
+        }
+        node = parent;
+    }
+    false
+}

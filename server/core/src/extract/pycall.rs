@@ -287,8 +287,14 @@ pub(super) fn function_locals(def: Node, src: &SourceText, before: usize) -> BTr
     out
 }
 
-/// The call of host function `function` that says most about its arguments: one in a
-/// `forward` method, whose tensor parameters are what `get_inputs()` returns.
+/// The functions a harness calls with `get_inputs()`'s tensors, in order: a KernelBench
+/// module's `forward`, a KernelAgent candidate's `kernel_function` (its harness binds it to
+/// the problem's inputs), the evaluation harness's `kf_run`.
+pub(super) const INPUT_ENTRIES: [&str; 3] = ["forward", "kernel_function", "kf_run"];
+
+/// The call of host function `function` that says most about its arguments: one in an
+/// input entry ([`INPUT_ENTRIES`]), whose tensor parameters are what `get_inputs()` returns
+/// (and whose `*args` passes on the rest of them).
 pub(super) fn host_call(root: Node, src: &SourceText, m: &Module, function: &str) -> Option<(String, Vec<PyValue>)> {
     let mut best: Option<(usize, Vec<PyValue>)> = None;
     walk::preorder(root, |n| {
@@ -300,19 +306,30 @@ pub(super) fn host_call(root: Node, src: &SourceText, m: &Module, function: &str
             .map(|d| python_parameters(d).into_iter().map(|(_, name)| node_text(name, src).into_owned()).collect())
             .unwrap_or_default();
         let params: Vec<&str> = params.iter().map(String::as_str).filter(|p| *p != "self").collect();
-        let forward = def.and_then(|d| d.child_by_field_name("name")).is_some_and(|n| node_text(n, src) == "forward");
-        let inputs = if forward { get_inputs(src, m) } else { Vec::new() };
+        let entry = def
+            .and_then(|d| d.child_by_field_name("name"))
+            .is_some_and(|n| INPUT_ENTRIES.contains(&node_text(n, src).as_ref()));
+        let inputs = if entry { get_inputs(src, m) } else { Vec::new() };
+        let rest = def.and_then(|d| star_parameter(d, src));
         let (positional, _) = arguments(n, src);
-        let values: Vec<PyValue> = positional
-            .iter()
-            .map(|a| {
-                let name = tensor_name(*a, src);
-                match params.iter().position(|p| *p == name) {
-                    Some(i) => inputs.get(i).cloned().unwrap_or(PyValue::Unknown),
-                    None => value(*a, src, m),
+        let mut values: Vec<PyValue> = Vec::new();
+        for a in &positional {
+            let splat = (a.kind() == "list_splat").then(|| a.named_child(0)).flatten();
+            if let Some(name) = splat.map(|s| node_text(s, src)) {
+                // `f(*inputs)` in `def kf_run(*inputs)`: the inputs its named parameters leave.
+                if rest.as_deref() == Some(name.as_ref()) {
+                    values.extend(inputs.iter().skip(params.len()).cloned());
+                } else {
+                    values.push(PyValue::Unknown);
                 }
-            })
-            .collect();
+                continue;
+            }
+            let name = tensor_name(*a, src);
+            values.push(match params.iter().position(|p| *p == name) {
+                Some(i) => inputs.get(i).cloned().unwrap_or(PyValue::Unknown),
+                None => value(*a, src, m),
+            });
+        }
         let known = values.iter().filter(|v| **v != PyValue::Unknown).count();
         if best.as_ref().is_none_or(|(k, _)| known > *k) {
             best = Some((known, values));
@@ -320,6 +337,14 @@ pub(super) fn host_call(root: Node, src: &SourceText, m: &Module, function: &str
         true
     });
     best.map(|(_, values)| (function.to_string(), values))
+}
+
+/// The name of a function's `*args` parameter.
+fn star_parameter(def: Node, src: &SourceText) -> Option<String> {
+    let params = def.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    let star = params.named_children(&mut cursor).find(|p| p.kind() == "list_splat_pattern")?;
+    star.named_child(0).filter(|n| n.kind() == "identifier").map(|n| node_text(n, src).into_owned())
 }
 
 /// `x`, `x.contiguous()`, `x.cuda()`: the name of the tensor passed.

@@ -392,6 +392,10 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                         out.insert(format!("self.{name}"), squash(&node_text(r, src)));
                     }
                     let mut value = squash(&node_text(r, src));
+                    // `if isinstance(k, (tuple, list)): k = k[0]`: a number passed stays as it is.
+                    if super::pybranch::normalises(n, node, src, &name, &value) {
+                        return true;
+                    }
                     // `BLOCK = min(BLOCK, 4096)`: the new value in terms of the old one.
                     if let Some(old) = out.get(&name) {
                         value = substitute(&value, &name, &format!("({old})"));

@@ -101,6 +101,8 @@ struct Walker<'a> {
     loop_load: Vec<f64>,
     /// Trips the loops being walked run, each rounded up (a tile runs whole).
     issue: f64,
+    /// The loops being walked: their variable, its step a trip and their trips.
+    windows: Vec<walk::Window>,
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
@@ -243,6 +245,7 @@ fn profile_config(
         acc: Acc::default(),
         loop_load: vec![0.0],
         issue: 1.0,
+        windows: Vec::new(),
     };
     let swizzle = params.iter().any(|p| p.contains("GROUP"));
     if let Some(def) = def {

@@ -441,3 +441,74 @@ fn a_bias_indexed_by_a_small_modulus_is_read_from_cache_not_streamed() {
         assert!((0.9..1.1).contains(&ratio), "{index}: the net alone is streamed in: {ratio}");
     }
 }
+
+#[test]
+fn a_pooling_window_reads_its_input_about_once_not_once_a_tap() {
+    // A Triton 2-D window sum: each output reads K × K taps, but the tap one column over is
+    // this tile's own next element and the row one down the next program's row: DRAM moves
+    // the input about once, L1/L2 serve the rest.
+    let src = "import torch\nimport triton\nimport triton.language as tl\n\n# kforecast: H = 4096; W = 4096\n\
+               @triton.jit\ndef window(x_ptr, y_ptr, H, W, K: tl.constexpr, BLOCK: tl.constexpr):\n    \
+               pid_w = tl.program_id(0)\n    y = tl.program_id(1)\n    offs = pid_w * BLOCK + tl.arange(0, BLOCK)\n    \
+               acc = tl.zeros([BLOCK], dtype=tl.float32)\n    for ky in range(K):\n        for kx in range(K):\n            \
+               acc += tl.load(x_ptr + (y + ky) * W + offs + kx, mask=offs + kx < W)\n    \
+               tl.store(y_ptr + y * W + offs, acc, mask=offs < W)\n\n\ndef run(x, y, H, W):\n    \
+               window[(triton.cdiv(W, 256), H - 4)](x, y, H, W, K=5, BLOCK=256)\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = crate::features::profile(ex.kernel("window").expect("kernel"));
+    let ratio = p.features.load_bytes / p.features.store_bytes;
+    assert!((0.9..1.3).contains(&ratio), "25 taps, the input moved about once: {ratio}");
+    // A loop that moves a whole tile a trip streams new data: each program sums its row's
+    // five chunks, none of which another program reads.
+    let rows = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+                def rowsum(x_ptr, y_ptr, K: tl.constexpr, BLOCK: tl.constexpr):\n    row = tl.program_id(0)\n    \
+                acc = tl.zeros([BLOCK], dtype=tl.float32)\n    for k in range(K):\n        \
+                acc += tl.load(x_ptr + row * K * BLOCK + k * BLOCK + tl.arange(0, BLOCK))\n    \
+                tl.store(y_ptr + row * BLOCK + tl.arange(0, BLOCK), acc)\n\n\ndef run(x, y):\n    \
+                rowsum[(4096,)](x, y, K=5, BLOCK=256)\n";
+    let ex = extract_text(Language::Triton, rows);
+    let p = crate::features::profile(ex.kernel("rowsum").expect("kernel"));
+    let ratio = p.features.load_bytes / p.features.store_bytes;
+    assert!((4.9..5.1).contains(&ratio), "five chunks of new data an output: {ratio}");
+}
+
+#[test]
+fn a_kernel_function_runs_on_the_problem_s_inputs() {
+    // A KernelAgent candidate defines `kernel_function(A, x)` and no inputs; its harness
+    // calls it with the KernelBench problem's `get_inputs()`. Compared with the problem,
+    // its sizes are the problem's: a (2048 × 65536) matrix, not a guess.
+    let candidate = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+                     def matvec(a_ptr, x_ptr, c_ptr, M, K, BLOCK_K: tl.constexpr):\n    row = tl.program_id(0)\n    \
+                     acc = tl.zeros([BLOCK_K], dtype=tl.float32)\n    for k in range(0, K, BLOCK_K):\n        \
+                     offs = k + tl.arange(0, BLOCK_K)\n        \
+                     acc += tl.load(a_ptr + row * K + offs, mask=offs < K) * tl.load(x_ptr + offs, mask=offs < K)\n    \
+                     tl.store(c_ptr + row, tl.sum(acc, axis=0))\n\n\ndef kernel_function(A, x):\n    M, K = A.shape\n    \
+                     c = torch.empty(M, device=A.device)\n    matvec[(M,)](A, x, c, M, K, BLOCK_K=1024)\n    return c\n";
+    let problem = "M = 2048\nK = 65536\n\n\ndef get_inputs():\n    A = torch.rand(M, K)\n    B = torch.rand(K, 1)\n    return [A, B]\n";
+    let text = crate::extract::borrow_inputs(candidate, problem).expect("borrowed");
+    let ex = extract_text(Language::Triton, &text);
+    let p = crate::features::profile(ex.kernel("matvec").expect("kernel"));
+    // The matrix, and the vector again for each row (which L2 serves: not modelled).
+    let matrix = 2048.0 * 65536.0 * 4.0;
+    assert!((1.9..2.1).contains(&(p.features.load_bytes / matrix)), "{}", p.features.load_bytes);
+    assert_eq!(p.guesses, 0, "no size left to guess");
+}
+
+#[test]
+fn a_window_size_normalised_from_a_tuple_keeps_its_value() {
+    // `if isinstance(kernel_size, (tuple, list)): kernel_size = kernel_size[0]` leaves a
+    // number as it is: a 2-tap window, not a size left to run time.
+    let src = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+               def pool(x_ptr, y_ptr, n, ks: tl.constexpr, BLOCK: tl.constexpr):\n    \
+               offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n    acc = tl.zeros([BLOCK], dtype=tl.float32)\n    \
+               for k in range(ks):\n        acc += tl.load(x_ptr + offs * ks + k, mask=offs < n)\n    \
+               tl.store(y_ptr + offs, acc, mask=offs < n)\n\n\ndef pool1d(x, kernel_size=2):\n    \
+               if isinstance(kernel_size, (tuple, list)):\n        kernel_size = kernel_size[0]\n    \
+               n = 1048576\n    y = torch.empty(n, device=x.device)\n    \
+               pool[(triton.cdiv(n, 1024),)](x, y, n, ks=kernel_size, BLOCK=1024)\n    return y\n";
+    let ex = extract_text(Language::Triton, src);
+    let p = crate::features::profile(ex.kernel("pool").expect("kernel"));
+    assert_eq!(p.guesses, 0, "the window is 2 taps: {:?}", p.assumed);
+    let ratio = p.features.load_bytes / p.features.store_bytes;
+    assert!((1.5..2.5).contains(&ratio), "two inputs an output: {ratio}");
+}

@@ -29,7 +29,11 @@ pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(St
         let out = arg(1, "out_channels").and_then(value);
         let groups = arg(6, "groups").map_or(Some(1.0), value);
         let window = arg(2, "kernel_size").and_then(|k| window(k, d, &value));
+        // A depthwise convolution (one input channel a group) has no product for the tensor
+        // cores to take: cuDNN runs it on the fp32 pipes, at the rate it streams.
+        let depthwise = arg(0, "in_channels").and_then(value).zip(groups).is_some_and(|(c, g)| c <= g);
         match (out, groups, window) {
+            (Some(out), Some(g), Some(w)) if g >= 1.0 && depthwise => Some(Work::PerElement(2.0 * out / g * w)),
             (Some(out), Some(g), Some(w)) if g >= 1.0 => Some(Work::Conv(2.0 * out / g * w)),
             _ => None,
         }
@@ -78,7 +82,8 @@ mod tests {
             ("in_channels", "64"),
             ("kernel_size", "3"),
         ]);
-        assert_eq!(layer(&l, "conv2d"), Some(("self.conv2d = nn.Conv2d".into(), Some(Work::Conv(18.0)))));
+        // One input channel a group: no product for the tensor cores, 18 flops an element.
+        assert_eq!(layer(&l, "conv2d"), Some(("self.conv2d = nn.Conv2d".into(), Some(Work::PerElement(18.0)))));
         let dense = locals(&[("self.c", "nn.Conv3d(32, 16, (3, 3, 3))")]);
         assert_eq!(layer(&dense, "c").map(|l| l.1), Some(Some(Work::Conv(2.0 * 16.0 * 27.0))));
         let pool = locals(&[("self.p", "nn.MaxPool3d(kernel_size=2, stride=2)")]);
