@@ -1,0 +1,25 @@
+"""Adapter of p60-af-matmul-fp16 (kforecast's own code): each version's `kf_run(a, b)`
+(triton-kernel-opt's matmul(mode=...) calls, or the torch.matmul its benchmark times) on fp16 a, b
+(4096, 4096); output c = a @ b in fp16."""
+import torch
+from progbuild import load_program
+
+N = 4096
+# fp16 products of unit normals over K = 4096: entries of size ~64; fp16 output rounding ~0.03,
+# the SplitK versions round four fp16 partial tiles (~0.1 worst case).
+TOL = {"rtol": 1e-2, "atol": 0.5}
+
+
+def make_inputs(seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    a = torch.randn(N, N, device="cuda", generator=g).half()
+    b = torch.randn(N, N, device="cuda", generator=g).half()
+    return (a, b)
+
+
+def reference(a, b):
+    return a.double() @ b.double()
+
+
+def build(path):
+    return load_program(path).kf_run
