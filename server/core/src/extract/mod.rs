@@ -41,7 +41,7 @@ pub use cuda::library_program;
 pub use embedded_cuda::MARKERS as EMBEDDED_CUDA_MARKERS;
 pub use pieces::FOCUS_LIMIT;
 pub use pydtype::agreed as agreed_element_size;
-pub use torch_program::torch_program;
+pub use torch_program::{entry_program, torch_program};
 
 pub(crate) use cuda::declarator_name;
 pub(crate) use triton::parameters as python_parameters;

@@ -34,10 +34,11 @@ pub(super) fn host_defs(item: Node, src: &SourceText) -> Vec<HostDef> {
                 if let (Some(left), Some(right)) =
                     (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
                 {
-                    let names = names(&node_text(right, src));
+                    let (names, members) = names(right, src);
                     for target in super::names_in(&node_text(left, src)) {
                         let entry = ENTRIES.contains(&target);
-                        out.push(HostDef { name: target.to_string(), entry, names: names.clone() });
+                        let (names, members) = (names.clone(), members.clone());
+                        out.push(HostDef { name: target.to_string(), entry, names, members });
                     }
                 }
             }
@@ -59,7 +60,8 @@ fn function(item: Node, src: &SourceText) -> Option<HostDef> {
     let name = node_text(def.child_by_field_name("name")?, src).into_owned();
     let body = def.child_by_field_name("body")?;
     let entry = ENTRIES.contains(&name.as_str());
-    Some(HostDef { name, entry, names: names(&node_text(body, src)) })
+    let (names, members) = names(body, src);
+    Some(HostDef { name, entry, names, members })
 }
 
 fn class(item: Node, src: &SourceText, out: &mut Vec<HostDef>) {
@@ -67,7 +69,8 @@ fn class(item: Node, src: &SourceText, out: &mut Vec<HostDef>) {
         return;
     };
     let class = node_text(name, src).into_owned();
-    out.push(HostDef { name: class.clone(), entry: false, names: IMPLICIT.iter().map(|m| m.to_string()).collect() });
+    let implicit = IMPLICIT.iter().map(|m| m.to_string()).collect();
+    out.push(HostDef { name: class.clone(), entry: false, names: Vec::new(), members: implicit });
     let mut cursor = body.walk();
     let members: Vec<Node> = body.named_children(&mut cursor).collect();
     for method in members.into_iter().filter_map(|m| function(m, src)) {
@@ -126,6 +129,18 @@ def matmul(a, b):
     fn marks(src: &str, kernel: &str) -> Vec<(bool, bool)> {
         let ex = extract_text(Language::Triton, src);
         ex.kernel(kernel).expect("kernel").launches.iter().map(|l| (l.unreached, l.reached)).collect()
+    }
+
+    #[test]
+    fn torch_s_matmul_is_not_the_file_s_matmul() {
+        // `kf_run` times cuBLAS through `torch.matmul`; the file's own `matmul` wrapper is
+        // named only as torch's member, and its kernel does not run (nor one a comment names).
+        let src =
+            format!("{TWO_STEPS}\n\ndef kf_run(a, b):\n    # as add(a, b) would\n    return torch.matmul(a, b)\n");
+        assert_eq!(marks(&src, "matmul_kernel"), [(true, false)]);
+        assert_eq!(marks(&src, "add_kernel"), [(true, false)]);
+        let own = src.replace("torch.matmul(a, b)", "matmul(a, b)");
+        assert_eq!(marks(&own, "matmul_kernel"), [(false, true)]);
     }
 
     #[test]

@@ -230,7 +230,24 @@ fn data_program(root: Node, src: &SourceText) -> Option<Kernel> {
 fn sole_function(src: &SourceText, m: &Module) -> Option<Kernel> {
     let mut public = m.functions.iter().filter(|(name, _)| !name.starts_with('_'));
     let (Some((name, def)), None) = (public.next(), public.next()) else { return None };
-    let def = *def;
+    function_program(name, *def, src, m)
+}
+
+/// The torch program the harness's entry (`kf_run`) runs where it launches none of the
+/// file's kernels (`return torch.matmul(a, b)` beside a file of Triton GEMMs: cuBLAS, not
+/// the file's `matmul` class). `None` where the file has no such entry, or it calls nothing.
+pub fn entry_program(text: &str) -> Option<Kernel> {
+    let src = SourceText::new(Language::Triton, text);
+    let tree = src.tree()?;
+    let m = module(tree.root_node(), &src);
+    let (name, def) = m.functions.get_key_value(super::reach::HARNESS_ENTRY)?;
+    function_program(name, *def, &src, &m)
+}
+
+/// The torch program of function `name` (`def`): its parameters without defaults are the
+/// tensors it reads; `None` where it calls no method (`return x * 2`).
+fn function_program(name: &str, def: Node, src: &SourceText, m: &Module) -> Option<Kernel> {
+    let name = name.to_string();
     let mut calls = false;
     walk::preorder(def, |n| {
         let method = n.kind() == "call" && n.child_by_field_name("function").is_some_and(|f| f.kind() == "attribute");

@@ -107,6 +107,8 @@ pub fn borrowed_inputs(file: &LoadedFile, other: &LoadedFile) -> Option<LoadedFi
     let mut kernels = extract::extract_text(Language::Triton, &text).kernels;
     if kernels.is_empty() {
         kernels.extend(extract::torch_program(&text));
+    } else if runs_none(&kernels) {
+        kernels.extend(extract::entry_program(&text));
     }
     link_siblings(&file.path, &file.text, &mut kernels);
     Some(LoadedFile { path: file.path.clone(), text: file.text.clone(), kernels })
@@ -167,6 +169,12 @@ pub fn load_with_kernels(path: &Path) -> anyhow::Result<LoadedFile> {
     with_kernels(path, load(path)?, false)
 }
 
+/// Whether a file's entry point launches none of its kernels, which it launches elsewhere
+/// (a `kf_run` timing `torch.matmul` beside the file's own GEMMs).
+fn runs_none(kernels: &[Kernel]) -> bool {
+    !kernels.iter().any(Kernel::runs) && kernels.iter().any(|k| k.launches.iter().any(|l| l.unreached))
+}
+
 /// A version of a program to forecast: like [`load_with_kernels`], but a Python file
 /// without kernels whose module has a `forward`, a GPU MODE function of `data`
 /// (`ref_kernel(data)`, `custom_kernel(data)`: a PyTorch-only reference or submission) or one
@@ -177,6 +185,7 @@ pub fn load_program(path: &Path) -> anyhow::Result<LoadedFile> {
     let mut file = load(path)?;
     match Language::from_path(path) {
         Some(Language::Triton) if file.kernels.is_empty() => file.kernels.extend(extract::torch_program(&file.text)),
+        Some(Language::Triton) if runs_none(&file.kernels) => file.kernels.extend(extract::entry_program(&file.text)),
         Some(Language::Cuda) if ["cublas", "thrust::", "cub::"].iter().any(|l| file.text.contains(l)) => {
             if let Some(program) = extract::library_program(&file.text, !file.kernels.is_empty()) {
                 // Its function's parameters bound by a call in another file, as a launcher's.

@@ -168,6 +168,14 @@ mod tests {
         let calls: Vec<&str> = k.launches[0].library_calls.iter().map(|c| c.name.as_str()).collect();
         // The scratch's allocation is a wait of its own.
         assert_eq!(calls, ["cub::DeviceReduce::Sum", "cudaMalloc"]);
+        // A `main` beside `kf_run` (the author's driver: a reference check through another
+        // library call) is not what verify times.
+        let driver = format!(
+            "{text}void check(float* a, int n) {{ thrust::sort(thrust::device, a, a + n); }}\n\
+             int main() {{ float* a; cudaMalloc(&a, 4); check(a, 1); kf_run(a, a, 1); return 0; }}\n"
+        );
+        let k = library_program(&driver, false).expect("a library program");
+        assert_eq!(k.name, "cub::DeviceReduce::Sum");
         // A file of kernels and no entry point is its kernels' program, not its calls'.
         assert!(library_program(&text.replace("extern \"C\" ", ""), true).is_none());
     }

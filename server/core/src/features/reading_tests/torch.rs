@@ -589,3 +589,26 @@ fn a_kernelbench_module_s_nn_layers_are_its_torch_operations() {
     assert_eq!(p.features.tensor_flops, 0.0, "{:?}", p.features);
     assert!((0.99..1.01).contains(&(p.features.scalar_ops / (20.0 * elements))), "{:?}", p.features);
 }
+
+#[test]
+fn an_entry_timing_torch_beside_the_file_s_kernels_is_a_torch_program() {
+    // A GEMM collection whose harness entry times cuBLAS: `kf_run` returns `torch.matmul`,
+    // and the file's own `matmul` wrapper (which launches its Triton kernel) is not run.
+    let src = "import torch\nimport triton\nimport triton.language as tl\n\n@triton.jit\n\
+               def mm_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr):\n    \
+               rm = tl.program_id(0) * BM + tl.arange(0, BM)\n    rn = tl.program_id(1) * BN + tl.arange(0, BN)\n    \
+               tl.store(c_ptr + rm[:, None] * N + rn[None, :], tl.load(a_ptr + rm[:, None] * K + rn[None, :]))\n\n\n\
+               def matmul(a, b):\n    M, K = a.shape\n    K, N = b.shape\n    c = torch.empty((M, N), device=a.device)\n    \
+               mm_kernel[(M // 64, N // 64)](a, b, c, M, N, K, BM=64, BN=64)\n    return c\n\n\n\
+               def kf_run(a, b):\n    return torch.matmul(a, b)\n";
+    let ex = extract_text(Language::Triton, src);
+    assert!(!ex.kernel("mm_kernel").expect("kernel").runs(), "the entry does not launch it");
+    let k = crate::extract::entry_program(src).expect("the entry's torch program");
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let p = EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile");
+    assert_eq!(p.features.launches, 1.0, "{:?}", p.features);
+    assert!(p.features.tensor_flops > 0.0, "a library matrix product: {:?}", p.features);
+    // An entry that launches the file's kernel has no torch program of its own to read.
+    let own = src.replace("torch.matmul(a, b)", "matmul(a, b)");
+    assert!(extract_text(Language::Triton, &own).kernel("mm_kernel").expect("kernel").runs());
+}

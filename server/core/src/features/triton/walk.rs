@@ -387,11 +387,11 @@ impl Walker<'_> {
     }
 
     /// The share of a load's bytes that DRAM moves, across the window loops around it: a
-    /// loop whose trip moves the address by less than the tile spans (`x[(oh * S + kh) * W
-    /// + ow * S + kw]` over `kw`, a pooling or convolution window) reads again, from L1/L2,
-    /// what the tile has just read; the loops move through `extent + |shift| · (trips − 1)`
-    /// elements, not `trips · extent`. A loop that moves it a whole tile (`k + tl.arange(0,
-    /// BLOCK_K)` by `BLOCK_K`) streams new data.
+    /// loop whose trip moves the address by less than the tile spans (`kw` in
+    /// `x[(oh * S + kh) * W + ow * S + kw]`, a pooling or convolution window) reads again,
+    /// from L1/L2, what the tile has just read; the loops move through
+    /// `extent + |shift| · (trips − 1)` elements, not `trips · extent`. A loop that moves it
+    /// a whole tile (`k + tl.arange(0, BLOCK_K)` by `BLOCK_K`) streams new data.
     fn fresh_share(&mut self, ptr: Node) -> f64 {
         if self.windows.is_empty() {
             return 1.0;
@@ -444,7 +444,7 @@ impl Walker<'_> {
         if shift <= 0.0 || trip > 64.0 || shift * self.elem > REUSE_WINDOW {
             return None;
         }
-        let whole = |r: f64| r >= 1.0 - 1e-9 && r <= MAX_STEPS && (r - r.round()).abs() < 0.02;
+        let whole = |r: f64| (1.0 - 1e-9..=MAX_STEPS).contains(&r) && (r - r.round()).abs() < 0.02;
         (0..3).find_map(|axis| {
             let key = format!("tl.program_id({axis})");
             let saved = self.env.values.get(&key).copied();
