@@ -190,7 +190,7 @@ fn declared_width(type_text: &str) -> Option<f64> {
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
-    profile_sized(kernel, rates, assumed, true)
+    profile_sized(kernel, rates, assumed, assumed, true)
 }
 
 /// How many of the launch's threads grow per unknown size: the grid of an `N × N` matrix
@@ -208,13 +208,17 @@ fn dimensions(kernel: &Kernel, params: &[String], assumed: f64, threads: f64, en
         Some(text) => block_dims(text, &mut larger, TYPICAL_BLOCK, &mut guesses),
         None => [TYPICAL_BLOCK, 1.0, 1.0],
     };
-    let grid = dims(launch.and_then(|l| l.grid.as_deref()).or(kernel.declared.grid.as_deref())?, &larger, &mut guesses);
+    let per_element = (assumed * 16.0 / block.iter().product::<f64>().clamp(1.0, 1024.0)).ceil();
+    let text = launch.and_then(|l| l.grid.as_deref()).or(kernel.declared.grid.as_deref())?;
+    let grid = dims(text, &larger, &mut guesses, per_element);
     let grown = block.iter().chain(&grid).product::<f64>() / threads;
     let d = (grown.log2() / 4.0).round();
     (d > names && d <= 4.0).then_some(names / d)
 }
 
-fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) -> Profile {
+/// `assumed` is each unknown size's value, `total` the problem's elements (the same unless
+/// several unknown sizes share them).
+fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, total: f64, rescale: bool) -> Profile {
     let source = expand_loop_macros(&kernel.source, &kernel.helpers);
     let tree = parse_snippet(Language::Cuda, source.as_ref());
     let def = tree.as_ref().and_then(|t| find_kernel(t.root_node(), source.as_bytes()));
@@ -233,7 +237,10 @@ fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) ->
     };
     let threads_per_block = (block[0] * block[1] * block[2]).clamp(1.0, 1024.0);
     let grid = match launch.and_then(|l| l.grid.as_deref()).or(kernel.declared.grid.as_deref()) {
-        Some(text) => dims(text, &env, &mut guesses),
+        Some(text) => {
+            let elements = declared_elements(kernel, &env).unwrap_or(total);
+            dims(text, &env, &mut guesses, (elements / threads_per_block).ceil())
+        }
         None => {
             guesses += 1;
             // No launch: a thread per element of the largest declared size or buffer.
@@ -246,7 +253,7 @@ fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, rescale: bool) ->
     if rescale {
         let unclamped = block.iter().chain(&grid).product::<f64>();
         if let Some(power) = dimensions(kernel, &params, assumed, unclamped, &env) {
-            return profile_sized(kernel, rates, assumed.powf(power).round().max(2.0), false);
+            return profile_sized(kernel, rates, assumed.powf(power).round().max(2.0), total, false);
         }
     }
     let grid = [grid[0].min(2_147_483_647.0), grid[1].min(65_535.0), grid[2].min(65_535.0)];
@@ -487,11 +494,23 @@ fn block_dims(text: &str, env: &mut Env, typical: f64, guesses: &mut u32) -> [f6
     out
 }
 
-fn dims(text: &str, env: &Env, guesses: &mut u32) -> [f64; 3] {
+/// A launch's grid. An x extent that is a name alone with no value or definition (`blocks`, a
+/// launcher's parameter; `params.grid_dim`, a struct's member filled at run time) is a thread per
+/// element (`per_element` blocks), as a grid sized to its data is, not the element count
+/// taken as blocks.
+fn dims(text: &str, env: &Env, guesses: &mut u32, per_element: f64) -> [f64; 3] {
     let text = env.resolve(text);
     let parts = components(&text).unwrap_or_else(|| vec![text.clone()]);
     let mut out = [1.0; 3];
-    for (slot, part) in out.iter_mut().zip(parts.iter()) {
+    for (axis, (slot, part)) in out.iter_mut().zip(parts.iter()).enumerate() {
+        let name = part.trim();
+        let bare = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '.');
+        // Quietly: such a grid is no size of the problem's (nor one more unknown to share it).
+        if axis == 0 && bare && !env.defines(name) && env.eval_quiet(name).is_some_and(|v| v.guesses > 0) {
+            *guesses += 1;
+            *slot = per_element.max(1.0);
+            continue;
+        }
         let e = env.eval_or(Some(part), 256.0);
         *guesses += e.guesses.min(1);
         *slot = e.value.max(1.0);

@@ -207,3 +207,16 @@ fn a_python_conditional_expression_and_tl_where_take_a_value_not_a_size() {
     assert!(per_program < 20.0 * 128.0 * 128.0 * trips, "{per_program} ops a program: {:?}", written.features);
     assert!(written.features.tensor_flops < 1e13, "{:?}", written.features);
 }
+
+#[test]
+fn a_grid_passed_in_by_name_covers_the_data_once() {
+    // `blocks` is the launcher's parameter (or a struct's member filled at run time): a grid
+    // sized to the data, a thread an element, not the element count taken as blocks.
+    let src = "__global__ void twice(float* x, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    \
+               if (i < n) x[i] = 2.0f * x[i];\n}\n\
+               void launch(float* x, int n, int blocks) { twice<<<blocks, 256>>>(x, n); }\n";
+    let p = super::profile_of(src, "twice");
+    let n = crate::features::expr::ASSUMED_SIZE;
+    let blocks = p.features.blocks;
+    assert!((0.9..1.1).contains(&(blocks * 256.0 / n)), "{blocks} blocks for {n} elements");
+}
