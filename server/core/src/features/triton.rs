@@ -7,6 +7,7 @@
 
 mod masks;
 mod walk;
+mod windows;
 
 use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env};
@@ -102,7 +103,7 @@ struct Walker<'a> {
     /// Trips the loops being walked run, each rounded up (a tile runs whole).
     issue: f64,
     /// The loops being walked: their variable, its step a trip and their trips.
-    windows: Vec<walk::Window>,
+    windows: Vec<windows::Window>,
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
