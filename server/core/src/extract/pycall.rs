@@ -290,7 +290,7 @@ pub(super) fn function_locals(def: Node, src: &SourceText, before: usize) -> BTr
 /// The functions a harness calls with `get_inputs()`'s tensors, in order: a KernelBench
 /// module's `forward`, a KernelAgent candidate's `kernel_function` (its harness binds it to
 /// the problem's inputs), the evaluation harness's `kf_run`.
-pub(super) const INPUT_ENTRIES: [&str; 3] = ["forward", "kernel_function", "kf_run"];
+pub(super) const INPUT_ENTRIES: [&str; 3] = ["forward", "kernel_function", super::reach::HARNESS_ENTRY];
 
 /// The call of host function `function` that says most about its arguments: one in an
 /// input entry ([`INPUT_ENTRIES`]), whose tensor parameters are what `get_inputs()` returns

@@ -11,7 +11,7 @@ use tree_sitter::Node;
 
 /// The functions a harness calls by name: GPU MODE's `custom_kernel`, the evaluation
 /// harness's `kf_run`.
-const ENTRIES: [&str; 2] = ["custom_kernel", "kf_run"];
+const ENTRIES: [&str; 2] = ["custom_kernel", super::reach::HARNESS_ENTRY];
 
 /// The classes whose `forward` a KernelBench harness runs.
 const MODULES: [&str; 2] = ["ModelNew", "Model"];

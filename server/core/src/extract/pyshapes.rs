@@ -113,8 +113,7 @@ fn element_sizes(root: Node, src: &SourceText, m: &pycall::Module, site: &Launch
         return BTreeMap::new();
     };
     let name = def.child_by_field_name("name").map(|n| node_text(n, src).into_owned()).unwrap_or_default();
-    let called = name != "forward" && pycall::host_call(root, src, m, &name).is_some();
-    if !pycall::INPUT_ENTRIES.contains(&name.as_str()) || called {
+    if !takes_inputs(root, src, m, &name) {
         return data_element_sizes(src, &name);
     }
     let params = python_parameters(def)
@@ -122,6 +121,12 @@ fn element_sizes(root: Node, src: &SourceText, m: &pycall::Module, site: &Launch
         .map(|(_, n)| node_text(n, src).into_owned())
         .filter(|p| p != "self" && p != "ctx");
     params.zip(pycall::get_input_element_sizes(src, m)).filter_map(|(p, bytes)| Some((p, bytes?))).collect()
+}
+
+/// Whether the harness passes function `name` `get_inputs()`'s tensors itself: a module's
+/// `forward`, or an input entry the file never calls (`kernel_function`, `kf_run`).
+fn takes_inputs(root: Node, src: &SourceText, m: &pycall::Module, name: &str) -> bool {
+    name == "forward" || (pycall::INPUT_ENTRIES.contains(&name) && pycall::host_call(root, src, m, name).is_none())
 }
 
 /// The element sizes of a GPU MODE wrapper's parts, from the dtypes `generate_input` makes
@@ -150,13 +155,10 @@ fn shapes(root: Node, src: &SourceText, m: &pycall::Module, site: &LaunchSite) -
         .map(|(_, n)| node_text(n, src).into_owned())
         .filter(|p| p != "self" && p != "ctx")
         .collect();
-    let values = if name == "forward" {
+    let values = if takes_inputs(root, src, m, &name) {
         pycall::get_inputs(src, m)
     } else if let Some((_, values)) = pycall::host_call(root, src, m, &name) {
         values
-    } else if pycall::INPUT_ENTRIES.contains(&name.as_str()) {
-        // An entry the file never calls (`kernel_function`): the harness passes it the inputs.
-        pycall::get_inputs(src, m)
     } else {
         return data_shapes(src, &name);
     };
