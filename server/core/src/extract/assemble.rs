@@ -43,7 +43,9 @@ fn declaration_above(src: &SourceText, start: usize) -> Declared {
 /// takes the template's arguments from the file's call of it (`run<256>(…)`) as locals,
 /// so that the kernel's instance and its launch shape are known.
 fn bind_host_template(site: &mut LaunchSite, params: &[String], calls: &HashMap<&str, &[String]>) {
-    let Some(args) = calls.get(site.host_name.as_str()).filter(|a| a.len() == params.len()) else {
+    // A call may leave trailing parameters to their defaults (`run<256>()` of
+    // `template <int B, int S = 1>`).
+    let Some(args) = calls.get(site.host_name.as_str()).filter(|a| !a.is_empty() && a.len() <= params.len()) else {
         return;
     };
     for (param, arg) in params.iter().zip(args.iter()) {
@@ -58,7 +60,12 @@ pub(super) fn orphan_launches(placed: &[(usize, Arc<ItemFacts>)]) -> Vec<(String
     let defined: BTreeSet<&str> = placed.iter().flat_map(|(_, f)| f.kernels.iter().map(|k| k.name.as_str())).collect();
     let mut out = Vec::new();
     for (base, facts) in placed {
-        for l in facts.launches.iter().filter(|l| !defined.contains(l.callee.as_str())) {
+        // A launch through a parameter (`reduce_kernel<<<…>>>` in `solve_impl(…, reduce_kernel)`)
+        // launches what the callers pass, not a kernel of another file.
+        let through_parameter = |l: &&LaunchDraft| l.host_fn_params.contains(&l.callee);
+        for l in
+            facts.launches.iter().filter(|l| !defined.contains(l.callee.as_str())).filter(|l| !through_parameter(l))
+        {
             let mut site = l.site.clone();
             site.range = site.range.shifted(*base as isize);
             for (i, arg) in l.template_args.iter().enumerate() {
@@ -154,14 +161,18 @@ pub(super) fn assemble(
         let expanded = super::macro_launches::items(&placed, src);
         placed.extend(expanded);
     }
+    let mut callers = Callers::default();
+    for (at, (_, facts)) in placed.iter().enumerate() {
+        callers.add(at, &facts.calls, &facts.out_params);
+    }
+    // Kernels the file's calls pass to a launcher that launches its parameter.
+    let passed = super::passed_kernels::launches(&placed, &callers);
     let mut helpers: HashMap<&str, &HelperDraft> = HashMap::new();
     let mut launches: HashMap<&str, Vec<Launch>> = HashMap::new();
     let mut jit_kernels: HashMap<&str, &KernelDraft> = HashMap::new();
     let mut template_calls: HashMap<&str, &[String]> = HashMap::new();
-    let mut callers = Callers::default();
     let mut preprocessor = Preprocessor::default();
     for (at, (base, facts)) in placed.iter().enumerate() {
-        callers.add(at, &facts.calls, &facts.out_params);
         for (callee, args) in &facts.template_calls {
             template_calls.entry(callee.as_str()).or_insert(args);
         }
@@ -176,6 +187,9 @@ pub(super) fn assemble(
                 jit_kernels.entry(k.name.as_str()).or_insert(k);
             }
         }
+    }
+    for (l, base, at, i) in &passed {
+        launches.entry(l.callee.as_str()).or_default().push((l, *base, *at, *i));
     }
     // Host functions the file's entry points reach (`None` without entry points).
     let reached = super::reach::reached_in(&placed);

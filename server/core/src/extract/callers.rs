@@ -35,6 +35,8 @@ const MAX_CALLS: usize = 32;
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct CallDraft {
     pub callee: String,
+    /// Explicit template arguments (`solve_impl<256, 2>(…)`), in order.
+    pub template_args: Vec<String>,
     pub args: Vec<String>,
     /// The calling function's locals at the call (see `cuda::host_locals`).
     pub locals: BTreeMap<String, String>,
@@ -58,6 +60,10 @@ impl CallDraft {
     /// Feeds what binds a launch (callee, arguments, the caller's locals) to `h`.
     pub fn hash_into(&self, h: &mut Hasher) {
         h.str(&self.callee).str(&self.function);
+        for a in &self.template_args {
+            h.str(a);
+        }
+        h.str("\u{1}");
         for a in self.args.iter().chain(&self.function_params) {
             h.str(a);
         }
@@ -110,15 +116,19 @@ fn library(name: &str) -> bool {
         || matches!(name, "printf" | "fprintf" | "sprintf" | "puts" | "malloc" | "free" | "memcpy" | "memset" | "exit")
 }
 
-/// The name a call's function is written with (`run`, `run<float>`), if it is a plain name.
-fn callee_name(call: Node, src: &SourceText) -> Option<String> {
+/// The name a call's function is written with (`run`, `run<float>`), if it is a plain name,
+/// and its explicit template arguments.
+fn callee_name(call: Node, src: &SourceText) -> Option<(String, Vec<String>)> {
     let f = call.child_by_field_name("function")?;
-    let name = match f.kind() {
-        "identifier" => node_text(f, src).into_owned(),
-        "template_function" => node_text(f.child_by_field_name("name")?, src).into_owned(),
+    let (name, template_args) = match f.kind() {
+        "identifier" => (node_text(f, src).into_owned(), Vec::new()),
+        "template_function" => (
+            node_text(f.child_by_field_name("name")?, src).into_owned(),
+            super::cuda::list_texts(f.child_by_field_name("arguments"), src),
+        ),
         _ => return None,
     };
-    (!library(&name)).then_some(name)
+    (!library(&name)).then_some((name, template_args))
 }
 
 /// The host function `def`'s calls of other functions.
@@ -134,11 +144,12 @@ pub(super) fn calls_in(def: Node, item: Node, src: &SourceText) -> Vec<CallDraft
         if n.children(&mut c).any(|ch| ch.kind() == "kernel_call_syntax") {
             return true;
         }
-        let Some(callee) = callee_name(n, src) else { return true };
+        let Some((callee, template_args)) = callee_name(n, src) else { return true };
         let args = super::cuda::list_texts(n.child_by_field_name("arguments"), src);
         let locals = super::cuda::host_locals(item, src, n.start_byte());
         out.push(CallDraft {
             callee,
+            template_args,
             args,
             locals,
             at: n.start_byte() - item.start_byte(),
@@ -205,6 +216,11 @@ impl<'a> Callers<'a> {
         }
     }
 
+    /// The file's calls of `function`, in file order.
+    pub fn calls_of(&self, function: &str) -> impl Iterator<Item = &'a CallDraft> + '_ {
+        self.calls.get(function).into_iter().flatten().map(|(_, c)| *c)
+    }
+
     /// Calls made from `reached` functions bind before others (an entry point's call of a
     /// launcher, not a test harness's sweep earlier in the file).
     pub fn prefer(&mut self, reached: Option<&'a BTreeSet<String>>) {
@@ -267,7 +283,7 @@ impl<'a> Callers<'a> {
 }
 
 /// `text` with the caller's names written out (a few rounds), `None` if too long.
-fn written_out(text: &str, texts: &BTreeMap<String, String>) -> Option<String> {
+pub(super) fn written_out(text: &str, texts: &BTreeMap<String, String>) -> Option<String> {
     let mut t = text.to_string();
     for _ in 0..6 {
         let next = replace_words(&t, |w| texts.get(w).filter(|v| v.as_str() != w).map(|v| format!("({v})")));

@@ -25,8 +25,11 @@ pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
                     _ => {}
                 }
             }
+            let defaults = template_defaults(item, src);
             for l in &mut facts.launches {
                 l.host_template.clone_from(&params);
+                // `template <int BlockStride = 1>`: what a call that leaves it out gets.
+                l.site.host_defaults.extend(defaults.iter().map(|(k, v)| (k.clone(), v.clone())));
             }
         }
         "preproc_def" | "preproc_function_def" => {
@@ -314,6 +317,20 @@ fn template_params(decl: Node, src: &SourceText) -> Vec<String> {
     out
 }
 
+/// The default values of a template's value parameters (`int BlockStride = 1`).
+fn template_defaults(decl: Node, src: &SourceText) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    let Some(list) = decl.child_by_field_name("parameters") else { return out };
+    let mut cursor = list.walk();
+    for param in list.named_children(&mut cursor).filter(|p| p.kind() == "optional_parameter_declaration") {
+        let name = param.child_by_field_name("declarator").and_then(declarator_name);
+        if let (Some(name), Some(value)) = (name, param.child_by_field_name("default_value")) {
+            out.insert(node_text(name, src).into_owned(), squash(&node_text(value, src)));
+        }
+    }
+    out
+}
+
 /// The identifier at the bottom of a declarator chain (`*p`, `a[4]`, `x = 1`, `&r`).
 pub(crate) fn declarator_name(mut node: Node) -> Option<Node> {
     for _ in 0..16 {
@@ -379,5 +396,5 @@ mod library_program;
 mod tests;
 
 use launch_sites::{draft_at, enclosing_name, launches};
-pub(super) use launch_sites::{host_calls, host_locals, library_call_at};
+pub(super) use launch_sites::{host_calls, host_locals, kernel_pointer, library_call_at};
 pub use library_program::library_program;

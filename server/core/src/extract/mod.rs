@@ -19,6 +19,7 @@ mod macro_kernels;
 mod macro_launches;
 pub(crate) mod macros;
 mod normalize;
+mod passed_kernels;
 mod pieces;
 mod pybranch;
 mod pycall;

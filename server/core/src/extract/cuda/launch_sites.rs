@@ -70,7 +70,7 @@ pub(super) fn launches(node: Node, src: &SourceText, facts: &mut ItemFacts) {
 
 /// The function a local holding a kernel names, and its template arguments: `transpose<32>`,
 /// `&scale`, `ns::reduce<float, 256>`; `None` for any other value (a call, a ternary, a number).
-fn kernel_pointer(value: &str) -> Option<(String, Vec<String>)> {
+pub(in crate::extract) fn kernel_pointer(value: &str) -> Option<(String, Vec<String>)> {
     let value = value.trim().trim_start_matches('&').trim();
     let (path, args) = match value.find('<') {
         Some(open) if value.ends_with('>') => (&value[..open], Some(&value[open + 1..value.len() - 1])),
