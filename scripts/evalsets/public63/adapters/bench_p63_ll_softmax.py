@@ -1,0 +1,21 @@
+"""Adapter of p63-ll-softmax (kforecast's own code): each version's `kf_run(x)` (lite_llama's
+softmax functions, or the torch line its benchmark compares with) on fp32 x (2048, 16384);
+output softmax(x, -1)."""
+import torch
+from progbuild import load_program
+
+M, N = 2048, 16384
+TOL = {"rtol": 1e-3, "atol": 1e-7}
+
+
+def make_inputs(seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return (torch.randn(M, N, device="cuda", generator=g),)
+
+
+def reference(x):
+    return torch.softmax(x.double(), dim=-1)
+
+
+def build(path):
+    return load_program(path).kf_run
