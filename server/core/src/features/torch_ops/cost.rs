@@ -37,6 +37,9 @@ pub enum Work {
     /// A library convolution (cuDNN): this many flops per element of the largest tensor it
     /// touches, on tensor cores (TF32, cuDNN's default, for 32-bit elements).
     Conv(f64),
+    /// A dense layer (`nn.Linear`, a cuBLAS matrix product): this many flops per element of
+    /// its input (2 × its output features), at the rate of [`Work::Matmul`].
+    Dense(f64),
     /// An operation nothing here knows: its launch counts, its work does not (a guess).
     Unknown,
     /// A kernel launched from elsewhere (imported, not in the file): one pass over its
@@ -82,12 +85,13 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let read: f64 = reads.iter().sum();
     let largest = reads.iter().copied().fold(written, f64::max).max(1.0);
     let first = reads.first().copied().unwrap_or(written);
-    let matmul = matches!(op.work, Work::Matmul | Work::Gemm | Work::Attention | Work::Conv(_));
+    let matmul = matches!(op.work, Work::Matmul | Work::Gemm | Work::Attention | Work::Conv(_) | Work::Dense(_));
     let flops = match op.work {
         Work::Matmul => matmul_flops(op, env, first),
         Work::Gemm => 2.0 * (first * reads.get(1).copied().unwrap_or(first) * written).sqrt(),
         Work::Attention => 4.0 * first * keys_length(op, env, unknown),
         Work::PerElement(per) | Work::Conv(per) => per * largest,
+        Work::Dense(per) => per * first,
         Work::Launch => largest,
         Work::Factor(per) => {
             let order = op.reads.first().map_or(first.sqrt(), |s| order(s, env, first));
@@ -111,8 +115,10 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let compute = match op.work {
         // Library kernels run near the hardware's peak: tensor cores for 16-bit elements,
         // the fp32 pipes (torch's default: no TF32) for 32-bit ones.
-        Work::Matmul | Work::Gemm | Work::Attention if elem <= 2.0 => flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
-        Work::Matmul | Work::Gemm | Work::Attention => flops * rates.scalar_op / LIBRARY_EFFICIENCY,
+        Work::Matmul | Work::Gemm | Work::Attention | Work::Dense(_) if elem <= 2.0 => {
+            flops * rates.tensor_flop / LIBRARY_EFFICIENCY
+        }
+        Work::Matmul | Work::Gemm | Work::Attention | Work::Dense(_) => flops * rates.scalar_op / LIBRARY_EFFICIENCY,
         Work::Conv(_) if elem <= 2.0 => flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
         Work::Conv(_) => 2.0 * flops * rates.tensor_flop / LIBRARY_EFFICIENCY,
         Work::Factor(_) => flops * rates.scalar_op / FACTOR_EFFICIENCY,

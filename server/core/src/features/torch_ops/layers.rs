@@ -37,6 +37,10 @@ pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(St
             (Some(out), Some(g), Some(w)) if g >= 1.0 => Some(Work::Conv(2.0 * out / g * w)),
             _ => None,
         }
+    } else if class == "Linear" {
+        // 2·out_features flops per input element; where the constructor's sizes are left to
+        // run time (a config's `hidden_dim`), a product of unknown work.
+        arg(1, "out_features").and_then(value).map(|out| Work::Dense(2.0 * out))
     } else if class.contains("Pool") {
         let d = f64::from(dims.unwrap_or(2));
         arg(0, "kernel_size").and_then(|k| window(k, d, &value)).map(Work::PerElement)
@@ -73,6 +77,15 @@ mod tests {
 
     fn locals(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn a_linear_layer_is_a_matrix_product_of_its_output_features() {
+        let l = locals(&[("hidden", "4096"), ("self.up", "nn.Linear(1024, hidden, bias=False)")]);
+        assert_eq!(layer(&l, "up"), Some(("self.up = nn.Linear".into(), Some(Work::Dense(2.0 * 4096.0)))));
+        // Sizes a config gives at run time: a layer, of work nothing here knows.
+        let open = locals(&[("self.up", "nn.Linear(dim, hidden_dim)")]);
+        assert_eq!(layer(&open, "up"), Some(("self.up = nn.Linear".into(), None)));
     }
 
     #[test]
