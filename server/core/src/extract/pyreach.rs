@@ -144,6 +144,18 @@ def matmul(a, b):
     }
 
     #[test]
+    fn a_docstring_names_nothing() {
+        // The entry's eager function describes the Triton wrapper beside it; it calls none.
+        let src = format!(
+            "{TWO_STEPS}\n\ndef eager(a, b):\n    \"\"\"What add does, in plain torch.\"\"\"\n    return a + b\n\n\n\
+             def kf_run(a, b):\n    return eager(a, b)\n"
+        );
+        assert_eq!(marks(&src, "add_kernel"), [(true, false)]);
+        let calls = src.replace("return a + b", "return add(a, b)");
+        assert_eq!(marks(&calls, "add_kernel"), [(false, true)]);
+    }
+
+    #[test]
     fn a_wrapper_custom_kernel_never_calls_does_not_run() {
         let src = format!("{TWO_STEPS}\n\ndef custom_kernel(data):\n    x, y = data\n    return add(x, y)\n");
         assert_eq!(marks(&src, "add_kernel"), [(false, true)]);

@@ -42,13 +42,14 @@ pub(super) fn host_def(def: Node, item: Node, src: &SourceText) -> Option<HostDe
 
 /// The names the code of `node` uses, each once (what a definition's body reaches), and
 /// apart those it uses only as members (`x.name`: Python's attributes, C++'s fields); its
-/// comments name nothing (`// as main() does` calls no `main`).
+/// comments and docstrings name nothing (`// as main() does` calls no `main`, a docstring's
+/// "row-wise softmax in plain torch" no `softmax`).
 pub(super) fn names_used(node: Node, src: &SourceText) -> (Vec<String>, Vec<String>) {
     let start = node.start_byte();
     let mut text = node_text(node, src).into_owned();
     let mut as_member: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     super::walk::preorder(node, |n| {
-        if n.kind() == "comment" {
+        if n.kind() == "comment" || docstring(n) {
             let (a, b) = (n.start_byte() - start, n.end_byte() - start);
             if let Some(range) = text.get_mut(a..b) {
                 // Blanked byte for byte: every offset stays where it was.
@@ -75,6 +76,13 @@ pub(super) fn names_used(node: Node, src: &SourceText) -> (Vec<String>, Vec<Stri
     let names =
         uses.into_iter().filter(|(w, n)| as_member.get(*w).is_none_or(|m| n > m)).map(|(w, _)| w.to_string()).collect();
     (names, members)
+}
+
+/// A Python statement that is a string alone (a docstring): text, not code.
+fn docstring(n: Node) -> bool {
+    n.kind() == "expression_statement"
+        && n.named_child_count() == 1
+        && n.named_child(0).is_some_and(|s| s.kind() == "string")
 }
 
 /// The entry point kforecast's measurement (`verify`, the worker) calls.

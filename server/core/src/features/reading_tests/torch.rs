@@ -612,3 +612,35 @@ fn an_entry_timing_torch_beside_the_file_s_kernels_is_a_torch_program() {
     let own = src.replace("torch.matmul(a, b)", "matmul(a, b)");
     assert!(extract_text(Language::Triton, &own).kernel("mm_kernel").expect("kernel").runs());
 }
+
+#[test]
+fn an_entry_handing_its_work_to_a_torch_function_is_that_function_s_program() {
+    // A harness entry that calls the file's eager function: the function's torch operations
+    // run, with what the entry passes for its defaulted parameters.
+    let src = "import torch.nn.functional as F\n\n\ndef forward(x, bias, residual, p=0.0):\n    \
+               y = F.gelu(x + bias)\n    return y + residual\n\n\n\
+               def kf_run(x, bias, res):\n    return forward(x, bias, res, 0.5)\n";
+    let k = crate::extract::torch_program(src).expect("the entry's torch program");
+    assert_eq!(k.launches[0].host_defaults.get("p").map(String::as_str), Some("0.5"));
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let p = EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile");
+    assert!(p.features.launches >= 2.0, "the add, the GELU and the residual: {:?}", p.features);
+    // An entry with nothing of the file's to run is no program.
+    assert!(crate::extract::torch_program("def kf_run(x):\n    return x * 2\n").is_none());
+}
+
+#[test]
+fn a_submission_s_custom_kernel_is_the_program_not_a_helper_module() {
+    // A GPU MODE MLA submission keeps its KV cache as an `nn.Module` whose `forward` only
+    // writes a slice; `custom_kernel` is what the leaderboard times.
+    let src = "import torch\nfrom torch import nn\nimport torch.nn.functional as F\n\n\n\
+               class KVCache(nn.Module):\n    def forward(self, c_kv):\n        \
+               self.data[:, : c_kv.size(1)] = c_kv\n        return self.data\n\n\n\
+               def custom_kernel(data):\n    x, w = data\n    y = F.linear(x, w)\n    \
+               return F.softmax(y, dim=-1)\n";
+    let k = crate::extract::torch_program(src).expect("a torch program");
+    assert_eq!(k.name, "custom_kernel");
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let p = EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile");
+    assert!(p.features.tensor_flops > 0.0, "the linear layer: {:?}", p.features);
+}
