@@ -295,7 +295,11 @@ fn function_program(name: &str, def: Node, src: &SourceText, m: &Module) -> Opti
     let name = name.to_string();
     let mut calls = false;
     walk::preorder(def, |n| {
-        let method = n.kind() == "call" && n.child_by_field_name("function").is_some_and(|f| f.kind() == "attribute");
+        // A method or torch function (`x.sum()`, `F.relu(x)`, an imported `einsum(…)`).
+        let method = n.kind() == "call"
+            && n.child_by_field_name("function").is_some_and(|f| {
+                f.kind() == "attribute" || crate::features::torch_ops::BARE_TORCH.contains(&node_text(f, src).as_ref())
+            });
         calls |= method;
         !calls
     });

@@ -40,6 +40,9 @@ pub enum Size {
     /// A slice of a tensor whose bounds are known only at run time (`w[:, a:b]`): at most
     /// the tensor, costed so and counted as a guess.
     Part(Box<Size>),
+    /// An `einsum`'s result (`"...is,...js->...ijs"`, the operands): the product of its
+    /// output's index lengths (see `cost::einsum_space`).
+    Einsum(Vec<Size>, String),
     /// Nothing says: the size assumed for the program.
     Unknown,
 }
@@ -86,6 +89,16 @@ pub fn torch_ops(site: &LaunchSite) -> Vec<TorchOp> {
 }
 
 /// Module paths whose functions are torch operations (`torch.exp`, `F.silu`).
+/// An `einsum`'s equation, its first argument where written as a string (`"bij,bjk->bik"`).
+fn equation(inside: &str) -> Option<String> {
+    let rest = inside.trim_start().strip_prefix(['"', '\''])?;
+    rest.split(['"', '\'']).next().map(str::to_string)
+}
+
+/// Torch functions a file calls by their bare name once imported (`from torch import
+/// einsum`): none is a name a file gives its own helpers.
+pub(crate) const BARE_TORCH: [&str; 4] = ["einsum", "bmm", "baddbmm", "addmm"];
+
 fn is_torch_module(path: &str) -> bool {
     matches!(path, "torch" | "F" | "nn" | "torch.nn.functional" | "nn.functional" | "torch.special" | "torch.linalg")
 }
@@ -252,7 +265,9 @@ impl Reader<'_> {
                 return None;
             }
         };
-        let module = receiver.and_then(Expr::dotted).is_some_and(|d| is_torch_module(&d));
+        // `from torch import einsum`: a few torch functions no file names its own.
+        let bare = receiver.is_none() && BARE_TORCH.contains(&function);
+        let module = bare || receiver.and_then(Expr::dotted).is_some_and(|d| is_torch_module(&d));
         if module && NOT_OPS.contains(&function) {
             return None;
         }
@@ -324,6 +339,11 @@ impl Reader<'_> {
                     Size::Fill(fill_shape(inside))
                 };
                 self.emit(what, Vec::new(), out.clone(), Work::PerElement(0.0));
+                Some(out)
+            }
+            Kind::Matmul if function == "einsum" && equation(inside).is_some() => {
+                let out = Size::Einsum(tensors.clone(), equation(inside).unwrap_or_default());
+                self.emit(what, tensors, out.clone(), Work::Matmul);
                 Some(out)
             }
             Kind::Matmul => {

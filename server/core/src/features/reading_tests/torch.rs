@@ -644,3 +644,20 @@ fn a_submission_s_custom_kernel_is_the_program_not_a_helper_module() {
     let p = EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile");
     assert!(p.features.tensor_flops > 0.0, "the linear layer: {:?}", p.features);
 }
+
+#[test]
+fn an_einsum_outer_product_writes_every_product() {
+    // An outer product mean written as one einsum materialises every product before the
+    // mean; contracting the shared index instead writes only the result.
+    let outer = "import torch\nfrom torch import einsum\n\n\ndef opm(a, b):\n    \
+                 o = einsum(\"...is,...js->...ijs\", a, b)\n    return o.mean(dim=-1)\n";
+    let contracted = outer.replace("->...ijs\", a, b)\n    return o.mean(dim=-1)", "->...ij\", a, b)\n    return o");
+    let size = crate::features::expr::ASSUMED_SIZE;
+    let profile = |src: &str| {
+        let k = crate::extract::torch_program(src).expect("a torch program");
+        EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile").features
+    };
+    let (o, c) = (profile(outer), profile(&contracted));
+    assert!(c.tensor_flops > 0.0, "a library contraction: {c:?}");
+    assert!(o.store_bytes > 100.0 * c.store_bytes, "{} vs {}", o.store_bytes, c.store_bytes);
+}

@@ -87,7 +87,11 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let first = reads.first().copied().unwrap_or(written);
     let matmul = matches!(op.work, Work::Matmul | Work::Gemm | Work::Attention | Work::Conv(_) | Work::Dense(_));
     let flops = match op.work {
-        Work::Matmul => matmul_flops(op, env, first),
+        Work::Matmul => match &op.writes {
+            Size::Einsum(operands, equation) => einsum_space(operands, equation, env, unknown, 0)
+                .map_or(2.0 * first.powf(1.5), |(_, space)| 2.0 * space),
+            _ => matmul_flops(op, env, first),
+        },
         Work::Gemm => 2.0 * (first * reads.get(1).copied().unwrap_or(first) * written).sqrt(),
         Work::Attention => 4.0 * first * keys_length(op, env, unknown),
         Work::PerElement(per) | Work::Conv(per) => per * largest,
@@ -238,7 +242,63 @@ pub(super) fn elements(size: &Size, env: &Env, unknown: f64, depth: usize) -> f6
         }
         Size::One => 1.0,
         Size::Part(inner) => elements(inner, env, unknown, depth + 1),
+        Size::Einsum(operands, equation) => {
+            einsum_space(operands, equation, env, unknown, depth + 1).map_or(unknown, |(out, _)| out)
+        }
         Size::Unknown => unknown,
     };
     n.max(1.0)
+}
+
+/// An einsum's output elements and its iteration space (every index's length multiplied:
+/// half its flops), from `equation` over `operands` (`"bij,bjk->bik"`; without `->`, the
+/// indices written once, in order). Each index's length is read from an operand's shape where
+/// the launch gives it, else the operand's elements shared evenly among its indices (an
+/// ellipsis one index of them): an outer product `"is,js->ijs"` writes far more than it reads.
+pub(super) fn einsum_space(
+    operands: &[Size],
+    equation: &str,
+    env: &Env,
+    unknown: f64,
+    depth: usize,
+) -> Option<(f64, f64)> {
+    let equation: String = equation.replace("...", "*").chars().filter(|c| !c.is_whitespace()).collect();
+    let (inputs, output) = match equation.split_once("->") {
+        Some((i, o)) => (i.to_string(), Some(o.to_string())),
+        None => (equation.clone(), None),
+    };
+    let terms: Vec<Vec<char>> = inputs.split(',').map(|t| t.chars().collect()).collect();
+    if terms.len() != operands.len() || terms.iter().any(|t| t.is_empty() || t.len() > 12) {
+        return None;
+    }
+    let output: Vec<char> = output.map_or_else(
+        || {
+            let all: Vec<char> = terms.iter().flatten().copied().collect();
+            let mut once: Vec<char> =
+                all.iter().copied().filter(|c| all.iter().filter(|d| *d == c).count() == 1).collect();
+            once.sort_unstable();
+            once
+        },
+        |o| o.chars().collect(),
+    );
+    let mut length: std::collections::BTreeMap<char, f64> = std::collections::BTreeMap::new();
+    for (term, size) in terms.iter().zip(operands) {
+        let n = elements(size, env, unknown, depth + 1);
+        let even = n.powf(1.0 / term.len() as f64);
+        let ellipsis = term.contains(&'*');
+        for (i, c) in term.iter().enumerate() {
+            // A dimension counted from the end where an ellipsis comes before it.
+            let at = if ellipsis { i as i64 - term.len() as i64 } else { i as i64 };
+            let exact = shaped(size)
+                .filter(|_| *c != '*')
+                .and_then(|name| env.eval_quiet(&format!("{name}.shape[{at}]")))
+                .filter(|e| e.guesses == 0 && e.value >= 1.0)
+                .map(|e| e.value);
+            let l = exact.unwrap_or(even);
+            length.entry(*c).and_modify(|v| *v = v.max(l)).or_insert(l);
+        }
+    }
+    let out: f64 = output.iter().map(|c| length.get(c).copied().unwrap_or(1.0)).product();
+    let space: f64 = length.values().product();
+    Some((out.max(1.0), space.max(1.0)))
 }
