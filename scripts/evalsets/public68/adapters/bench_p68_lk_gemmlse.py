@@ -1,0 +1,13 @@
+"""Adapter of p68-lk-gemmlse (kforecast's own code): Linear(8192, 8192), * 2, x + x, clamp(-10, 10), logsumexp over dim 1, x * mish(x) on fp32 x (1024, 8192) uniform [0, 1); output (1024, 1); TF32 tl.dot, hence the tolerance.
+See _p68lk.py: the reference version runs the problem's Model, a candidate its ModelNew with the
+Model's weights copied in by shape, each through its KFORECAST kf_run(model, x); float64
+reference: the Model in float64 on the same inputs."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import _p68lk as lk  # noqa: E402
+
+TOL = {"rtol": 1e-2, "atol": 1e-2}
+make_inputs, build, reference = lk.adapter(__file__, (1024, 8192))
