@@ -60,8 +60,26 @@ fn function(item: Node, src: &SourceText) -> Option<HostDef> {
     let name = node_text(def.child_by_field_name("name")?, src).into_owned();
     let body = def.child_by_field_name("body")?;
     let entry = ENTRIES.contains(&name.as_str());
-    let (names, members) = names(body, src);
+    let (mut names, members) = names(body, src);
+    // A harness entry calling the module its caller built (`def kf_run(model, *inputs):
+    // return model(*inputs)`) runs the candidate's `ModelNew`.
+    if name == super::reach::HARNESS_ENTRY && calls_a_parameter(def, src) {
+        names.push(MODULES[0].to_string());
+    }
     Some(HostDef { name, entry, names, members })
+}
+
+/// Whether function `def` calls one of its parameters (`model(x)`).
+fn calls_a_parameter(def: Node, src: &SourceText) -> bool {
+    let params: Vec<String> =
+        super::python_parameters(def).into_iter().map(|(_, n)| node_text(n, src).into_owned()).collect();
+    let mut found = false;
+    super::walk::preorder(def, |n| {
+        let callee = (n.kind() == "call").then(|| n.child_by_field_name("function")).flatten();
+        found |= callee.is_some_and(|f| f.kind() == "identifier" && params.iter().any(|p| *p == node_text(f, src)));
+        !found
+    });
+    found
 }
 
 fn class(item: Node, src: &SourceText, out: &mut Vec<HostDef>) {
@@ -141,6 +159,17 @@ def matmul(a, b):
         assert_eq!(marks(&src, "add_kernel"), [(true, false)]);
         let own = src.replace("torch.matmul(a, b)", "matmul(a, b)");
         assert_eq!(marks(&own, "matmul_kernel"), [(false, true)]);
+    }
+
+    #[test]
+    fn an_entry_calling_the_module_it_is_given_runs_model_new() {
+        // The harness builds the candidate's module and hands it to `kf_run`.
+        let src = format!(
+            "{TWO_STEPS}\n\nclass ModelNew(torch.nn.Module):\n    def forward(self, a, b):\n        return add(a, b)\n\n\n\
+             def kf_run(model, *inputs):\n    with torch.no_grad():\n        return model(*inputs)\n"
+        );
+        assert_eq!(marks(&src, "add_kernel"), [(false, true)]);
+        assert_eq!(marks(&src, "matmul_kernel"), [(true, false)]);
     }
 
     #[test]

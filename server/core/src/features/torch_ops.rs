@@ -274,9 +274,10 @@ impl Reader<'_> {
         let kind = kind(function);
         // `self.conv(x)`: an `nn` layer `__init__` made.
         if matches!(receiver, Some(Expr::Name(r)) if r == "self") {
-            if let Some((what, work)) = layers::layer(self.locals, function) {
+            if let Some((what, work, weights)) = layers::layer(self.locals, function) {
                 let first = args.first().and_then(|a| self.name_or_value(a))?;
-                self.emit(what, vec![first.clone()], first.clone(), work.unwrap_or(Work::Unknown));
+                let reads = std::iter::once(first.clone()).chain(weights.map(|w| Size::Fill(format!("{w}")))).collect();
+                self.emit(what, reads, first.clone(), work.unwrap_or(Work::Unknown));
                 return Some(first);
             }
         }

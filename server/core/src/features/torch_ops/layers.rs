@@ -8,8 +8,10 @@ use crate::features::expr::Env;
 use std::collections::BTreeMap;
 
 /// What calling the layer `self.{attr}` runs, where `locals` hold its constructor
-/// (`self.{attr}` = `nn.Conv2d(…)`): its operation's name and work. `None`: no `nn` layer.
-pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(String, Option<Work>)> {
+/// (`self.{attr}` = `nn.Conv2d(…)`): its operation's name and work, and the elements of the
+/// parameters it reads besides its input (a `Linear`'s weight matrix, where its sizes are
+/// known). `None`: no `nn` layer.
+pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(String, Option<Work>, Option<f64>)> {
     let text = locals.get(&format!("self.{attr}"))?.trim();
     if !text.ends_with(')') {
         return None;
@@ -38,9 +40,12 @@ pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(St
             _ => None,
         }
     } else if class == "Linear" {
-        // 2·out_features flops per input element; where the constructor's sizes are left to
-        // run time (a config's `hidden_dim`), a product of unknown work.
-        arg(1, "out_features").and_then(value).map(|out| Work::Dense(2.0 * out))
+        // 2·out_features flops per input element, its in × out weights read; where the
+        // constructor's sizes are left to run time (a config's `hidden_dim`), a product of
+        // unknown work.
+        let out = arg(1, "out_features").and_then(value);
+        let weights = out.zip(arg(0, "in_features").and_then(value)).map(|(o, i)| o * i);
+        return Some((format!("self.{attr} = nn.{class}"), out.map(|o| Work::Dense(2.0 * o)), weights));
     } else if class.contains("Pool") {
         let d = f64::from(dims.unwrap_or(2));
         arg(0, "kernel_size").and_then(|k| window(k, d, &value)).map(Work::PerElement)
@@ -52,7 +57,7 @@ pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(St
             _ => return None,
         }
     };
-    Some((format!("self.{attr} = nn.{class}"), work))
+    Some((format!("self.{attr} = nn.{class}"), work, None))
 }
 
 /// A window's elements: `k` of `d` dimensions (`3` → 3ᵈ, `(3, 5)` → 15).
@@ -82,10 +87,13 @@ mod tests {
     #[test]
     fn a_linear_layer_is_a_matrix_product_of_its_output_features() {
         let l = locals(&[("hidden", "4096"), ("self.up", "nn.Linear(1024, hidden, bias=False)")]);
-        assert_eq!(layer(&l, "up"), Some(("self.up = nn.Linear".into(), Some(Work::Dense(2.0 * 4096.0)))));
+        assert_eq!(
+            layer(&l, "up"),
+            Some(("self.up = nn.Linear".into(), Some(Work::Dense(2.0 * 4096.0)), Some(1024.0 * 4096.0)))
+        );
         // Sizes a config gives at run time: a layer, of work nothing here knows.
         let open = locals(&[("self.up", "nn.Linear(dim, hidden_dim)")]);
-        assert_eq!(layer(&open, "up"), Some(("self.up = nn.Linear".into(), None)));
+        assert_eq!(layer(&open, "up"), Some(("self.up = nn.Linear".into(), None, None)));
     }
 
     #[test]
@@ -96,7 +104,7 @@ mod tests {
             ("kernel_size", "3"),
         ]);
         // One input channel a group: no product for the tensor cores, 18 flops an element.
-        assert_eq!(layer(&l, "conv2d"), Some(("self.conv2d = nn.Conv2d".into(), Some(Work::PerElement(18.0)))));
+        assert_eq!(layer(&l, "conv2d"), Some(("self.conv2d = nn.Conv2d".into(), Some(Work::PerElement(18.0)), None)));
         let dense = locals(&[("self.c", "nn.Conv3d(32, 16, (3, 3, 3))")]);
         assert_eq!(layer(&dense, "c").map(|l| l.1), Some(Some(Work::Conv(2.0 * 16.0 * 27.0))));
         let pool = locals(&[("self.p", "nn.MaxPool3d(kernel_size=2, stride=2)")]);
