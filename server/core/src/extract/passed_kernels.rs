@@ -49,6 +49,16 @@ pub(super) fn launches(
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 let mut d = l.clone();
+                // The launcher's own names: a caller's value that uses one (its unbound
+                // parameter `blocks` where the launcher has a local `blocks`) means something
+                // else there, and is left out, as `callers::bind` leaves it.
+                let own: BTreeSet<&str> = l
+                    .host_template
+                    .iter()
+                    .chain(&l.host_fn_params)
+                    .chain(l.site.locals.keys())
+                    .map(String::as_str)
+                    .collect();
                 let bound = l.host_template.iter().zip(&c.template_args).chain(l.host_fn_params.iter().zip(&c.args));
                 for (param, arg) in bound {
                     // Another kernel passed beside it (the final stage) is no size.
@@ -57,7 +67,8 @@ pub(super) fn launches(
                     if param == arg.trim() || kernel_arg {
                         continue;
                     }
-                    if let Some(value) = written_out(arg, &texts) {
+                    let value = written_out(arg, &texts).filter(|v| !super::words(v).any(|w| own.contains(w)));
+                    if let Some(value) = value {
                         d.site.locals.entry(param.clone()).or_insert(value);
                     }
                 }
@@ -119,6 +130,23 @@ extern "C" void solve1(const float* in, float* out, int N) { solve_impl<128, 2>(
         let other = ex.kernel("reduce0").expect("kernel");
         assert_eq!(other.launches.len(), 1);
         assert!(other.launches[0].unreached, "solve0 is not run");
+    }
+
+    #[test]
+    fn a_caller_s_name_the_launcher_uses_for_something_else_is_not_bound() {
+        // `solve0(…, n)` passes its own unbound `n`; the launcher's `n` is its local, so the
+        // size stays the launcher's to size, not `n`'s (which there is `N / 2`).
+        let src = LADDER.replace("int N, Kernel", "int M, Kernel").replace(
+            "const int blocks = N / (Stride * Threads);",
+            "const int n = M / 2;\n  const int blocks = n / (Stride * Threads);",
+        ) + "extern \"C\" void kf_run(const float* in, float* out, int n) { solve_impl<256>(in, out, n, reduce0); }\n";
+        let ex = extract_text(Language::Cuda, &src);
+        let launches = &ex.kernel("reduce0").expect("kernel").launches;
+        let site = launches.iter().find(|l| l.host_name == "kf_run").expect("kf_run's launch");
+        assert_eq!(site.locals.get("M"), None, "the call's `n` is not the launcher's `n`");
+        // solve0's `N` means nothing else in the launcher.
+        let solve0 = launches.iter().find(|l| l.host_name == "solve0").expect("solve0's launch");
+        assert_eq!(solve0.locals.get("M").map(String::as_str), Some("N"));
     }
 
     #[test]
