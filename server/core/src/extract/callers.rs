@@ -57,6 +57,15 @@ pub(super) struct OutParams {
 }
 
 impl CallDraft {
+    /// The caller's locals at the call whose value holds on every path to it.
+    pub fn known_locals(&self) -> BTreeMap<String, String> {
+        self.locals
+            .iter()
+            .filter(|(_, v)| v.as_str() != SET_ON_SOME_PATHS)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect()
+    }
+
     /// Feeds what binds a launch (callee, arguments, the caller's locals) to `h`.
     pub fn hash_into(&self, h: &mut Hasher) {
         h.str(&self.callee).str(&self.function);
@@ -242,12 +251,7 @@ impl<'a> Callers<'a> {
         let Some((item, call)) = candidates().find(|(_, c)| reached(c)).or_else(|| candidates().next()) else {
             return out;
         };
-        let mut texts: BTreeMap<String, String> = call
-            .locals
-            .iter()
-            .filter(|(_, v)| v.as_str() != SET_ON_SOME_PATHS)
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let mut texts = call.known_locals();
         if depth < MAX_CALLERS {
             for (k, v) in self.values(&call.function, &call.function_params, depth + 1) {
                 texts.entry(k).or_insert(v);

@@ -8,8 +8,7 @@
 
 use super::callers::{written_out, Callers};
 use super::{ItemFacts, LaunchDraft};
-use crate::kernel::SET_ON_SOME_PATHS;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Launches made through parameters, kept per file (a generated ladder passes a few
@@ -42,12 +41,7 @@ pub(super) fn launches(
                 if !kernels.contains(kernel.as_str()) || out.len() >= MAX_PASSED {
                     continue;
                 }
-                let texts: BTreeMap<String, String> = c
-                    .locals
-                    .iter()
-                    .filter(|(_, v)| v.as_str() != SET_ON_SOME_PATHS)
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect();
+                let texts = c.known_locals();
                 let mut d = l.clone();
                 // The launcher's own names: a caller's value that uses one (its unbound
                 // parameter `blocks` where the launcher has a local `blocks`) means something

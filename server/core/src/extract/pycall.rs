@@ -292,6 +292,11 @@ pub(super) fn function_locals(def: Node, src: &SourceText, before: usize) -> BTr
 /// the problem's inputs), the evaluation harness's `kf_run`.
 pub(super) const INPUT_ENTRIES: [&str; 3] = ["forward", "kernel_function", super::reach::HARNESS_ENTRY];
 
+/// The names of Python function `def`'s parameters, in order (`self` too).
+pub(super) fn parameter_names(def: Node, src: &SourceText) -> Vec<String> {
+    python_parameters(def).into_iter().map(|(_, name)| node_text(name, src).into_owned()).collect()
+}
+
 /// The call of host function `function` that says most about its arguments: one in an
 /// input entry ([`INPUT_ENTRIES`]), whose tensor parameters are what `get_inputs()` returns
 /// (and whose `*args` passes on the rest of them).
@@ -302,9 +307,7 @@ pub(super) fn host_call(root: Node, src: &SourceText, m: &Module, function: &str
             return true;
         }
         let def = enclosing_function(n);
-        let params: Vec<String> = def
-            .map(|d| python_parameters(d).into_iter().map(|(_, name)| node_text(name, src).into_owned()).collect())
-            .unwrap_or_default();
+        let params: Vec<String> = def.map(|d| parameter_names(d, src)).unwrap_or_default();
         let params: Vec<&str> = params.iter().map(String::as_str).filter(|p| *p != "self").collect();
         let entry = def
             .and_then(|d| d.child_by_field_name("name"))

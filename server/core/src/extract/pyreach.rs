@@ -71,8 +71,7 @@ fn function(item: Node, src: &SourceText) -> Option<HostDef> {
 
 /// Whether function `def` calls one of its parameters (`model(x)`).
 fn calls_a_parameter(def: Node, src: &SourceText) -> bool {
-    let params: Vec<String> =
-        super::python_parameters(def).into_iter().map(|(_, n)| node_text(n, src).into_owned()).collect();
+    let params = super::pycall::parameter_names(def, src);
     let mut found = false;
     super::walk::preorder(def, |n| {
         let callee = (n.kind() == "call").then(|| n.child_by_field_name("function")).flatten();

@@ -326,6 +326,8 @@ impl Reader<'_> {
             return Some(first);
         };
         let first = tensors.first().cloned();
+        // An `einsum`'s equation, where its first argument writes one.
+        let einsum = (function == "einsum").then(|| equation(inside)).flatten();
         match kind {
             Kind::Free => {
                 if function == "empty" || function == "empty_strided" {
@@ -342,8 +344,8 @@ impl Reader<'_> {
                 self.emit(what, Vec::new(), out.clone(), Work::PerElement(0.0));
                 Some(out)
             }
-            Kind::Matmul if function == "einsum" && equation(inside).is_some() => {
-                let out = Size::Einsum(tensors.clone(), equation(inside).unwrap_or_default());
+            Kind::Matmul if einsum.is_some() => {
+                let out = Size::Einsum(tensors.clone(), einsum.unwrap_or_default());
                 self.emit(what, tensors, out.clone(), Work::Matmul);
                 Some(out)
             }

@@ -24,6 +24,8 @@ pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(St
     let env = Env::of_texts(locals.iter());
     let value = |t: &str| env.eval_quiet(t).filter(|e| e.guesses == 0).map(|e| e.value);
     let arg = |i: usize, key: &str| keywords.get(key).copied().or_else(|| positional.get(i).copied());
+    // The parameters it reads besides its input, where known.
+    let mut weights = None;
     let dims = class.chars().rev().nth(1).and_then(|c| c.to_digit(10)).filter(|_| class.ends_with('d'));
     let work = if class.starts_with("Conv") {
         // 2·(C_out / groups)·kᵈ flops per input element (stride 1: as many outputs).
@@ -44,8 +46,8 @@ pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(St
         // constructor's sizes are left to run time (a config's `hidden_dim`), a product of
         // unknown work.
         let out = arg(1, "out_features").and_then(value);
-        let weights = out.zip(arg(0, "in_features").and_then(value)).map(|(o, i)| o * i);
-        return Some((format!("self.{attr} = nn.{class}"), out.map(|o| Work::Dense(2.0 * o)), weights));
+        weights = out.zip(arg(0, "in_features").and_then(value)).map(|(o, i)| o * i);
+        out.map(|o| Work::Dense(2.0 * o))
     } else if class.contains("Pool") {
         let d = f64::from(dims.unwrap_or(2));
         arg(0, "kernel_size").and_then(|k| window(k, d, &value)).map(Work::PerElement)
@@ -57,7 +59,7 @@ pub(super) fn layer(locals: &BTreeMap<String, String>, attr: &str) -> Option<(St
             _ => return None,
         }
     };
-    Some((format!("self.{attr} = nn.{class}"), work, None))
+    Some((format!("self.{attr} = nn.{class}"), work, weights))
 }
 
 /// A window's elements: `k` of `d` dimensions (`3` → 3ᵈ, `(3, 5)` → 15).
