@@ -87,11 +87,7 @@ pub fn profile(op: &TorchOp, env: &Env, elem: f64, unknown: f64, rates: &Rates) 
     let first = reads.first().copied().unwrap_or(written);
     let matmul = matches!(op.work, Work::Matmul | Work::Gemm | Work::Attention | Work::Conv(_) | Work::Dense(_));
     let flops = match op.work {
-        Work::Matmul => match &op.writes {
-            Size::Einsum(operands, equation) => einsum_space(operands, equation, env, unknown, 0)
-                .map_or(2.0 * first.powf(1.5), |(_, space)| 2.0 * space),
-            _ => matmul_flops(op, env, first),
-        },
+        Work::Matmul => matmul_flops(op, env, first, unknown),
         Work::Gemm => 2.0 * (first * reads.get(1).copied().unwrap_or(first) * written).sqrt(),
         Work::Attention => 4.0 * first * keys_length(op, env, unknown),
         Work::PerElement(per) | Work::Conv(per) => per * largest,
@@ -152,10 +148,16 @@ pub fn shape(elements: f64, rates: &Rates) -> Features {
     }
 }
 
-/// A matrix product's flops: 2·M·K·N, the batch included, from its operands' shapes where
-/// the launch gives them (`linear`'s weight is N×K), else as square matrices of its first
-/// operand's elements.
-fn matmul_flops(op: &TorchOp, env: &Env, first: f64) -> f64 {
+/// A matrix product's flops: an einsum's from its equation, else 2·M·K·N, the batch
+/// included, from its operands' shapes where the launch gives them (`linear`'s weight is
+/// N×K), else as square matrices of its first operand's elements.
+fn matmul_flops(op: &TorchOp, env: &Env, first: f64, unknown: f64) -> f64 {
+    // An einsum's work is its iteration space, from its equation.
+    if let Size::Einsum(operands, equation) = &op.writes {
+        if let Some((_, space)) = einsum_space(operands, equation, env, unknown, 0) {
+            return 2.0 * space;
+        }
+    }
     let dim = |s: Option<&Size>, i: i64| {
         let name = shaped(s?)?;
         env.eval_quiet(&format!("{name}.shape[{i}]")).filter(|e| e.guesses == 0 && e.value >= 1.0).map(|e| e.value)
