@@ -188,6 +188,27 @@ pub fn running_site_first(kernel: &Kernel, assumed: f64) -> Option<Kernel> {
     })
 }
 
+/// Whether the sizes read decide, without a guess, that no launch of `kernel` runs: each
+/// lies in a branch its launching function does not take (`if (method == 5) k<<<…>>>(…)`,
+/// called as `reduce(x, 3)`). A program that keeps every step's kernel and picks one by a
+/// number its caller passes runs that one alone.
+pub fn decided_not_to_run(kernel: &Kernel) -> bool {
+    let decided_off = |k: &Kernel| {
+        let env = launch::environment(k, &[], expr::ASSUMED_SIZE);
+        k.launches.first().is_some_and(|site| !site.taken.is_empty() && site_runs(&env, site) == (false, false))
+    };
+    match kernel.launches.len() {
+        0 => false,
+        1 => decided_off(kernel),
+        n => (0..n).all(|i| {
+            let mut k = kernel.clone();
+            let site = k.launches.remove(i);
+            k.launches.insert(0, site);
+            decided_off(&k)
+        }),
+    }
+}
+
 /// Whether the branches around the launch `site` let it run at the sizes `env` holds (read
 /// or assumed), and whether any of them was decided on a guess.
 fn site_runs(env: &expr::Env, site: &crate::kernel::LaunchSite) -> (bool, bool) {

@@ -232,10 +232,10 @@ fn bodies(ks: &[Kernel]) -> Vec<(String, crate::hash::ContentHash, Vec<crate::ha
 
 /// The kernels a run of a program launches: where it launches some of its kernels itself,
 /// the others (a chapter's other steps, an older version kept beside, a `@triton.jit`
-/// helper) do not run as launches of their own; where it launches none (a file of kernels
-/// launched elsewhere), all of them.
+/// helper, a step whose branch the caller's arguments do not take) do not run as launches
+/// of their own; where it launches none (a file of kernels launched elsewhere), all of them.
 fn launched(kernels: &[Kernel]) -> Vec<Kernel> {
-    let runs = |k: &Kernel| k.runs() || k.torch_program;
+    let runs = |k: &Kernel| (k.runs() && !crate::features::decided_not_to_run(k)) || k.torch_program;
     if kernels.iter().any(runs) {
         kernels.iter().filter(|k| runs(k)).cloned().collect()
     } else {
@@ -356,7 +356,8 @@ mod tests {
     #[test]
     fn a_torch_extension_whose_entry_runs_another_step_is_not_claimed_the_same() {
         // Every step's launcher bound for Python (so each may run), the entry running one
-        // step through a switch: the kernels read the same in both versions.
+        // step through a switch on a number Python passes: the kernels read the same in both
+        // versions.
         let f = TrainedForecaster::shipped().expect("model");
         let module = |ver: u32| {
             format!(
@@ -368,8 +369,8 @@ mod tests {
                  void launch(const float* a, float* b, int n, int ver) {{ switch (ver) {{ \
                  case 0: tile<<<(n + 255) / 256, 256>>>(a, b, n); break; \
                  case 1: row<<<(n + 255) / 256, 256>>>(a, b, n); break; }} }}\n\
-                 torch::Tensor run(torch::Tensor x, torch::Tensor y) {{ \
-                 launch(x.data_ptr<float>(), y.data_ptr<float>(), 1 << 24, {ver}); return y; }}\n"
+                 torch::Tensor run(torch::Tensor x, torch::Tensor y, int64_t step) {{ \
+                 launch(x.data_ptr<float>(), y.data_ptr<float>(), 1 << 24, step + {ver}); return y; }}\n"
             )
         };
         let (b, c) = (module(0), module(1));
@@ -393,6 +394,35 @@ mod tests {
         let pf = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &kb, &kc);
         let before = pf.forecast.confidence;
         assert_eq!(with_code_around(pf, Language::Cuda, (&b, &kb), (&c, &kc)).forecast.confidence, before);
+    }
+
+    #[test]
+    fn a_host_picking_its_kernel_by_the_callers_number_runs_that_kernel_alone() {
+        // Every version keeps every step's kernel; its host `reduce(x, method)` launches one
+        // under `if (method == k)`, and the entry passes another number.
+        let f = TrainedForecaster::shipped().expect("model");
+        let program = |method: u32| {
+            format!(
+                "#define N (1 << 26)\n\
+                 __global__ void gather(const float* a, float* b, int n) {{ int i = blockIdx.x * 256 + threadIdx.x; \
+                 if (i < n) b[i] = a[(i * 33) % n]; }}\n\
+                 __global__ void twice(const float* a, float* b, int n) {{ int i = blockIdx.x * 256 + threadIdx.x; \
+                 if (i < n) b[i] = 2.0f * a[i]; }}\n\
+                 void reduce(const float* a, float* b, const int method) {{ int grid = (N + 255) / 256;\n\
+                 if (method == 0) twice<<<grid, 256>>>(a, b, N);\n\
+                 else if (method == 1) gather<<<grid, 256>>>(a, b, N); }}\n\
+                 int main(int argc, char** argv) {{ reduce(0, 0, atoi(argv[1])); }}\n\
+                 extern \"C\" void kf_run(const float* a, float* b) {{ reduce(a, b, {method}); }}\n"
+            )
+        };
+        let (b, c) = (program(0), program(1));
+        let (kb, kc) = (kernels(&b), kernels(&c));
+        let pf = forecast_program(|x, y| f.forecast(x, y), &f, &PairingDoubt::shipped(), &kb, &kc);
+        let out = with_code_around(pf, Language::Cuda, (&b, &kb), (&c, &kc)).forecast;
+        // The gather the second version runs is slower, said as such: not "the kernels are
+        // unchanged" (the caller's number decides which one runs).
+        assert!(!out.reasons.iter().any(|r| r.contains("code around them")), "{:?}", out.reasons);
+        assert_eq!(out.claim, crate::forecast::Claim::Slower, "{out:?}");
     }
 
     #[test]
