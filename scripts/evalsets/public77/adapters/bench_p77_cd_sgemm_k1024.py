@@ -1,0 +1,38 @@
+"""Adapter of p77-cd-sgemm-k1024 (kforecast's own code): each version's `extern "C" void
+kf_run(a, b, c, M, N, K)` (mm_run.cu main()'s launch lines for one kernel of include/mm.cuh, or
+its cublasSgemm_v2 call; alpha 1, beta 0) on column-major fp32 A (M x K) and B (K x N), M = N =
+8192, K = 1024, values randn (mean 0 rather than main()'s Gaussian(5, 1), so the check is sharp). A
+column-major matrix is held as the row-major torch tensor of its transpose: a is (K, M), b is
+(N, K), the output c is (N, M), zero-filled before each call (the kernels read beta * C).
+Output: C = A B, column-major, i.e. b @ a in torch terms."""
+import ctypes
+
+import torch
+from progbuild import nvcc_library, ptr
+
+M, N, K = 8192, 8192, 1024
+TOL = {"rtol": 1e-3, "atol": 1e-2}
+
+
+def make_inputs(seed):
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return (torch.randn(K, M, device="cuda", generator=g),
+            torch.randn(N, K, device="cuda", generator=g))
+
+
+def reference(a, b):
+    return b.double() @ a.double()
+
+
+def build(path):
+    flags = ("-O3", "-lcublas") if "cublas" in path else ("-O3",)
+    lib = nvcc_library(path, flags=flags)
+    fn = lib.kf_run
+    fn.restype = None
+    fn.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int] * 3
+
+    def run(a, b):
+        c = torch.zeros(N, M, device="cuda", dtype=torch.float32)
+        fn(ptr(a), ptr(b), ptr(c), M, N, K)
+        return c
+    return run
