@@ -324,6 +324,7 @@ def run_worker(spec, timeout, log):
             pass
         out, _ = proc.communicate()
         log.write(f"=== {spec['family']} {spec.get('path', '')} TIMEOUT\n{out[-4000:]}\n")
+        log.flush()
         return {"ok": False, "error": f"time limit: still running after {timeout:.0f} s"}
     log.write(f"=== {spec['family']} {spec.get('path', '')} ({time.time() - t0:.1f} s)\n{out[-4000:]}\n")
     log.flush()
