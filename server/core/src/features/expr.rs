@@ -48,11 +48,19 @@ pub fn assumed_each<S: AsRef<str>>(names: &[S]) -> f64 {
 /// elements; at most four are taken to index it: N·C·H·W). A batch, heads or a head's width
 /// stay small whatever the problem's size, so a tensor indexed by them and by a sequence
 /// keeps realistic proportions instead of 45 of each at four unknowns.
+///
+/// A matrix product's sizes (`M`, `N` and `K`, in either case) index no tensor all three:
+/// its operands and result are `M·K`, `K·N` and `M·N`, so each of its tensors makes the
+/// elements, not `M·N·K` (which would shrink a 4096³ product to 161³, a few blocks).
 pub fn spread<S: AsRef<str>>(elements: f64, names: &[S]) -> f64 {
     let small: f64 = names.iter().filter_map(|n| typical_size(n.as_ref())).product();
-    let big = names.iter().filter(|n| typical_size(n.as_ref()).is_none()).count();
+    let mut big = names.iter().filter(|n| typical_size(n.as_ref()).is_none()).count();
     if big == 0 {
         return elements;
+    }
+    let named = |d: &str| names.iter().any(|n| n.as_ref().eq_ignore_ascii_case(d));
+    if big >= 3 && ["m", "n", "k"].iter().all(|d| named(d)) {
+        big -= 1;
     }
     (elements / small).max(2.0).powf(1.0 / big.clamp(1, 4) as f64).round().max(2.0)
 }

@@ -220,3 +220,44 @@ fn a_grid_passed_in_by_name_covers_the_data_once() {
     let blocks = p.features.blocks;
     assert!((0.9..1.1).contains(&(blocks * 256.0 / n)), "{blocks} blocks for {n} elements");
 }
+
+/// A 32 × 32 shared-tile SGEMM (column-major, the tiles unpadded when `pad` is 0) whose
+/// sizes `M`, `N`, `K` are its entry's arguments, known only at run time.
+fn sgemm_tiles(pad: u32) -> String {
+    format!(
+        r#"
+__global__ void gemm32(int m, int n, int k, const float* a, const float* b, float* c) {{
+    __shared__ float As[32][32 + {pad}], Bs[32][32 + {pad}];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    int row = blockIdx.x * 32 + tx, col = blockIdx.y * 32 + ty;
+    float acc = 0.0f;
+    for (int i = 0; i < k; i += 32) {{
+        As[tx][ty] = a[row + (i + ty) * m];
+        Bs[tx][ty] = b[(i + tx) + col * k];
+        __syncthreads();
+        for (int j = 0; j < 32; j++) acc += As[tx][j] * Bs[j][ty];
+        __syncthreads();
+    }}
+    c[row + col * m] = acc;
+}}
+extern "C" void kf_run(const float* a, const float* b, float* c, int M, int N, int K) {{
+    dim3 block(32, 32);
+    dim3 grid((M - 1) / block.x + 1, (N - 1) / block.y + 1);
+    gemm32<<<grid, block>>>(M, N, K, a, b, c);
+}}
+"#
+    )
+}
+
+#[test]
+fn a_matrix_product_of_run_time_sizes_is_read_at_a_realistic_size() {
+    // M, N and K index no tensor all three: each of its matrices is the size the prior
+    // assumes, not M·N·K (which read a 4096³ product as 161³: 36 blocks, launch-bound).
+    let each = super::super::expr::assumed_each(&["K", "M", "N"]);
+    assert_eq!(each, super::super::expr::assumed_each(&["cols", "rows"]), "{each}");
+    let p = super::profile_of(&sgemm_tiles(0), "gemm32");
+    assert!(p.features.blocks >= 1024.0, "{:?}", p.features);
+    // At that size the unpadded tiles' bank conflicts, not the launch, set its time.
+    let padded = super::profile_of(&sgemm_tiles(1), "gemm32");
+    assert!(p.cost.total > 2.0 * padded.cost.total, "{:?} against {:?}", p.cost, padded.cost);
+}
