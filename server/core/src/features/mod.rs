@@ -174,18 +174,10 @@ pub fn profile_assuming(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile
 /// runs; `None` where the first site runs, or none does.
 pub fn running_site_first(kernel: &Kernel, assumed: f64) -> Option<Kernel> {
     let first = kernel.launches.first()?;
-    if kernel.launches.len() < 2 || first.taken.is_empty() {
+    if kernel.launches.len() < 2 || first.taken.is_empty() || first_site_runs(kernel, assumed).0 {
         return None;
     }
-    if site_runs(&launch::environment(kernel, &[], assumed), first).0 {
-        return None;
-    }
-    (1..kernel.launches.len()).find_map(|i| {
-        let mut k = kernel.clone();
-        let site = k.launches.remove(i);
-        k.launches.insert(0, site);
-        site_runs(&launch::environment(&k, &[], assumed), &k.launches[0]).0.then_some(k)
-    })
+    (1..kernel.launches.len()).map(|i| site_first(kernel, i)).find(|k| first_site_runs(k, assumed).0)
 }
 
 /// Whether the sizes read decide, without a guess, that no launch of `kernel` runs: each
@@ -194,19 +186,30 @@ pub fn running_site_first(kernel: &Kernel, assumed: f64) -> Option<Kernel> {
 /// number its caller passes runs that one alone.
 pub fn decided_not_to_run(kernel: &Kernel) -> bool {
     let decided_off = |k: &Kernel| {
-        let env = launch::environment(k, &[], expr::ASSUMED_SIZE);
-        k.launches.first().is_some_and(|site| !site.taken.is_empty() && site_runs(&env, site) == (false, false))
+        k.launches.first().is_some_and(|site| !site.taken.is_empty())
+            && first_site_runs(k, expr::ASSUMED_SIZE) == (false, false)
     };
-    match kernel.launches.len() {
-        0 => false,
-        1 => decided_off(kernel),
-        n => (0..n).all(|i| {
-            let mut k = kernel.clone();
-            let site = k.launches.remove(i);
-            k.launches.insert(0, site);
-            decided_off(&k)
-        }),
-    }
+    !kernel.launches.is_empty()
+        && (0..kernel.launches.len()).all(|i| {
+            if i == 0 {
+                decided_off(kernel)
+            } else {
+                decided_off(&site_first(kernel, i))
+            }
+        })
+}
+
+/// `kernel` with its launch site `i` moved first: the launch its profile is read from.
+fn site_first(kernel: &Kernel, i: usize) -> Kernel {
+    let mut k = kernel.clone();
+    let site = k.launches.remove(i);
+    k.launches.insert(0, site);
+    k
+}
+
+/// [`site_runs`] for `kernel`'s first launch site, at the sizes read (or `assumed`).
+fn first_site_runs(kernel: &Kernel, assumed: f64) -> (bool, bool) {
+    kernel.launches.first().map_or((false, false), |site| site_runs(&launch::environment(kernel, &[], assumed), site))
 }
 
 /// Whether the branches around the launch `site` let it run at the sizes `env` holds (read

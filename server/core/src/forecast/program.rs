@@ -256,9 +256,12 @@ pub fn with_code_around(
     (candidate, candidate_kernels): (&str, &[Kernel]),
 ) -> ProgramForecast {
     let normalized = |text| crate::search::rewrite::normalized(text, language);
-    let (base_run, candidate_run) = (launched(base_kernels), launched(candidate_kernels));
-    let same_bodies =
-        pf.forecast.claim == super::Claim::Same && base_run.len() > 1 && bodies(&base_run) == bodies(&candidate_run);
+    // Which kernels each version runs (branch conditions evaluated) matters only for a
+    // claim of the same speed.
+    let same_bodies = pf.forecast.claim == super::Claim::Same && {
+        let (base_run, candidate_run) = (launched(base_kernels), launched(candidate_kernels));
+        base_run.len() > 1 && bodies(&base_run) == bodies(&candidate_run)
+    };
     if !(pf.forecast.identical || same_bodies) || normalized(base) == normalized(candidate) {
         return pf;
     }
