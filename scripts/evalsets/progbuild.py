@@ -1,7 +1,8 @@
 """Building helpers for evaluation-set adapters (`SET/<family>/bench.py`).
 
 `measure_programs.py` puts this folder on `sys.path`, so an adapter can write
-`from progbuild import load_program, kernelbench_model, nvcc_library, ptr`.
+`from progbuild import load_program, kernelbench_model, nvcc_library, ptr`
+(and `check_own_kernels_run`, which fails a candidate that silently runs torch instead).
 
 Every build is cached under `$EVALSET_CACHE` (default `~/.cache/kforecast-evalsets`),
 keyed by the content of the file it builds, so the harness's parallel build workers
@@ -145,3 +146,31 @@ def stream():
     import torch
 
     return ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+
+
+def global_kernel_names(path):
+    """The names of the `__global__` functions the file at `path` defines (in CUDA strings too)."""
+    import re
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    names = set()
+    for m in re.finditer(r"__global__\s+([^;{]*?)\(", text):
+        words = re.findall(r"[A-Za-z_]\w*", m.group(1))
+        if words:
+            names.add(words[-1])
+    return names
+
+
+def check_own_kernels_run(path, fn, inputs):
+    """Raises where one call `fn(*inputs)` runs none of the file's own `__global__` kernels
+    (a `load_inline` candidate whose build failed and that fell back to torch)."""
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    names = global_kernel_names(path)
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn(*inputs)
+        torch.cuda.synchronize()
+    ran = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
+    if not any(n in k for n in names for k in ran):
+        raise RuntimeError(f"fell back to torch: none of its __global__ kernels {sorted(names)} "
+                           f"ran (ran: {sorted(ran)[:6]})")

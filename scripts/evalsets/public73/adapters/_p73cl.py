@@ -15,7 +15,6 @@ time under torch.profiler: if none of the kernels that ran is one of the file's 
 functions, the version fails ("fell back to torch")."""
 import copy
 import os
-import re
 
 import torch
 
@@ -57,29 +56,6 @@ def copy_by_shape(src, dst):
     return dst
 
 
-def _global_names(path):
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    names = set()
-    for m in re.finditer(r"__global__\s+([^;{]*?)\(", text):
-        words = re.findall(r"[A-Za-z_]\w*", m.group(1))
-        if words:
-            names.add(words[-1])
-    return names
-
-
-def _check_custom_kernel_runs(path, fn, inputs):
-    names = _global_names(path)
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        fn(*inputs)
-        torch.cuda.synchronize()
-    ran = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
-    if not any(n in k for n in names for k in ran):
-        raise RuntimeError(f"fell back to torch: none of its __global__ kernels {sorted(names)} "
-                           f"ran (ran: {sorted(ran)[:6]})")
-
-
 def adapter(bench_file, shape):
     def make_inputs(seed):
         g = torch.Generator(device="cuda").manual_seed(int(seed))
@@ -87,7 +63,7 @@ def adapter(bench_file, shape):
 
     def build(path):
         model, rmod = ref_model(path)
-        from progbuild import _unique_torch_extensions, file_hash, load_program
+        from progbuild import _unique_torch_extensions, check_own_kernels_run, file_hash, load_program
         mod = load_program(path)
         if os.path.basename(path) == "v0_reference.py":
             return lambda *inputs: mod.kf_run(model, *inputs)
@@ -98,7 +74,7 @@ def adapter(bench_file, shape):
         copy_by_shape(model, new)
         fn = lambda *inputs: mod.kf_run(new, *inputs)  # noqa: E731
         if cls.__name__ == "ModelNew":
-            _check_custom_kernel_runs(path, fn, make_inputs(0))
+            check_own_kernels_run(path, fn, make_inputs(0))
         return fn
 
     def reference(*inputs):

@@ -12,7 +12,6 @@ A candidate is run once at build time under torch.profiler: if none of the kerne
 one of the file's `__global__` functions, the version fails ("fell back to torch")."""
 import copy
 import os
-import re
 
 import torch
 
@@ -39,29 +38,6 @@ def ref_model(path):
     return _MODELS[rp]
 
 
-def _global_names(path):
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    names = set()
-    for m in re.finditer(r"__global__\s+([^;{]*?)\(", text):
-        words = re.findall(r"[A-Za-z_]\w*", m.group(1))
-        if words:
-            names.add(words[-1])
-    return names
-
-
-def _check_custom_kernel_runs(path, fn, inputs):
-    names = _global_names(path)
-    from torch.profiler import ProfilerActivity, profile
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        fn(*inputs)
-        torch.cuda.synchronize()
-    ran = {e.name for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA}
-    if not any(n in k for n in names for k in ran):
-        raise RuntimeError(f"fell back to torch: none of its __global__ kernels {sorted(names)} "
-                           f"ran (ran: {sorted(ran)[:6]})")
-
-
 def adapter(bench_file, shapes):
     def make_inputs(seed):
         g = torch.Generator(device="cuda").manual_seed(int(seed))
@@ -69,7 +45,7 @@ def adapter(bench_file, shapes):
 
     def build(path):
         model, rmod = ref_model(path)
-        from progbuild import _unique_torch_extensions, file_hash, load_program
+        from progbuild import _unique_torch_extensions, check_own_kernels_run, file_hash, load_program
         mod = load_program(path)
         if os.path.basename(path) == "v0_reference.py":
             return lambda *inputs: mod.kf_run(model, *inputs)
@@ -78,7 +54,7 @@ def adapter(bench_file, shapes):
         with _unique_torch_extensions(file_hash(path)):
             new = cls(*_init_args(rmod)).cuda().eval()
         fn = lambda *inputs: mod.kf_run(new, *inputs)  # noqa: E731
-        _check_custom_kernel_runs(path, fn, make_inputs(0))
+        check_own_kernels_run(path, fn, make_inputs(0))
         return fn
 
     def reference(*inputs):
