@@ -109,9 +109,19 @@ fn context(placed: &[(usize, Arc<ItemFacts>)], language: Language, reached: Opti
         h.str(name);
     }
     h.str("\0");
-    // Calls of launching functions and what functions leave in references bind launches.
-    let launching: BTreeSet<&str> =
+    // Calls of launching functions (and of their callers, as far as `callers::bind`
+    // follows them) and what functions leave in references bind launches.
+    let mut launching: BTreeSet<&str> =
         placed.iter().flat_map(|(_, f)| f.launches.iter().map(|l| l.site.host_name.as_str())).collect();
+    for _ in 0..super::callers::MAX_CALLERS {
+        let calling: Vec<&str> = placed
+            .iter()
+            .flat_map(|(_, f)| &f.calls)
+            .filter(|c| launching.contains(c.callee.as_str()))
+            .map(|c| c.function.as_str())
+            .collect();
+        launching.extend(calling);
+    }
     for (_, facts) in placed {
         for c in facts.calls.iter().filter(|c| launching.contains(c.callee.as_str())) {
             c.hash_into(&mut h);
@@ -345,7 +355,9 @@ fn build(
             site.range = site.range.shifted(*b as isize);
             add_file_constants(&mut site, helpers);
             bind_host_template(&mut site, &l.host_template, template_calls);
-            super::callers::bind(&mut site, &l.host_fn_params, callers);
+            // A Triton wrapper's parameters, from the module's calls of it.
+            let params = if language == Language::Triton { site.host_params.clone() } else { l.host_fn_params.clone() };
+            super::callers::bind(&mut site, &params, callers);
             for (i, arg) in l.template_args.iter().enumerate() {
                 let key = draft.constexpr_params.get(i).cloned().unwrap_or(format!("T{i}"));
                 site.meta.insert(key, arg.clone());

@@ -27,7 +27,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tree_sitter::Node;
 
 /// Callers followed up from a launching function (main → run → launch).
-const MAX_CALLERS: usize = 3;
+pub(super) const MAX_CALLERS: usize = 3;
 /// Calls kept per function.
 const MAX_CALLS: usize = 32;
 
@@ -45,6 +45,14 @@ pub(super) struct CallDraft {
     /// The calling function and its parameters.
     pub function: String,
     pub function_params: Vec<String>,
+    /// Keyword arguments by parameter name (Python).
+    pub keywords: BTreeMap<String, String>,
+    /// The calling function's parameter defaults, which hold where its own caller leaves
+    /// them out (Python).
+    pub function_defaults: BTreeMap<String, String>,
+    /// The call may leave out parameters that have defaults (Python): it binds the
+    /// parameters it passes, by place and by name.
+    pub partial: bool,
 }
 
 /// What a function leaves in its reference parameters, in terms of its parameters.
@@ -57,6 +65,16 @@ pub(super) struct OutParams {
 }
 
 impl CallDraft {
+    /// The call passes what a function of parameters `params` takes: one argument each
+    /// (C), or no more than it has, keywords among them (Python).
+    fn binds(&self, params: &[String]) -> bool {
+        if self.partial {
+            self.args.len() <= params.len() && self.keywords.keys().all(|k| params.contains(k))
+        } else {
+            self.args.len() == params.len()
+        }
+    }
+
     /// The caller's locals at the call whose value holds on every path to it.
     pub fn known_locals(&self) -> BTreeMap<String, String> {
         self.locals
@@ -76,10 +94,10 @@ impl CallDraft {
         for a in self.args.iter().chain(&self.function_params) {
             h.str(a);
         }
-        for (k, v) in &self.locals {
+        for (k, v) in self.locals.iter().chain(&self.keywords).chain(&self.function_defaults) {
             h.str(k).str(v);
         }
-        h.str("\0");
+        h.str(if self.partial { "\u{2}" } else { "\0" });
     }
 }
 
@@ -164,6 +182,9 @@ pub(super) fn calls_in(def: Node, item: Node, src: &SourceText) -> Vec<CallDraft
             at: n.start_byte() - item.start_byte(),
             function: function.clone(),
             function_params: function_params.clone(),
+            keywords: BTreeMap::new(),
+            function_defaults: BTreeMap::new(),
+            partial: false,
         });
         true
     });
@@ -241,11 +262,7 @@ impl<'a> Callers<'a> {
     fn values(&self, function: &str, params: &[String], depth: usize) -> BTreeMap<String, String> {
         let mut out = BTreeMap::new();
         let candidates = || {
-            self.calls
-                .get(function)
-                .into_iter()
-                .flatten()
-                .filter(|(_, c)| c.function != function && c.args.len() == params.len())
+            self.calls.get(function).into_iter().flatten().filter(|(_, c)| c.function != function && c.binds(params))
         };
         let reached = |c: &CallDraft| self.reached.is_some_and(|r| r.contains(&c.function));
         let Some((item, call)) = candidates().find(|(_, c)| reached(c)).or_else(|| candidates().next()) else {
@@ -256,6 +273,10 @@ impl<'a> Callers<'a> {
             for (k, v) in self.values(&call.function, &call.function_params, depth + 1) {
                 texts.entry(k).or_insert(v);
             }
+        }
+        // What the caller's own caller leaves out keeps its default.
+        for (k, v) in &call.function_defaults {
+            texts.entry(k.clone()).or_insert_with(|| v.clone());
         }
         // Earlier calls of the same function that set its locals through references.
         let earlier =
@@ -274,7 +295,8 @@ impl<'a> Callers<'a> {
             }
         }
         let env = crate::features::expr::Env::default();
-        for (p, a) in params.iter().zip(&call.args) {
+        let by_name = params.iter().filter_map(|p| Some((p, call.keywords.get(p)?)));
+        for (p, a) in params.iter().zip(&call.args).chain(by_name) {
             let Some(text) = written_out(a, &texts) else { continue };
             let value = match env.eval_quiet(&text).filter(|e| e.guesses == 0) {
                 Some(e) => super::host::number(e.value),

@@ -23,6 +23,7 @@ mod passed_kernels;
 mod pieces;
 mod pybranch;
 mod pycall;
+mod pycallers;
 mod pydtype;
 mod pyhelper;
 mod pyreach;
@@ -146,7 +147,7 @@ struct ItemFacts {
     launches: Vec<LaunchDraft>,
     /// Calls of function templates with explicit arguments (`launch_dot<256, 8>(…)`).
     template_calls: Vec<(String, Vec<String>)>,
-    /// A host function's calls of other functions (CUDA).
+    /// A host function's calls of other functions (CUDA, and Python's of the module's own).
     calls: Vec<callers::CallDraft>,
     /// What a host function leaves in its reference parameters (CUDA).
     out_params: Vec<callers::OutParams>,

@@ -10,7 +10,11 @@ use std::collections::{BTreeMap, HashSet};
 use tree_sitter::Node;
 
 pub(super) fn item_facts(item: Node, src: &SourceText) -> ItemFacts {
-    let mut facts = ItemFacts { host_defs: super::pyreach::host_defs(item, src), ..ItemFacts::default() };
+    let mut facts = ItemFacts {
+        host_defs: super::pyreach::host_defs(item, src),
+        calls: super::pycallers::calls_in(item, src),
+        ..ItemFacts::default()
+    };
     match item.kind() {
         "decorated_definition" => decorated(item, src, &mut facts),
         "expression_statement" => {
@@ -364,7 +368,7 @@ fn host_function(node: Node, src: &SourceText) -> HostFunction {
     out
 }
 
-fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
+pub(super) fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
     let mut out = init_arguments(node, src);
     walk::preorder(node, |n| {
         if n.kind() == "function_definition" && n != node {
@@ -401,6 +405,12 @@ fn host_locals(node: Node, src: &SourceText) -> BTreeMap<String, String> {
                         value = substitute(&value, &name, &format!("({old})"));
                         // `if BLOCK > 16384: BLOCK = 16384`: the new value where the branch is taken.
                         value = super::pybranch::conditional(n, node, src, &name, value, old);
+                    }
+                    if value.len() > super::statements::MAX_TEXT {
+                        // `a = f(a)` over and over (a data generator's cases): no size is
+                        // written out that long; the name is left unknown.
+                        out.remove(&name);
+                        return true;
                     }
                     out.insert(name, value);
                 } else if matches!(l.kind(), "pattern_list" | "tuple_pattern") && tuple_element(r, 0, src).is_some() {

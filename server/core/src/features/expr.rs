@@ -298,6 +298,11 @@ impl Env {
         if let Some(v) = boolean(name) {
             return Eval { value: v, guesses: 0, device_queries: 0 };
         }
+        // `x.requires_grad` of a tensor nothing marks: made without (torch's default), so a
+        // forward run skips the gradient work a training run's input would ask for.
+        if name.ends_with(".requires_grad") && !self.texts.contains_key(name) {
+            return Eval { value: 0.0, guesses: 0, device_queries: 0 };
+        }
         // A name its chain of bindings comes back to (a binding cycle) is unbound: the
         // cycle is one size, named by its first name in order whichever name it is
         // entered by (`n → size → n` is `n`, evaluated as `n` or as `size`).
@@ -358,11 +363,12 @@ fn bound_name(text: &str) -> bool {
     matches!(tokenize(t).as_deref(), Some([Tok::Name(_)]))
 }
 
-/// `true` / `false` (C++, and Python's `True` / `False`) as 1 / 0.
+/// `true` / `false` (C++, and Python's `True` / `False`) as 1 / 0; Python's `None` (no
+/// tensor passed, no value) as 0, which `x is None` compares with.
 fn boolean(name: &str) -> Option<f64> {
     match name {
         "true" | "True" => Some(1.0),
-        "false" | "False" => Some(0.0),
+        "false" | "False" | "None" => Some(0.0),
         _ => None,
     }
 }

@@ -14,6 +14,7 @@ mod run_time_sizes;
 mod tails;
 mod torch;
 mod torch_fusion;
+mod wrapper_chains;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {
     let ex = extract_text(Language::Cuda, src);

@@ -42,6 +42,11 @@ pub(super) fn tokenize(text: &str) -> Option<Vec<Tok>> {
                 lit.parse::<f64>().ok()?
             };
             out.push(Tok::Num(value));
+        } else if c == '"' || c == '\'' {
+            // A Python string (`reduction == "mean"`): a value only equal to the same string.
+            let end = text[i + 1..].find(c)? + i + 1;
+            out.push(Tok::Num(string_value(&text[i + 1..end])));
+            i = end + 1;
         } else if c.is_ascii_alphabetic() || c == '_' {
             let start = i;
             while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'.') {
@@ -221,8 +226,19 @@ impl ExprParser<'_> {
 
     fn comparison(&mut self) -> Option<f64> {
         let mut v = self.shift()?;
-        while let Some(op @ ("<" | ">" | "<=" | ">=" | "==" | "!=")) = self.peek_op() {
-            self.pos += 1;
+        loop {
+            let op = match self.peek_op() {
+                Some(op @ ("<" | ">" | "<=" | ">=" | "==" | "!=")) => {
+                    self.pos += 1;
+                    op
+                }
+                // Python's `softcap is None`, `weight is not None`.
+                _ if self.eat_word("is") => match self.eat_word("not") {
+                    true => "!=",
+                    false => "==",
+                },
+                _ => break,
+            };
             let r = self.shift()?;
             let t = match op {
                 "<" => v < r,
@@ -414,6 +430,8 @@ impl ExprParser<'_> {
                             self.device_queries += e.device_queries;
                             Some(e.value)
                         }
+                        // `is_hip()`, `infer_device() == "xpu"`: forecasts are for an NVIDIA GPU.
+                        None if platform_query(&name).is_some() => platform_query(&name),
                         None => {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;
@@ -506,6 +524,24 @@ fn type_size(ty: &str) -> Option<f64> {
         t if t.starts_with("double") => 8.0 * lanes(t),
         _ => return None,
     })
+}
+
+/// A Python string's value: equal only to the same string's (a number no size takes).
+pub(super) fn string_value(s: &str) -> f64 {
+    let hash = s.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
+    -1e12 - f64::from(hash)
+}
+
+/// What a call asking which platform runs the code returns on the NVIDIA GPU kforecast
+/// forecasts for: `is_hip()`, `is_xpu()` false, `is_cuda()` true, `infer_device()` "cuda".
+fn platform_query(name: &str) -> Option<f64> {
+    let short = name.rsplit('.').next().unwrap_or(name).to_ascii_lowercase();
+    match short.as_str() {
+        "is_hip" | "is_rocm" | "is_xpu" | "is_npu" | "is_mps" | "is_amd" | "is_mlu" | "is_musa" => Some(0.0),
+        "is_cuda" | "is_nvidia" | "is_cuda_available" => Some(1.0),
+        "infer_device" | "get_device_type" | "device_type" => Some(string_value("cuda")),
+        _ => None,
+    }
 }
 
 /// Names that ask for the number of SMs (`num_sms()`, `sm_count`, `multiProcessorCount`).

@@ -108,3 +108,24 @@ fn a_size_along_an_unknown_dimension_is_a_size_of_its_own() {
     assert!(missing.contains("input.shape[dim]"), "{missing:?}");
     assert!(!missing.iter().any(|m| m.starts_with("input.shape[") && m != "input.shape[dim]"), "{missing:?}");
 }
+
+#[test]
+fn python_strings_none_and_platform_queries_decide_a_wrapper_s_choices() {
+    let mut env = Env::default();
+    env.define("reduction", "\"mean\"");
+    env.define("softcap", "None");
+    let exact = |env: &Env, t: &str| env.eval(t).filter(|e| e.guesses == 0).map(|e| e.value);
+    // `reduction == "mean"`: a string equals itself only.
+    assert_eq!(exact(&env, "1 if reduction == 'mean' else 2"), Some(1.0));
+    assert_eq!(exact(&env, "1 if reduction == \"sum\" else 2"), Some(2.0));
+    // `softcap is not None` where the caller left the default `None`.
+    assert_eq!(exact(&env, "True if softcap is not None else False"), Some(0.0));
+    assert_eq!(exact(&env, "softcap is None"), Some(1.0));
+    // Forecasts are for an NVIDIA GPU: Liger's `MAX_FUSED_SIZE`, `num_warps` off ROCm.
+    assert_eq!(exact(&env, "4096 if infer_device() == \"xpu\" else 65536 // 2"), Some(32768.0));
+    assert_eq!(exact(&env, "32 if not is_hip() else 16"), Some(32.0));
+    // A tensor nothing marks is made without gradients.
+    assert_eq!(exact(&env, "x.requires_grad"), Some(0.0));
+    // An unknown helper still rests on a guess.
+    assert_eq!(env.eval("4096 if pick_device() == \"xpu\" else 2048").map(|e| e.guesses), Some(1));
+}

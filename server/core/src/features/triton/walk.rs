@@ -173,6 +173,14 @@ impl Walker<'_> {
                 self.issue = issue;
             }
             "if_statement" | "else_clause" | "elif_clause" | "with_statement" | "block" => {
+                // `if HAS_WEIGHT:`, `if label_smoothing > 0:` on what the launch gives: only
+                // the branch the values take runs (a flag off skips its work).
+                if let Some(taken) = (node.kind() == "if_statement").then(|| self.decided(node)).flatten() {
+                    if let Some(block) = taken {
+                        self.statement(block, mult, depth + 1);
+                    }
+                    return;
+                }
                 if let Some(c) = node.child_by_field_name("condition") {
                     self.expr(c, mult, depth + 1);
                 }
@@ -190,6 +198,30 @@ impl Walker<'_> {
             "comment" => {}
             _ => self.expr(node, mult, depth),
         }
+    }
+
+    /// The block an `if` (with its `elif`s and `else`) runs, where each condition up to the
+    /// one that holds evaluates without a guess (`Some(None)`: none holds and there is no
+    /// `else`); `None` where one rests on a guess (a value loaded, a size known at run time).
+    fn decided<'t>(&self, node: Node<'t>) -> Option<Option<Node<'t>>> {
+        let holds = |clause: Node| {
+            let c = clause.child_by_field_name("condition")?;
+            let e = self.env.eval_quiet(self.text(c)).filter(|e| e.guesses == 0)?;
+            Some(e.value != 0.0)
+        };
+        if holds(node)? {
+            return Some(node.child_by_field_name("consequence"));
+        }
+        let mut cursor = node.walk();
+        let alternatives: Vec<Node<'t>> = node.children_by_field_name("alternative", &mut cursor).collect();
+        for alt in alternatives {
+            match alt.kind() {
+                "elif_clause" if holds(alt)? => return Some(alt.child_by_field_name("consequence")),
+                "elif_clause" => {}
+                _ => return Some(alt.child_by_field_name("body")),
+            }
+        }
+        Some(None)
     }
 
     /// Trip count of `range(a, b, step)`, `tl.range(…)`, `tl.static_range(…)`.
