@@ -14,6 +14,7 @@ mod run_time_sizes;
 mod tails;
 mod torch;
 mod torch_fusion;
+mod torch_matmul;
 mod wrapper_chains;
 
 fn profile_of(src: &str, name: &str) -> super::Profile {

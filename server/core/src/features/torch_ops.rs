@@ -226,6 +226,17 @@ impl Reader<'_> {
         }
     }
 
+    /// How many numbers a list literal holds (`[0.299, 0.587, 0.114]`, nested lists too);
+    /// `None` for anything else (a comprehension, a name).
+    fn numbers(e: &Expr) -> Option<usize> {
+        match e {
+            Expr::Number => Some(1),
+            Expr::Unary(x) if matches!(**x, Expr::Number) => Some(1),
+            Expr::Seq(items) if !items.is_empty() => items.iter().map(Self::numbers).sum(),
+            _ => None,
+        }
+    }
+
     /// A name: a tensor by its use, or a local holding one (its size, as its value has).
     fn name(&mut self, n: &str) -> Option<Size> {
         let local = match self.locals.get(n).and_then(|v| parse::parse(v)) {
@@ -269,7 +280,10 @@ impl Reader<'_> {
         let bare = receiver.is_none() && BARE_TORCH.contains(&function);
         let module = bare || receiver.and_then(Expr::dotted).is_some_and(|d| is_torch_module(&d));
         if module && NOT_OPS.contains(&function) {
-            return None;
+            // `torch.tensor([0.299, 0.587, 0.114])`: no work, a tensor of the literal's numbers.
+            let literal =
+                matches!(function, "tensor" | "as_tensor").then(|| args.first().and_then(Self::numbers)).flatten();
+            return literal.map(|n| Size::Fill(n.to_string()));
         }
         let kind = kind(function);
         // `self.conv(x)`: an `nn` layer `__init__` made.

@@ -323,7 +323,7 @@ fn a_pytorch_reference_against_a_fused_kernel_is_forecast_faster() {
 }
 
 /// The profile of a PyTorch-only program as a whole-program forecast reads it.
-fn torch_program_profile(src: &str) -> Profile {
+pub(super) fn torch_program_profile(src: &str) -> Profile {
     let k = crate::extract::torch_program(src).expect("a torch program");
     let size = crate::features::expr::ASSUMED_SIZE;
     EmbeddedForecaster::new().program_profile(&[&k], size, size).expect("a profile")

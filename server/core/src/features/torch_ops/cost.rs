@@ -150,7 +150,7 @@ pub fn shape(elements: f64, rates: &Rates) -> Features {
 
 /// A matrix product's flops: an einsum's from its equation, else 2·M·K·N, the batch
 /// included, from its operands' shapes where the launch gives them (`linear`'s weight is
-/// N×K), else as square matrices of its first operand's elements.
+/// N×K), else from its operands' element counts (the smaller one square).
 fn matmul_flops(op: &TorchOp, env: &Env, first: f64, unknown: f64) -> f64 {
     // An einsum's work is its iteration space, from its equation.
     if let Size::Einsum(operands, equation) = &op.writes {
@@ -168,7 +168,13 @@ fn matmul_flops(op: &TorchOp, env: &Env, first: f64, unknown: f64) -> f64 {
     let n = if linear { dim(b, -2) } else { dim(b, -1) };
     match (k, n) {
         (Some(_), Some(n)) => 2.0 * first * n,
-        _ => 2.0 * first.powf(1.5),
+        _ => {
+            // Shapes unknown: the smaller operand is taken as square (K × N, K = N), the larger
+            // as M × K, so 2·M·N·K = 2·|larger|·√|smaller| (2·|A|^1.5 for two of one size; a
+            // matrix times a 3-vector is a few flops an element, not a square GEMM).
+            let second = b.map_or(first, |b| elements(b, env, unknown, 0));
+            2.0 * first.max(second) * first.min(second).sqrt()
+        }
     }
 }
 
