@@ -356,8 +356,8 @@ fn build(
             add_file_constants(&mut site, helpers);
             bind_host_template(&mut site, &l.host_template, template_calls);
             // A Triton wrapper's parameters, from the module's calls of it.
-            let params = if language == Language::Triton { site.host_params.clone() } else { l.host_fn_params.clone() };
-            super::callers::bind(&mut site, &params, callers);
+            let wrapper = (language == Language::Triton).then(|| site.host_params.clone());
+            super::callers::bind(&mut site, wrapper.as_deref().unwrap_or(&l.host_fn_params), callers);
             for (i, arg) in l.template_args.iter().enumerate() {
                 let key = draft.constexpr_params.get(i).cloned().unwrap_or(format!("T{i}"));
                 site.meta.insert(key, arg.clone());

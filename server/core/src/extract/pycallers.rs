@@ -130,25 +130,17 @@ fn callee(call: Node, src: &SourceText) -> Option<(String, bool)> {
 }
 
 /// A call's positional argument texts (the context `ctx` first where the callee takes
-/// one) and keyword arguments; `None` where a `*args` or `**kwargs` hides where the
-/// arguments go.
+/// one) and keyword arguments (`pycall::arguments`, as texts); `None` where a `*args` or
+/// `**kwargs` hides where the arguments go.
 type Arguments = (Vec<String>, BTreeMap<String, String>);
 
 fn arguments(call: Node, src: &SourceText, context: bool) -> Option<Arguments> {
-    let list = call.child_by_field_name("arguments")?;
-    let mut args: Vec<String> = if context { vec!["ctx".to_string()] } else { Vec::new() };
-    let mut keywords = BTreeMap::new();
-    let mut cursor = list.walk();
-    for a in list.named_children(&mut cursor) {
-        match a.kind() {
-            "comment" => {}
-            "list_splat" | "dictionary_splat" => return None,
-            "keyword_argument" => {
-                let (k, v) = (a.child_by_field_name("name")?, a.child_by_field_name("value")?);
-                keywords.insert(node_text(k, src).into_owned(), squash(&node_text(v, src)));
-            }
-            _ => args.push(squash(&node_text(a, src))),
-        }
+    let (positional, keywords) = super::pycall::arguments(call, src);
+    if positional.iter().any(|a| matches!(a.kind(), "list_splat" | "dictionary_splat")) {
+        return None;
     }
-    Some((args, keywords))
+    let text = |n: &Node| squash(&node_text(*n, src));
+    let context = context.then(|| "ctx".to_string());
+    let args = context.into_iter().chain(positional.iter().map(text)).collect();
+    Some((args, keywords.iter().map(|(k, v)| (k.clone(), text(v))).collect()))
 }

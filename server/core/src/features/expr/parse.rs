@@ -431,14 +431,13 @@ impl ExprParser<'_> {
                             Some(e.value)
                         }
                         // `is_hip()`, `infer_device() == "xpu"`: forecasts are for an NVIDIA GPU.
-                        None if platform_query(&name).is_some() => platform_query(&name),
-                        None => {
+                        None => platform_query(&name).or_else(|| {
                             // An unknown function (a helper, a device query): a guess.
                             self.guesses += 1;
                             let device = device_query(&name);
                             self.device_queries += u32::from(device.is_some());
                             Some(device.unwrap_or(self.env.unknown))
-                        }
+                        }),
                     };
                 }
                 let e = self.env.lookup(&name, self.depth);
@@ -527,7 +526,7 @@ fn type_size(ty: &str) -> Option<f64> {
 }
 
 /// A Python string's value: equal only to the same string's (a number no size takes).
-pub(super) fn string_value(s: &str) -> f64 {
+fn string_value(s: &str) -> f64 {
     let hash = s.bytes().fold(0x811c_9dc5_u32, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193));
     -1e12 - f64::from(hash)
 }
