@@ -174,3 +174,59 @@ def check_own_kernels_run(path, fn, inputs):
     if not any(n in k for n in names for k in ran):
         raise RuntimeError(f"fell back to torch: none of its __global__ kernels {sorted(names)} "
                            f"ran (ran: {sorted(ran)[:6]})")
+
+
+_KB_MODELS = {}
+
+
+def kernelbench_candidates(bench_file, shapes, seed):
+    """make_inputs, build and reference of a family of KernelBench programs: the reference
+    (the family's v0_reference.py) defines `Model`, each candidate `ModelNew` (CUDA in
+    load_inline strings). Each class is built with the problem's get_init_inputs() under
+    torch.manual_seed(seed) (the candidate's torch extensions renamed per file), on the GPU, in
+    eval mode, and each version's KFORECAST `kf_run(model, *inputs)` calls it. Inputs are
+    torch.randn of `shapes` from the harness's seed; a candidate none of whose own `__global__`
+    kernels runs fails (`check_own_kernels_run`); the reference is the Model in float64."""
+    import copy
+
+    import torch
+
+    def ref_path(path):
+        return os.path.join(os.path.dirname(os.path.abspath(path)), "v0_reference.py")
+
+    def init_args(mod):
+        init = mod.get_init_inputs()
+        return list(init) if isinstance(init, (tuple, list)) else [init]
+
+    def ref_model(path):
+        rp = ref_path(path)
+        if rp not in _KB_MODELS:
+            mod = load_program(rp)
+            torch.manual_seed(seed)
+            _KB_MODELS[rp] = (mod.Model(*init_args(mod)).cuda().eval(), mod)
+        return _KB_MODELS[rp]
+
+    def make_inputs(s):
+        g = torch.Generator(device="cuda").manual_seed(int(s))
+        return tuple(torch.randn(shape, device="cuda", generator=g) for shape in shapes)
+
+    def build(path):
+        model, rmod = ref_model(path)
+        mod = load_program(path)
+        if os.path.basename(path) == "v0_reference.py":
+            return lambda *inputs: mod.kf_run(model, *inputs)
+        torch.manual_seed(seed)
+        with _unique_torch_extensions(file_hash(path)):
+            new = mod.ModelNew(*init_args(rmod)).cuda().eval()
+        fn = lambda *inputs: mod.kf_run(new, *inputs)  # noqa: E731
+        check_own_kernels_run(path, fn, make_inputs(0))
+        return fn
+
+    def reference(*inputs):
+        key = ("f64", ref_path(bench_file))
+        if key not in _KB_MODELS:
+            _KB_MODELS[key] = copy.deepcopy(ref_model(bench_file)[0]).double()
+        with torch.no_grad():
+            return _KB_MODELS[key](*[x.double() for x in inputs])
+
+    return make_inputs, build, reference

@@ -10,58 +10,8 @@ Float64 reference: the reference Model in float64 on the same inputs (argmax: in
 
 A candidate is run once at build time under torch.profiler: if none of the kernels that ran is
 one of the file's `__global__` functions, the version fails ("fell back to torch")."""
-import copy
-import os
-
-import torch
-
-_MODELS = {}
-
-
-def _ref_path(path):
-    return os.path.join(os.path.dirname(os.path.abspath(path)), "v0_reference.py")
-
-
-def _init_args(mod):
-    init = mod.get_init_inputs()
-    return list(init) if isinstance(init, (tuple, list)) else [init]
-
-
-def ref_model(path):
-    rp = _ref_path(path)
-    if rp not in _MODELS:
-        from progbuild import load_program
-        mod = load_program(rp)
-        torch.manual_seed(78)
-        model = mod.Model(*_init_args(mod)).cuda().eval()
-        _MODELS[rp] = (model, mod)
-    return _MODELS[rp]
+from progbuild import kernelbench_candidates
 
 
 def adapter(bench_file, shapes):
-    def make_inputs(seed):
-        g = torch.Generator(device="cuda").manual_seed(int(seed))
-        return tuple(torch.randn(s, device="cuda", generator=g) for s in shapes)
-
-    def build(path):
-        model, rmod = ref_model(path)
-        from progbuild import _unique_torch_extensions, check_own_kernels_run, file_hash, load_program
-        mod = load_program(path)
-        if os.path.basename(path) == "v0_reference.py":
-            return lambda *inputs: mod.kf_run(model, *inputs)
-        cls = mod.ModelNew
-        torch.manual_seed(78)
-        with _unique_torch_extensions(file_hash(path)):
-            new = cls(*_init_args(rmod)).cuda().eval()
-        fn = lambda *inputs: mod.kf_run(new, *inputs)  # noqa: E731
-        check_own_kernels_run(path, fn, make_inputs(0))
-        return fn
-
-    def reference(*inputs):
-        rp = _ref_path(bench_file)
-        if ("f64", rp) not in _MODELS:
-            _MODELS[("f64", rp)] = copy.deepcopy(ref_model(bench_file)[0]).double()
-        with torch.no_grad():
-            return _MODELS[("f64", rp)](*[x.double() for x in inputs])
-
-    return make_inputs, build, reference
+    return kernelbench_candidates(bench_file, shapes, seed=78)
