@@ -530,7 +530,8 @@ fn resolve_helpers(
             out.push(Helper {
                 name: k.name.clone(),
                 kind: HelperKind::JitFunction,
-                text: String::new(),
+                // Its definition, walked where the kernel calls it.
+                text: k.source.to_string(),
                 hash: k.normalized,
             });
             pending.extend(k.uses.iter().map(String::as_str));

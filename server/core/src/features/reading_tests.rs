@@ -7,6 +7,7 @@ use crate::kernel::Language;
 mod constant_memory;
 mod exclusive;
 mod host_code;
+mod jit_helpers;
 mod kernels;
 mod launches;
 mod python;

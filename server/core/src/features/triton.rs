@@ -5,6 +5,7 @@
 //! expression is also read as a linear function of its `tl.arange` axes, which says how
 //! much of every 32-byte sector an access uses and how wide its vectors can be.
 
+mod inline;
 mod masks;
 mod walk;
 mod windows;
@@ -13,8 +14,9 @@ use super::cost::{self, Cost, Rates};
 use super::expr::{components, Env};
 use super::launch;
 use super::{Features, Profile};
-use crate::kernel::{Kernel, Language};
+use crate::kernel::{HelperKind, Kernel, Language};
 use crate::source::parse_snippet;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tree_sitter::Node;
 
@@ -104,11 +106,32 @@ struct Walker<'a> {
     issue: f64,
     /// The loops being walked: their variable, its step a trip and their trips.
     windows: Vec<windows::Window>,
+    /// The `@triton.jit` helpers the kernel may call, by name, and those being walked.
+    jit: HashMap<String, Node<'a>>,
+    inlining: Vec<String>,
+    /// What each helper call walked returned, by the call's offset.
+    returned: HashMap<usize, Vec<inline::Returned>>,
+    /// The tile shape, strides and text of the arguments of the helper call being bound.
+    arg_tiles: HashMap<String, (Shape, Strides, String)>,
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
-    let tree = parse_snippet(Language::Triton, &kernel.source);
+    // The kernel, and after it the `@triton.jit` helpers it calls (walked where called).
+    let jit: Vec<&str> = kernel
+        .helpers
+        .iter()
+        .filter(|h| h.kind == HelperKind::JitFunction && !h.text.is_empty())
+        .map(|h| h.text.as_str())
+        .collect();
+    let text: Cow<str> = if jit.is_empty() {
+        Cow::Borrowed(&kernel.source)
+    } else {
+        Cow::Owned(std::iter::once(&*kernel.source).chain(jit).collect::<Vec<_>>().join("\n\n"))
+    };
+    let tree = parse_snippet(Language::Triton, &text);
     let def = tree.as_ref().and_then(|t| find_def(t.root_node()));
+    let helpers = tree.as_ref().map(|t| inline::helper_defs(t.root_node(), def, &text)).unwrap_or_default();
+    let src = Source { text: &text, helpers: &helpers };
     let params = def.map(|d| param_names(d, &kernel.source)).unwrap_or_default();
     let mut env = launch::environment(kernel, &params, assumed);
     if let Some(def) = def {
@@ -132,14 +155,20 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
     let names: BTreeSet<String> = params.iter().cloned().collect();
     let mut best: Option<Profile> = None;
     for config_env in configs {
-        let p = profile_config(kernel, def, (&params, &names), config_env, rates);
+        let p = profile_config(kernel, &src, def, (&params, &names), config_env, rates);
         if best.as_ref().is_none_or(|b| p.cost.total < b.cost.total) {
             best = Some(p);
         }
     }
-    let mut profile = best.unwrap_or_else(|| profile_config(kernel, def, (&params, &names), env, rates));
+    let mut profile = best.unwrap_or_else(|| profile_config(kernel, &src, def, (&params, &names), env, rates));
     profile.features.autotune_configs = kernel.autotune.len() as f64;
     profile
+}
+
+/// The text walked (the kernel's, and its helpers' after it) and the helpers in it.
+struct Source<'a, 'h> {
+    text: &'a str,
+    helpers: &'h HashMap<String, Node<'a>>,
 }
 
 fn find_def(root: Node) -> Option<Node> {
@@ -184,10 +213,11 @@ fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
 }
 
 /// `params` are the kernel's parameters in order (as the launch passes them) and as a set.
-fn profile_config(
+fn profile_config<'a>(
     kernel: &Kernel,
-    def: Option<Node>,
-    (order, params): (&[String], &BTreeSet<String>),
+    src: &Source<'a, '_>,
+    def: Option<Node<'a>>,
+    (order, params): (&[String], &'a BTreeSet<String>),
     mut env: Env,
     rates: &Rates,
 ) -> Profile {
@@ -234,7 +264,7 @@ fn profile_config(
     let num_warps = num("num_warps", 4.0).clamp(1.0, 32.0);
     let num_stages = num("num_stages", 3.0).clamp(1.0, 8.0);
     let mut walker = Walker {
-        src: &kernel.source,
+        src: src.text,
         env,
         shapes: HashMap::new(),
         strides: HashMap::new(),
@@ -247,10 +277,17 @@ fn profile_config(
         loop_load: vec![0.0],
         issue: 1.0,
         windows: Vec::new(),
+        jit: src.helpers.clone(),
+        inlining: Vec::new(),
+        returned: HashMap::new(),
+        arg_tiles: HashMap::new(),
     };
     let swizzle = params.iter().any(|p| p.contains("GROUP"));
     if let Some(def) = def {
         walker.find_axes(def);
+        for helper in src.helpers.values() {
+            walker.find_axes(*helper);
+        }
         if let Some(body) = def.child_by_field_name("body") {
             walker.block(body, 1.0, 0);
         }

@@ -109,13 +109,17 @@ impl Walker<'_> {
                         (assign.child_by_field_name("left"), assign.child_by_field_name("right"))
                     {
                         self.expr(right, mult, depth);
-                        let shape = self.shape_of(right);
                         let targets: Vec<String> = if left.kind() == "identifier" {
                             vec![self.text(left).to_string()]
                         } else {
                             let mut c = left.walk();
                             left.named_children(&mut c).map(|t| self.text(t).to_string()).collect()
                         };
+                        if let Some(returned) = (right.kind() == "call").then(|| self.returned_by(right)).flatten() {
+                            self.assign_returned(&targets, returned);
+                            return;
+                        }
+                        let shape = self.shape_of(right);
                         let right_text = self.text(right).to_string();
                         for t in targets {
                             if left.kind() == "identifier" {
@@ -306,8 +310,12 @@ impl Walker<'_> {
         }
     }
 
-    pub(super) fn call(&mut self, node: Node, mult: f64, _depth: usize) {
+    pub(super) fn call(&mut self, node: Node, mult: f64, depth: usize) {
         let func = node.child_by_field_name("function").map(|f| self.text(f).to_string()).unwrap_or_default();
+        if let Some(def) = self.jit.get(&func).copied() {
+            self.inline(node, def, mult, depth);
+            return;
+        }
         let short = func.rsplit('.').next().unwrap_or(&func).to_string();
         let args = node.child_by_field_name("arguments");
         let arg = |i: u32| args.and_then(|a| a.named_child(i));
@@ -408,7 +416,7 @@ impl Walker<'_> {
             }
             true
         });
-        self.axes = axes;
+        self.axes.extend(axes);
     }
 
     /// Bytes an access through `ptr` moves per element it uses (32-byte sectors), and its
