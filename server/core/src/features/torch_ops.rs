@@ -43,6 +43,9 @@ pub enum Size {
     /// An `einsum`'s result (`"...is,...js->...ijs"`, the operands): the product of its
     /// output's index lengths (see `cost::einsum_space`).
     Einsum(Vec<Size>, String),
+    /// `torch.diag(x)`: the square matrix a vector spans, or a matrix's diagonal, as the
+    /// launch gives the operand's rank (else the operand's size).
+    Diag(Box<Size>),
     /// Nothing says: the size assumed for the program.
     Unknown,
 }
@@ -329,6 +332,13 @@ impl Reader<'_> {
         }
         for (_, v) in keywords {
             self.value(v);
+        }
+        // `torch.diag(A) @ B` of a vector `A`: an N × N matrix, written once.
+        if module && matches!(function, "diag" | "diag_embed") {
+            let first = tensors.first().cloned().unwrap_or(Size::Unknown);
+            let out = Size::Diag(Box::new(first.clone()));
+            self.emit(what, vec![first], out.clone(), Work::PerElement(0.0));
+            return Some(out);
         }
         let Some(kind) = kind else {
             // An unknown method keeps its tensor (`.cuda()`, `.detach()`); an unknown torch

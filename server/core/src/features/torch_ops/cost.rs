@@ -170,10 +170,16 @@ fn matmul_flops(op: &TorchOp, env: &Env, first: f64, unknown: f64) -> f64 {
         (Some(_), Some(n)) => 2.0 * first * n,
         _ => {
             // Shapes unknown: the smaller operand is taken as square (K × N, K = N), the larger
-            // as M × K, so 2·M·N·K = 2·|larger|·√|smaller| (2·|A|^1.5 for two of one size; a
-            // matrix times a 3-vector is a few flops an element, not a square GEMM).
+            // as M × K, so 2·M·N·K = 2·|larger|·√|smaller| (2·|A|^1.5 for two of one size); one
+            // no longer than a side of the larger is a vector (a matrix times a 3-vector, or a
+            // matrix's diagonal times it): 2·|larger|, a few flops an element.
             let second = b.map_or(first, |b| elements(b, env, unknown, 0));
-            2.0 * first.max(second) * first.min(second).sqrt()
+            let (larger, smaller) = (first.max(second), first.min(second));
+            if smaller * smaller <= larger * 1.01 {
+                2.0 * larger
+            } else {
+                2.0 * larger * smaller.sqrt()
+            }
         }
     }
 }
@@ -250,6 +256,17 @@ pub(super) fn elements(size: &Size, env: &Env, unknown: f64, depth: usize) -> f6
         }
         Size::One => 1.0,
         Size::Part(inner) => elements(inner, env, unknown, depth + 1),
+        Size::Diag(inner) => {
+            let all = elements(inner, env, unknown, depth + 1);
+            let dim = |i: usize| shaped(inner).and_then(|name| exact(&format!("{name}.shape[{i}]")));
+            match (dim(0), dim(1)) {
+                // A matrix's diagonal.
+                (_, Some(_)) => all.sqrt(),
+                // A vector's matrix.
+                (Some(n), None) if (n - all).abs() < 0.5 => all * all,
+                _ => all,
+            }
+        }
         Size::Einsum(operands, equation) => {
             einsum_space(operands, equation, env, unknown, depth + 1).map_or(unknown, |(out, _)| out)
         }
