@@ -341,6 +341,11 @@ impl Env {
                 return e;
             }
         }
+        // `auto input = arg0.contiguous();`: a tensor made from another by a method that keeps
+        // its shape has that tensor's sizes (`input.size(0)` is `arg0`'s).
+        if let Some(e) = self.through_copy(name, depth) {
+            return e;
+        }
         if device_query(name).is_some() {
             // `props.multiProcessorCount`, `_SM_COUNT`: the device's, taken as an H100's.
             return Eval { value: SM_COUNT, guesses: 1, device_queries: 1 };
@@ -352,6 +357,47 @@ impl Env {
         }
         Eval { value: typical.unwrap_or(self.unknown), guesses: 1, device_queries: 0 }
     }
+}
+
+impl Env {
+    /// `t.shape[i]` or `t.numel()` of a tensor `t` defined as a shape-keeping copy of
+    /// another (`x.contiguous()`, `x.float()`, `x.to(…)`): the other's, where it is known
+    /// without a guess.
+    fn through_copy(&self, name: &str, depth: usize) -> Option<Eval> {
+        if depth > 24 {
+            return None;
+        }
+        let at = name.rfind(".shape[").or_else(|| name.strip_suffix(".numel()").map(str::len))?;
+        let (tensor, query) = name.split_at(at);
+        let source = copied_from(self.texts.get(tensor)?)?;
+        let other = format!("{source}{query}");
+        let before = self.missing.borrow().clone();
+        let e = self.eval_depth(&other, depth + 1).filter(|e| e.guesses == 0);
+        if e.is_none() {
+            *self.missing.borrow_mut() = before;
+        }
+        e
+    }
+}
+
+/// The tensor `text` copies keeping its shape (`arg0.contiguous()` → `arg0`,
+/// `x.to(torch.float32).contiguous()` → `x`).
+fn copied_from(text: &str) -> Option<&str> {
+    const KEEP_SHAPE: [&str; 10] =
+        ["contiguous", "clone", "detach", "float", "half", "bfloat16", "cuda", "to", "type", "requires_grad_"];
+    let mut t = text.trim();
+    let mut stripped = false;
+    while let Some(open) = t.strip_suffix(')').and_then(|u| u.rfind('(')) {
+        let head = &t[..open];
+        let (object, method) = head.rsplit_once('.')?;
+        if !KEEP_SHAPE.contains(&method) {
+            break;
+        }
+        t = object.trim();
+        stripped = true;
+    }
+    let plain = t.chars().all(|c| c.is_alphanumeric() || c == '_');
+    (stripped && plain && !t.is_empty()).then_some(t)
 }
 
 /// Whether `text` is one name, maybe in parentheses (`size`, `(n)`, `x.shape[0]`).

@@ -19,9 +19,11 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
     let root = tree.root_node();
     let mut helpers: Vec<Helper> = Vec::new();
     let mut defs = Vec::new();
-    let mut cursor = root.walk();
-    let items: Vec<Node> = root.named_children(&mut cursor).collect();
-    for item in &items {
+    // The items inside namespaces and `extern "C"` blocks too (`namespace ckl { void
+    // gemm_cublas(…) { cublasSgemm(…); } }` called as `ckl::gemm_cublas(…)` from `kf_run`).
+    let mut items = Vec::new();
+    crate::extract::collect_items(Language::Cuda, root, &src, &mut items);
+    for (item, _) in &items {
         let facts = item_facts(*item, &src);
         helpers.extend(facts.helpers.into_iter().filter(|h| h.kind != HelperKind::DeviceFunction).map(|h| Helper {
             name: h.name,
@@ -32,6 +34,9 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
         defs.extend(facts.host_defs);
     }
     let reached = crate::extract::reach::reached(&defs.iter().collect::<Vec<_>>());
+    // The file's own functions are no library's, whatever their names (`cublas_status_string`).
+    let own: std::collections::BTreeSet<&str> =
+        defs.iter().map(|d| d.name.rsplit("::").next().unwrap_or(&d.name)).collect();
     if reached.is_none() && has_kernels {
         return None;
     }
@@ -54,7 +59,9 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
                 launches = true;
             }
             if c.kind() == "call_expression" {
-                calls.extend(library_call_at(c, &src).filter(|call| !calls.contains(call)));
+                calls.extend(
+                    library_call_at(c, &src).filter(|call| !calls.contains(call) && !own.contains(call.name.as_str())),
+                );
             }
             !launches
         });
@@ -178,5 +185,27 @@ mod tests {
         assert_eq!(k.name, "cub::DeviceReduce::Sum");
         // A file of kernels and no entry point is its kernels' program, not its calls'.
         assert!(library_program(&text.replace("extern \"C\" ", ""), true).is_none());
+    }
+    #[test]
+    fn a_library_s_wrapper_in_a_namespace_is_reached_and_its_own_functions_are_no_calls() {
+        // A library's cuBLAS oracle: a handle cached in an anonymous namespace, each status
+        // checked by the file's own `check_cublas(…)` naming it with `cublas_status_string`.
+        let text = "#include <cublas_v2.h>\n\
+            namespace ckl {\n\
+            namespace {\n\
+            const char* cublas_status_string(cublasStatus_t s) { return \"?\"; }\n\
+            void check_cublas(cublasStatus_t s) { if (s) throw cublas_status_string(s); }\n\
+            }  // namespace\n\
+            void gemm_cublas(const float* a, const float* b, float* c, int m, int n, int k) {\n\
+              cublasHandle_t h; float alpha = 1.0f, beta = 0.0f;\n\
+              check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, n, a, k, &beta, c, n));\n\
+            }\n\
+            }  // namespace ckl\n\
+            extern \"C\" void kf_run(const float* a, const float* b, float* c, int m, int n, int k) {\n\
+              ckl::gemm_cublas(a, b, c, m, n, k);\n\
+            }\n";
+        let k = library_program(text, false).expect("a library program");
+        assert_eq!(k.name, "cublasSgemm");
+        assert_eq!(k.launches[0].host_name, "gemm_cublas");
     }
 }

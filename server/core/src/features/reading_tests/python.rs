@@ -512,3 +512,34 @@ fn a_window_size_normalised_from_a_tuple_keeps_its_value() {
     let ratio = p.features.load_bytes / p.features.store_bytes;
     assert!((1.5..2.5).contains(&ratio), "two inputs an output: {ratio}");
 }
+
+#[test]
+fn a_wrapper_s_contiguous_copy_has_its_input_s_sizes() {
+    // An agent's LogSoftmax candidate: the C++ wrapper sizes the grid from a contiguous copy
+    // of its argument (`auto input = arg0.contiguous(); rows = input.size(0)`); the problem's
+    // `get_inputs()` (borrowed: the candidate has none) gives the argument's shape.
+    let candidate = "import torch\nfrom torch.utils.cpp_extension import load_inline\n\n\
+        source = '''\n#include <torch/extension.h>\n\
+        __global__ void rows_kernel(const float* x, float* y, int rows, int cols) {\n\
+          const float* row_x = x + (size_t)blockIdx.x * cols;\n\
+          for (int c = threadIdx.x; c < cols; c += blockDim.x) y[(size_t)blockIdx.x * cols + c] = row_x[c] * 2.0f;\n\
+        }\n\
+        torch::Tensor wrapper(torch::Tensor arg0) {\n\
+          auto input = arg0.contiguous();\n\
+          const int rows = static_cast<int>(input.size(0));\n\
+          const int cols = static_cast<int>(input.size(1));\n\
+          auto output = torch::empty_like(input);\n\
+          rows_kernel<<<rows, 256>>>(input.data_ptr<float>(), output.data_ptr<float>(), rows, cols);\n\
+          return output;\n\
+        }\n'''\n\n\
+        ext = load_inline(name='rows', cpp_sources='torch::Tensor wrapper(torch::Tensor arg0);',\n\
+                          cuda_sources=source, functions=['wrapper'])\n\n\n\
+        def kf_run(x):\n    return ext.wrapper(x)\n";
+    let problem = "import torch\n\nbatch_size = 256\ndim = 393216\n\ndef get_inputs():\n    \
+                   x = torch.rand(batch_size, dim)\n    return [x]\n";
+    let text = crate::extract::borrow_inputs(candidate, problem).expect("borrowed");
+    let ex = extract_text(Language::Triton, &text);
+    let p = crate::features::profile(ex.kernel("rows_kernel").expect("kernel"));
+    assert_eq!(p.features.blocks, 256.0, "a block a row: {:?}", p.assumed);
+    assert!(p.assumed.is_empty(), "no size left to run time: {:?}", p.assumed);
+}
