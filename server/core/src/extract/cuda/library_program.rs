@@ -23,8 +23,10 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
     // gemm_cublas(…) { cublasSgemm(…); } }` called as `ckl::gemm_cublas(…)` from `kf_run`).
     let mut items = Vec::new();
     crate::extract::collect_items(Language::Cuda, root, &src, &mut items);
+    let mut all_facts = Vec::new();
     for (item, _) in &items {
         let facts = item_facts(*item, &src);
+        all_facts.push((facts.calls.clone(), facts.out_params.clone()));
         helpers.extend(facts.helpers.into_iter().filter(|h| h.kind != HelperKind::DeviceFunction).map(|h| Helper {
             name: h.name,
             kind: h.kind,
@@ -81,6 +83,15 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
         reached: reached.is_some(),
         ..LaunchSite::default()
     };
+    // A parameter takes what the file's calls pass (`gemm_ex(…, CUDA_R_16F)`: the type a
+    // `cublasGemmEx` is called with).
+    let mut calls = crate::extract::callers::Callers::default();
+    for (at, (c, o)) in all_facts.iter().enumerate() {
+        calls.add(at, c, o);
+    }
+    calls.prefer(reached.as_ref());
+    let params = site.host_params.clone();
+    crate::extract::callers::bind(&mut site, &params, &calls);
     for (other, _, calls) in &callers {
         if *other != def {
             for (k, v) in host_locals(*other, &src, other.end_byte()) {
@@ -207,5 +218,26 @@ mod tests {
         let k = library_program(text, false).expect("a library program");
         assert_eq!(k.name, "cublasSgemm");
         assert_eq!(k.launches[0].host_name, "gemm_cublas");
+    }
+    #[test]
+    fn a_gemm_ex_s_type_passed_by_its_caller_is_its_element_size() {
+        // The author's 16-bit oracle: `gemm_ex` takes its input type from the caller.
+        let text = "#include <cublas_v2.h>\n\
+            static void gemm_ex(const void* a, const void* b, float* c, int m, int n, int k, cudaDataType_t in_type) {\n\
+              cublasHandle_t h; float alpha = 1.0f, beta = 0.0f;\n\
+              if (k <= 0) { cublasSscal(h, m * n, &beta, c, 1); return; }\n\
+              cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, b, in_type, n, a, in_type, k, &beta, c,\n\
+                           CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);\n\
+            }\n\
+            void gemm_fp16(const __half* a, const __half* b, float* c, int m, int n, int k) {\n\
+              gemm_ex(a, b, c, m, n, k, CUDA_R_16F);\n\
+            }\n\
+            extern \"C\" void kf_run(const __half* a, const __half* b, float* c, int m, int n, int k) {\n\
+              gemm_fp16(a, b, c, m, n, k);\n\
+            }\n";
+        let k = library_program(text, false).expect("a library program");
+        let site = &k.launches[0];
+        assert_eq!(site.locals.get("in_type").map(String::as_str), Some("CUDA_R_16F"));
+        assert_eq!(crate::features::torch_ops::library::element_size(site), Some(2.0), "tensor cores' 16-bit rate");
     }
 }

@@ -88,16 +88,23 @@ pub fn costed(name: &str) -> bool {
 }
 
 /// The element size the library calls of `site` name (`cublasHgemm`: 2 bytes,
-/// `cublasDgemm`: 8, `cublasGemmEx(…, CUDA_R_16F, …)`: 2); `None` where they do not.
+/// `cublasDgemm`: 8, `cublasGemmEx(…, CUDA_R_16F, …)`: 2); `None` where they do not. A
+/// matrix product's, where there is one: it is the work (a `cublasSscal` of C on an
+/// empty-contraction path beside a 16-bit `cublasGemmEx` does not make the product fp32).
 pub fn element_size(site: &LaunchSite) -> Option<f64> {
-    let sizes = site.library_calls.iter().filter_map(|call| {
+    let product = |call: &&LibraryCall| call.name.to_ascii_lowercase().contains("gemm");
+    let products: Vec<&LibraryCall> = site.library_calls.iter().filter(product).collect();
+    let calls: Vec<&LibraryCall> = if products.is_empty() { site.library_calls.iter().collect() } else { products };
+    let sizes = calls.into_iter().filter_map(|call| {
         let f = call.name.strip_prefix("cublas")?.trim_end_matches("_v2");
         if f.ends_with("Ex") {
-            let types = call.args.join(",");
-            return [("CUDA_R_8I", 1.0), ("CUDA_R_16F", 2.0), ("CUDA_R_16BF", 2.0), ("CUDA_R_32F", 4.0)]
-                .iter()
-                .find(|(t, _)| types.contains(t))
-                .map(|(_, s)| *s);
+            // The first type named is the inputs' (`Atype`), which the rate is for; a
+            // parameter's, as the call of its function passes it.
+            let types = [("CUDA_R_8I", 1.0), ("CUDA_R_16F", 2.0), ("CUDA_R_16BF", 2.0), ("CUDA_R_32F", 4.0)];
+            return call.args.iter().find_map(|a| {
+                let a = site.locals.get(a.trim()).map_or(a.as_str(), String::as_str);
+                types.iter().find(|(t, _)| a.trim() == *t).map(|(_, s)| *s)
+            });
         }
         match f.chars().next()? {
             'S' => Some(4.0),
@@ -298,6 +305,15 @@ mod tests {
         assert_eq!(o.writes, Size::Fill("(M) * (N)".into()));
         let site = LaunchSite {
             library_calls: vec![call("cublasHgemm", &sgemm.args.iter().map(String::as_str).collect::<Vec<_>>())],
+            ..LaunchSite::default()
+        };
+        assert_eq!(element_size(&site), Some(2.0));
+        // A 16-bit `cublasGemmEx` beside the fp32 `cublasSscal` of an empty-contraction path
+        // (`if (k <= 0)`) runs at the tensor cores' 16-bit rate: the product is the work.
+        let ex =
+            ["h", "CUBLAS_OP_N", "CUBLAS_OP_N", "n", "m", "k", "&a", "b", "CUDA_R_16F", "n", "a", "CUDA_R_16F", "k"];
+        let site = LaunchSite {
+            library_calls: vec![call("cublasSscal", &["h", "m * n", "&beta", "c", "1"]), call("cublasGemmEx", &ex)],
             ..LaunchSite::default()
         };
         assert_eq!(element_size(&site), Some(2.0));
