@@ -357,9 +357,7 @@ impl Env {
         }
         Eval { value: typical.unwrap_or(self.unknown), guesses: 1, device_queries: 0 }
     }
-}
 
-impl Env {
     /// `t.shape[i]` or `t.numel()` of a tensor `t` defined as a shape-keeping copy of
     /// another (`x.contiguous()`, `x.float()`, `x.to(…)`): the other's, where it is known
     /// without a guess.

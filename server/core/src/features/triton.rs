@@ -107,12 +107,10 @@ struct Walker<'a> {
     /// The loops being walked: their variable, its step a trip and their trips.
     windows: Vec<windows::Window>,
     /// The `@triton.jit` helpers the kernel may call, by name, and those being walked.
-    jit: HashMap<String, Node<'a>>,
+    jit: &'a HashMap<String, Node<'a>>,
     inlining: Vec<String>,
     /// What each helper call walked returned, by the call's offset.
     returned: HashMap<usize, Vec<inline::Returned>>,
-    /// The tile shape, strides and text of the arguments of the helper call being bound.
-    arg_tiles: HashMap<String, (Shape, Strides, String)>,
 }
 
 pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
@@ -166,9 +164,9 @@ pub(super) fn profile(kernel: &Kernel, rates: &Rates, assumed: f64) -> Profile {
 }
 
 /// The text walked (the kernel's, and its helpers' after it) and the helpers in it.
-struct Source<'a, 'h> {
+struct Source<'a> {
     text: &'a str,
-    helpers: &'h HashMap<String, Node<'a>>,
+    helpers: &'a HashMap<String, Node<'a>>,
 }
 
 fn find_def(root: Node) -> Option<Node> {
@@ -215,7 +213,7 @@ fn constexpr_defaults(def: Node, src: &str, env: &mut Env) {
 /// `params` are the kernel's parameters in order (as the launch passes them) and as a set.
 fn profile_config<'a>(
     kernel: &Kernel,
-    src: &Source<'a, '_>,
+    src: &Source<'a>,
     def: Option<Node<'a>>,
     (order, params): (&[String], &'a BTreeSet<String>),
     mut env: Env,
@@ -277,10 +275,9 @@ fn profile_config<'a>(
         loop_load: vec![0.0],
         issue: 1.0,
         windows: Vec::new(),
-        jit: src.helpers.clone(),
+        jit: src.helpers,
         inlining: Vec::new(),
         returned: HashMap::new(),
-        arg_tiles: HashMap::new(),
     };
     let swizzle = params.iter().any(|p| p.contains("GROUP"));
     if let Some(def) = def {

@@ -23,17 +23,16 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
     // gemm_cublas(…) { cublasSgemm(…); } }` called as `ckl::gemm_cublas(…)` from `kf_run`).
     let mut items = Vec::new();
     crate::extract::collect_items(Language::Cuda, root, &src, &mut items);
-    let mut all_facts = Vec::new();
-    for (item, _) in &items {
-        let facts = item_facts(*item, &src);
-        all_facts.push((facts.calls.clone(), facts.out_params.clone()));
-        helpers.extend(facts.helpers.into_iter().filter(|h| h.kind != HelperKind::DeviceFunction).map(|h| Helper {
+    let mut facts: Vec<ItemFacts> = items.iter().map(|(item, _)| item_facts(*item, &src)).collect();
+    for f in &mut facts {
+        let drafts = std::mem::take(&mut f.helpers);
+        helpers.extend(drafts.into_iter().filter(|h| h.kind != HelperKind::DeviceFunction).map(|h| Helper {
             name: h.name,
             kind: h.kind,
             text: h.text,
             hash: h.normalized,
         }));
-        defs.extend(facts.host_defs);
+        defs.append(&mut f.host_defs);
     }
     let reached = crate::extract::reach::reached(&defs.iter().collect::<Vec<_>>());
     // The file's own functions are no library's, whatever their names (`cublas_status_string`).
@@ -85,13 +84,13 @@ pub fn library_program(text: &str, has_kernels: bool) -> Option<Kernel> {
     };
     // A parameter takes what the file's calls pass (`gemm_ex(…, CUDA_R_16F)`: the type a
     // `cublasGemmEx` is called with).
-    let mut calls = crate::extract::callers::Callers::default();
-    for (at, (c, o)) in all_facts.iter().enumerate() {
-        calls.add(at, c, o);
+    let mut file_calls = crate::extract::callers::Callers::default();
+    for (at, f) in facts.iter().enumerate() {
+        file_calls.add(at, &f.calls, &f.out_params);
     }
-    calls.prefer(reached.as_ref());
+    file_calls.prefer(reached.as_ref());
     let params = site.host_params.clone();
-    crate::extract::callers::bind(&mut site, &params, &calls);
+    crate::extract::callers::bind(&mut site, &params, &file_calls);
     for (other, _, calls) in &callers {
         if *other != def {
             for (k, v) in host_locals(*other, &src, other.end_byte()) {

@@ -92,10 +92,9 @@ pub fn costed(name: &str) -> bool {
 /// matrix product's, where there is one: it is the work (a `cublasSscal` of C on an
 /// empty-contraction path beside a 16-bit `cublasGemmEx` does not make the product fp32).
 pub fn element_size(site: &LaunchSite) -> Option<f64> {
-    let product = |call: &&LibraryCall| call.name.to_ascii_lowercase().contains("gemm");
-    let products: Vec<&LibraryCall> = site.library_calls.iter().filter(product).collect();
-    let calls: Vec<&LibraryCall> = if products.is_empty() { site.library_calls.iter().collect() } else { products };
-    let sizes = calls.into_iter().filter_map(|call| {
+    let product = |call: &LibraryCall| call.name.to_ascii_lowercase().contains("gemm");
+    let any_product = site.library_calls.iter().any(product);
+    let sizes = site.library_calls.iter().filter(|call| !any_product || product(call)).filter_map(|call| {
         let f = call.name.strip_prefix("cublas")?.trim_end_matches("_v2");
         if f.ends_with("Ex") {
             // The first type named is the inputs' (`Atype`), which the rate is for; a

@@ -49,9 +49,9 @@ impl<'a> Walker<'a> {
         let bindings = self.bindings(call, def);
         // A helper's name for what the caller passes it, as the caller writes it.
         let passed: HashMap<String, String> =
-            self.arg_tiles.iter().map(|(param, (_, _, text))| (param.clone(), text.clone())).collect();
+            bindings.iter().filter_map(|b| Some((b.param.clone(), b.passed.as_ref()?.2.clone()))).collect();
         let saved = (self.env.clone(), self.shapes.clone(), self.strides.clone());
-        for (param, binding) in bindings {
+        for Bound { param, binding, passed: tiles } in bindings {
             match binding {
                 Binding::Value(v) => self.env.set(&param, v),
                 Binding::Text(t) => {
@@ -65,7 +65,7 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
-            if let Some((shape, strides, _)) = self.arg_tiles.remove(&param) {
+            if let Some((shape, strides, _)) = tiles {
                 self.shapes.insert(param.clone(), shape);
                 self.strides.insert(param, strides);
             }
@@ -97,9 +97,8 @@ impl<'a> Walker<'a> {
     }
 
     /// Each parameter of `def` and what the call gives it (positional arguments in order,
-    /// keyword arguments by name, defaults where it gives none); each argument's tile
-    /// shape and strides are left in `arg_tiles`.
-    fn bindings(&mut self, call: Node, def: Node) -> Vec<(String, Binding)> {
+    /// keyword arguments by name, defaults where it gives none).
+    fn bindings(&self, call: Node, def: Node) -> Vec<Bound> {
         let params: Vec<(Node, String)> = crate::extract::python_parameters(def)
             .into_iter()
             .map(|(p, name)| (p, self.text(name).to_string()))
@@ -120,13 +119,11 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        self.arg_tiles.clear();
         let mut out = Vec::new();
         for (p, name) in &params {
             match given.get(name) {
                 Some(arg) => {
                     let text = self.text(*arg).to_string();
-                    self.arg_tiles.insert(name.clone(), (self.shape_of(*arg), self.strides_of(*arg, 0), text.clone()));
                     let binding = if text == *name {
                         Binding::Same
                     } else if let Some(v) = self.known(&text) {
@@ -134,11 +131,13 @@ impl<'a> Walker<'a> {
                     } else {
                         Binding::Text(self.env.resolve(&text))
                     };
-                    out.push((name.clone(), binding));
+                    let passed = Some((self.shape_of(*arg), self.strides_of(*arg, 0), text));
+                    out.push(Bound { param: name.clone(), binding, passed });
                 }
                 None => {
                     if let Some(v) = p.child_by_field_name("value") {
-                        out.push((name.clone(), Binding::Default(self.text(v).to_string())));
+                        let binding = Binding::Default(self.text(v).to_string());
+                        out.push(Bound { param: name.clone(), binding, passed: None });
                     }
                 }
             }
@@ -217,6 +216,14 @@ impl<'a> Walker<'a> {
             }
         }
     }
+}
+
+/// A helper's parameter as a call binds it, with the argument's tile shape, strides and
+/// text where the call passes one.
+struct Bound {
+    param: String,
+    binding: Binding,
+    passed: Option<(Shape, Strides, String)>,
 }
 
 /// What a call gives a helper's parameter.
