@@ -10,6 +10,7 @@ mod guard;
 mod inline;
 mod loops;
 mod pointers;
+mod ptx;
 mod reuse;
 
 use super::cost::{self, Cost, Rates};
@@ -125,8 +126,9 @@ struct Walker<'a> {
     shared: HashMap<String, Shared>,
     /// The file's `__constant__` arrays and their element counts.
     constant: HashMap<String, f64>,
-    /// Arrays already streamed by an earlier top-level loop (later passes hit L2 more).
-    streamed: HashMap<String, usize>,
+    /// Arrays already streamed by an earlier top-level loop (later passes hit L2 more): the
+    /// pass that first read each, and how many times a thread ran that read.
+    streamed: HashMap<String, (usize, f64)>,
     pass: usize,
     block_x: f64,
     /// Threads of a block beyond its first row (`blockDim.y * blockDim.z`).
@@ -380,14 +382,18 @@ fn profile_sized(kernel: &Kernel, rates: &Rates, assumed: f64, total: f64, resca
 /// The kernel's text with its loop macros expanded (`FOR_GRID_STRIDE(i, n) body` → the
 /// `for` it stands for), so that the walk sees the loop and what runs in it, and its
 /// vector-access macros (`FLOAT4(a[i])` → `reinterpret_cast<float4*>(&(a[i]))[0]`), so
-/// that it sees the access's width. Other expression macros are read where evaluated.
+/// that it sees the access's width, and its inline-PTX macros (`HMMA16816(…)` → the `asm`
+/// statement). Other expression macros are read where evaluated.
 fn expand_loop_macros<'s>(source: &'s str, helpers: &[crate::kernel::Helper]) -> std::borrow::Cow<'s, str> {
     let expanded: Vec<Macro> = helpers
         .iter()
         .filter(|h| h.kind == crate::kernel::HelperKind::Macro)
         .filter_map(|h| Macro::parse(&h.text))
-        // Loops, and vector accesses written as macros (`FLOAT4(a[i])`, `LDST128BITS(x)`).
-        .filter(|m| crate::extract::words(&m.body).any(|w| w == "for" || w == "while" || w == "reinterpret_cast"))
+        // Loops, vector accesses written as macros (`FLOAT4(a[i])`, `LDST128BITS(x)`), and
+        // inline PTX (`HMMA16816(…)`, `CP_ASYNC_CG(dst, src, 16)`: see `ptx.rs`).
+        .filter(|m| {
+            crate::extract::words(&m.body).any(|w| w == "for" || w == "while" || w == "reinterpret_cast" || w == "asm")
+        })
         .collect();
     if expanded.is_empty() {
         return std::borrow::Cow::Borrowed(source);

@@ -13,6 +13,7 @@ mod launches;
 mod python;
 mod run_time_sizes;
 mod tails;
+mod tensor_cores;
 mod torch;
 mod torch_fusion;
 mod torch_matmul;

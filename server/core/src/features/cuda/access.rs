@@ -154,9 +154,7 @@ impl Walker<'_> {
                     self.pointer_load(arg, weight, store, load);
                 }
             }
-            "gnu_asm_expression" if self.text(node).contains("mma") => {
-                self.acc.tensor_flops += 256.0 * weight;
-            }
+            "gnu_asm_expression" => self.inline_ptx(node, weight),
             "binary_expression" => {
                 if let Some(op) = node.child_by_field_name("operator") {
                     if matches!(op.kind(), "+" | "-" | "*" | "/") {
@@ -212,8 +210,10 @@ impl Walker<'_> {
             }
         } else if short.starts_with("__shfl") || short.starts_with("__reduce_") {
             self.acc.shuffles += weight;
+        } else if short == "load_matrix_sync" || short == "store_matrix_sync" {
+            self.fragment_access(node, short == "store_matrix_sync", weight);
         } else if short == "mma_sync" || short.starts_with("__hmma") || short.starts_with("wgmma") {
-            self.acc.tensor_flops += 256.0 * weight;
+            self.acc.tensor_flops += super::ptx::flops_per_lane(short) * weight;
         } else if short.starts_with("__")
             && (short.contains("exp") || short.contains("log") || short.contains("sin") || short.contains("fdiv"))
         {
@@ -488,12 +488,14 @@ impl Walker<'_> {
         self.acc.vector_width = self.acc.vector_width.max(width);
         self.acc.uncoalesced += (bytes - elem).max(0.0) * weight;
         if load {
-            // A later pass over an array an earlier loop already streamed is partly served by L2.
+            // A later pass over an array an earlier loop already streamed is partly served by L2;
+            // not one that reads many times what the earlier did (a pipeline's prologue loads
+            // the first tile, its main loop the others).
             let discount = match self.streamed.get(base_text.as_str()) {
-                Some(p) if *p < self.pass => 0.5,
+                Some((p, first)) if *p < self.pass && 2.0 * first >= self.mult_now => 0.5,
                 _ => 1.0,
             };
-            self.streamed.entry(base_text).or_insert(self.pass);
+            self.streamed.entry(base_text).or_insert((self.pass, self.mult_now));
             self.acc.load += bytes * weight * discount;
             // Fewer threads than a warp per SM run it (a grid that small, or one thread of each
             // block): each of them waits for its loads in turn.

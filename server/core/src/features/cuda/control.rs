@@ -339,6 +339,14 @@ impl Walker<'_> {
             let coef = self.coef(right, 0);
             let name = self.text(left).to_string();
             let op = assign.child_by_field_name("operator").map(|o| self.text(o).to_string()).unwrap_or_default();
+            // A pointer declared empty and pointed into a global buffer later
+            // (`int4 *p = nullptr; … p = (int4 *)(A + row * K) + lane;`) is global from here on.
+            if op == "=" && !self.global.contains_key(name.as_str()) && self.points_into_global(right) {
+                if let Some(width) = self.global_in(right) {
+                    let cast = vector_width(self.text(right));
+                    self.global.insert(name.clone(), if cast > 1.0 { cast } else { width });
+                }
+            }
             let prev = self.vars.get(&name).copied().unwrap_or(Coef::Uniform);
             let next = if op == "=" { coef } else { prev.add(coef) };
             self.vars.insert(name, next);
@@ -391,6 +399,17 @@ impl Walker<'_> {
             found.is_none()
         });
         found
+    }
+
+    /// Whether `value` is an address into a global buffer, also offset after a cast
+    /// (`(int4 *)(A + row * K) + lane`).
+    fn points_into_global(&self, value: Node) -> bool {
+        self.is_address(value)
+            || unparenthesized(value).is_some_and(|v| {
+                v.kind() == "binary_expression"
+                    && v.child_by_field_name("operator").is_some_and(|o| matches!(o.kind(), "+" | "-"))
+                    && v.child_by_field_name("left").is_some_and(|l| self.points_into_global(l))
+            })
     }
 
     /// Whether an initializer is an address into a global buffer rather than a value read

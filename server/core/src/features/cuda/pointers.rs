@@ -57,7 +57,7 @@ impl Walker<'_> {
     }
 
     /// `&a[i]` (parentheses aside): the array and the element's index.
-    fn element_address<'t>(&self, operand: Node<'t>) -> Option<(String, Node<'t>)> {
+    pub(super) fn element_address<'t>(&self, operand: Node<'t>) -> Option<(String, Node<'t>)> {
         let address = unparenthesized(operand)?;
         if address.kind() != "pointer_expression" || !self.text(address).trim_start().starts_with('&') {
             return None;
@@ -94,10 +94,13 @@ impl Walker<'_> {
 
     /// An access through the address `a` into a global buffer, of vectors `vector` words
     /// wide (1: the buffer's own elements).
-    fn pointer_access(&mut self, a: Node, vector: f64, weight: f64, store: bool, load: bool) {
+    pub(super) fn pointer_access(&mut self, a: Node, vector: f64, weight: f64, store: bool, load: bool) {
         // The global pointer among the terms of `base + yy * W + xx`; the address's stride
-        // across the lanes is the whole sum's (a derived pointer's own included).
+        // across the lanes is the whole sum's (a derived pointer's own included). A term
+        // may be a cast of one (`(int4 *)(p + row * N) + lane`, `(int4 *)(&A[i]) + j`),
+        // whose type then sets the access's width.
         let mut base = None;
+        let mut vector = vector;
         let mut terms = vec![a];
         while let Some(t) = terms.pop() {
             match t.kind() {
@@ -106,6 +109,17 @@ impl Walker<'_> {
                     break;
                 }
                 "parenthesized_expression" => terms.extend(t.named_child(0)),
+                "cast_expression" => {
+                    if let Some(ty) = t.child_by_field_name("type") {
+                        vector = vector.max(vector_width(self.text(ty)));
+                    }
+                    terms.extend(t.child_by_field_name("value"));
+                }
+                "pointer_expression" if self.text(t).trim_start().starts_with('&') => {
+                    terms.extend(t.child_by_field_name("argument").and_then(unparenthesized).and_then(|e| {
+                        (e.kind() == "subscript_expression").then(|| e.child_by_field_name("argument")).flatten()
+                    }));
+                }
                 "binary_expression" if t.child_by_field_name("operator").is_some_and(|o| o.kind() == "+") => {
                     terms.extend(t.child_by_field_name("right"));
                     terms.extend(t.child_by_field_name("left"));
