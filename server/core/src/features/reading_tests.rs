@@ -10,6 +10,7 @@ mod host_code;
 mod jit_helpers;
 mod kernels;
 mod launches;
+mod pointer_ranges;
 mod python;
 mod run_time_sizes;
 mod tails;

@@ -66,11 +66,14 @@ impl Walker<'_> {
         let start = if init.is_none() { var.clone() } else { self.loop_start(init) };
         let bound_text = self.text(bound).to_string();
         let update_text = self.text(update).replace(' ', "");
+        let update_raw = self.text(update).to_string();
+        if let Some(trips) = self.pointer_range_trips(&start, &bound_text, &update_raw) {
+            return trips;
+        }
         let (Some(a), Some(b)) = (self.eval_mean_thread(&start), self.eval_mean_thread(&bound_text)) else {
             return guess(self);
         };
         // The step from the text as written: `(long long)gridDim.x` is a cast only with its space.
-        let update_raw = self.text(update).to_string();
         let step_of = |op: &str| update_raw.split_once(op).map(|(_, s)| s.to_string());
         let trip = if self.tail && update_text.contains("++") {
             // The grid's last thread may start past the bound: its tail loop does not run.
@@ -104,6 +107,17 @@ impl Walker<'_> {
     }
 
     /// The text of a `for` loop's initial value (`0` where it has none).
+    /// `for (float *p = begin; p < end; p += STEP, q += STEP * n)` with `end = begin + k`:
+    /// a walk over a pointer range, `k / STEP` trips (the pointers themselves are no values).
+    fn pointer_range_trips(&mut self, start: &str, bound: &str, update: &str) -> Option<f64> {
+        let end = self.env.texts.get(bound.trim())?.replace(' ', "");
+        let span = end.strip_prefix(&format!("{}+", start.replace(' ', "")))?.to_string();
+        let step = update.split(',').next()?.split_once("+=")?.1.trim().to_string();
+        let span = self.eval_mean_thread(&span)?;
+        let step = self.env.eval(&step).map(|e| e.value).filter(|s| *s >= 1.0)?;
+        Some((span / step).ceil().max(0.0))
+    }
+
     pub(super) fn loop_start(&self, init: Option<Node>) -> String {
         init.and_then(|i| {
             let mut found = None;
