@@ -87,15 +87,15 @@ impl Walker<'_> {
     /// A global access of `width` words through the address operand `value`: `&a[i]`,
     /// `a + i`, a pointer, each maybe cast (`(const void*)p`).
     fn global_operand(&mut self, value: Node, width: f64, weight: f64, load: bool, store: bool) {
-        let Some(mut at) = unparenthesized(value) else { return };
-        while let Some(inner) =
-            ["cast_expression"].contains(&at.kind()).then(|| at.child_by_field_name("value")).flatten()
-        {
-            match unparenthesized(inner) {
-                Some(i) => at = i,
-                None => return,
+        let mut at = value;
+        // Through the casts to the address: `(const void *)(a + i)`.
+        let at = loop {
+            let Some(v) = unparenthesized(at) else { return };
+            match (v.kind() == "cast_expression").then(|| v.child_by_field_name("value")).flatten() {
+                Some(inner) => at = inner,
+                None => break v,
             }
-        }
+        };
         match self.element_address(at) {
             Some((array, index)) => self.vector_element(array, index, width, weight, load, store),
             None => self.pointer_access(at, width, weight, store, load),
