@@ -306,14 +306,9 @@ impl Walker<'_> {
                     && (d.child_by_field_name("declarator").is_some_and(|x| x.kind() == "pointer_declarator")
                         || declared.contains('*')
                         || (type_text.trim() == "auto" && (self.is_address(value) || cast_to_pointer(&value_text))));
-                if pointer {
-                    if let Some(width) = self.global_in(value) {
-                        let w = if vector_width(&decl_text) > 1.0 { vector_width(&decl_text) } else { width };
-                        self.global.insert(name.clone(), w);
-                    } else if self.shared_in(&value_text) {
-                        let width = vector_width(&decl_text);
-                        self.shared.insert(name.clone(), Shared { dims: 1, padded: false, width, row: 32.0 });
-                    }
+                if pointer && !self.derive_global(&name, &decl_text, value) && self.shared_in(&value_text) {
+                    let width = vector_width(&decl_text);
+                    self.shared.insert(name.clone(), Shared { dims: 1, padded: false, width, row: 32.0 });
                 }
                 self.expr(value, mult, frac, 1);
             } else {
@@ -342,10 +337,8 @@ impl Walker<'_> {
             // A pointer declared empty and pointed into a global buffer later
             // (`int4 *p = nullptr; … p = (int4 *)(A + row * K) + lane;`) is global from here on.
             if op == "=" && !self.global.contains_key(name.as_str()) && self.points_into_global(right) {
-                if let Some(width) = self.global_in(right) {
-                    let cast = vector_width(self.text(right));
-                    self.global.insert(name.clone(), if cast > 1.0 { cast } else { width });
-                }
+                let typed = self.text(right).to_string();
+                self.derive_global(&name, &typed, right);
             }
             let prev = self.vars.get(&name).copied().unwrap_or(Coef::Uniform);
             let next = if op == "=" { coef } else { prev.add(coef) };
@@ -389,12 +382,26 @@ impl Walker<'_> {
         }
     }
 
+    /// `name`, a pointer set to `value`, is global where `value` names a global buffer: its
+    /// elements that buffer's, or the vector type `typed` (its declaration or cast) names.
+    fn derive_global(&mut self, name: &str, typed: &str, value: Node) -> bool {
+        let Some(width) = self.global_in(value) else { return false };
+        let vector = vector_width(typed);
+        self.global.insert(name.to_string(), if vector > 1.0 { vector } else { width });
+        true
+    }
+
     /// Vector width of the global pointer mentioned in `node`, if any.
     pub(super) fn global_in(&self, node: Node) -> Option<f64> {
+        self.global_base(node).map(|(_, width)| width)
+    }
+
+    /// The first global buffer named in `node`, and its element's width (words).
+    pub(super) fn global_base(&self, node: Node) -> Option<(String, f64)> {
         let mut found = None;
         crate::extract::walk_preorder(node, |n| {
             if found.is_none() && n.kind() == "identifier" {
-                found = self.global.get(self.text(n)).copied();
+                found = self.global.get(self.text(n)).map(|w| (self.text(n).to_string(), *w));
             }
             found.is_none()
         });

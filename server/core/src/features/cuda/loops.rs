@@ -106,7 +106,6 @@ impl Walker<'_> {
         trip.clamp(0.0, 1e12)
     }
 
-    /// The text of a `for` loop's initial value (`0` where it has none).
     /// `for (float *p = begin; p < end; p += STEP, q += STEP * n)` with `end = begin + k`:
     /// a walk over a pointer range, `k / STEP` trips (the pointers themselves are no values).
     fn pointer_range_trips(&mut self, start: &str, bound: &str, update: &str) -> Option<f64> {
@@ -118,6 +117,7 @@ impl Walker<'_> {
         Some((span / step).ceil().max(0.0))
     }
 
+    /// The text of a `for` loop's initial value (`0` where it has none).
     pub(super) fn loop_start(&self, init: Option<Node>) -> String {
         init.and_then(|i| {
             let mut found = None;

@@ -57,7 +57,7 @@ impl Walker<'_> {
     }
 
     /// `&a[i]` (parentheses aside): the array and the element's index.
-    pub(super) fn element_address<'t>(&self, operand: Node<'t>) -> Option<(String, Node<'t>)> {
+    fn element_address<'t>(&self, operand: Node<'t>) -> Option<(String, Node<'t>)> {
         let address = unparenthesized(operand)?;
         if address.kind() != "pointer_expression" || !self.text(address).trim_start().starts_with('&') {
             return None;
@@ -79,13 +79,17 @@ impl Walker<'_> {
             self.pointer_access(a, 1.0, weight, store, load);
             return;
         };
-        let width = vector_width(&ty);
-        match self.element_address(operand) {
-            // `*reinterpret_cast<const float4*>(&x[i])`: the vector at `x[i]`.
+        self.address_access(operand, vector_width(&ty), weight, store, load);
+    }
+
+    /// A vector of `width` words read or written at `address`: `&x[i]` (as in
+    /// `*reinterpret_cast<const float4*>(&x[i])`) the vector at `x[i]`; `y + i`, `p` (as in
+    /// `*(float4*)(x + 4 * i)`) through the pointer.
+    pub(super) fn address_access(&mut self, address: Node, width: f64, weight: f64, store: bool, load: bool) {
+        match self.element_address(address) {
             Some((array, index)) => self.vector_element(array, index, width, weight, load, store),
-            // `*reinterpret_cast<float4*>(y + i)`, `*(float4*)(x + 4 * i)`: a vector at `x + i`.
             None => {
-                if let Some(p) = unparenthesized(operand) {
+                if let Some(p) = unparenthesized(address) {
                     self.pointer_access(p, width, weight, store, load);
                 }
             }
@@ -94,7 +98,7 @@ impl Walker<'_> {
 
     /// An access through the address `a` into a global buffer, of vectors `vector` words
     /// wide (1: the buffer's own elements).
-    pub(super) fn pointer_access(&mut self, a: Node, vector: f64, weight: f64, store: bool, load: bool) {
+    fn pointer_access(&mut self, a: Node, vector: f64, weight: f64, store: bool, load: bool) {
         // The global pointer among the terms of `base + yy * W + xx`; the address's stride
         // across the lanes is the whole sum's (a derived pointer's own included). A term
         // may be a cast of one (`(int4 *)(p + row * N) + lane`, `(int4 *)(&A[i]) + j`),

@@ -52,18 +52,6 @@ impl Walker<'_> {
         }
     }
 
-    /// The first global buffer named in `node`, and its element's width (words).
-    fn global_base(&self, node: Node) -> Option<(String, f64)> {
-        let mut found = None;
-        crate::extract::walk_preorder(node, |n| {
-            if found.is_none() && n.kind() == "identifier" {
-                found = self.global.get(self.text(n)).map(|w| (self.text(n).to_string(), *w));
-            }
-            found.is_none()
-        });
-        found
-    }
-
     /// The value of the first operand whose constraint is `constraint` (`"l"`: a 64-bit
     /// register, the address of a global access; `"n"`: an immediate).
     fn operand<'t>(&self, node: Node<'t>, constraint: &str) -> Option<Node<'t>> {
@@ -96,10 +84,7 @@ impl Walker<'_> {
                 None => break v,
             }
         };
-        match self.element_address(at) {
-            Some((array, index)) => self.vector_element(array, index, width, weight, load, store),
-            None => self.pointer_access(at, width, weight, store, load),
-        }
+        self.address_access(at, width, weight, store, load);
     }
 }
 
